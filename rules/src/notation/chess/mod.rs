@@ -1,0 +1,1 @@
+//! Chess and Flickering chess notation: FEN, algebraic series.

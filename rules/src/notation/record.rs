@@ -1,0 +1,1 @@
+//! Whole game texts: splitting a record (PGN tags, move numbers, comments, results) into move tokens.

@@ -1,0 +1,1 @@
+//! Seven Kingdoms notation: start-position text and moves.

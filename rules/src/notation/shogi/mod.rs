@@ -1,0 +1,1 @@
+//! Shogi and MiniShogi notation: SFEN, USI, western/AISE, KIF, CSA.

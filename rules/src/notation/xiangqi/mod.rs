@@ -1,0 +1,1 @@
+//! Xiangqi notation: FEN, ICCS, WXF, FIX western algebraic, Chinese.

@@ -1,0 +1,1 @@
+//! Xiangqi (Chinese chess): board, pieces, move generation. Rules: `../shared/rules/xiangqi.md`.

@@ -1,0 +1,1 @@
+//! Tavoliere: the play server.
