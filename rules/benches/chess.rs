@@ -1,0 +1,2 @@
+//! Perft benchmark for chess (replace with the real criterion benchmark).
+fn main() {}

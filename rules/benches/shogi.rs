@@ -1,0 +1,2 @@
+//! Perft benchmark for shogi (replace with the real criterion benchmark).
+fn main() {}

@@ -1,0 +1,1 @@
+//! Tournament pairings, standings, tie-breaks and Grand Prix tables: pure functions, no I/O.
