@@ -15,6 +15,7 @@ mod color;
 mod outcome;
 
 pub mod chess;
+pub mod game;
 pub mod notation;
 pub mod seven_kingdoms;
 pub mod shogi;
