@@ -18,7 +18,8 @@ async fn a_registered_player_gets_a_token_that_identifies_them() {
 async fn usernames_are_unique_regardless_of_case() {
     let app = TestApp::spawn_fake().await;
     app.register("alice").await;
-    let again = app.post("/api/accounts", None, json!({"username": "ALICE", "password": "long enough"})).await;
+    let again =
+        app.post("/api/accounts", None, json!({"username": "ALICE", "password": "long enough"})).await;
     again.expect(StatusCode::CONFLICT);
 }
 
@@ -94,8 +95,14 @@ async fn a_cookie_session_logs_in_and_out() {
 async fn anonymous_requests_cannot_act() {
     let app = TestApp::spawn_fake().await;
     app.get("/api/accounts/me", None).await.expect(StatusCode::UNAUTHORIZED);
-    app.post("/api/challenges", None, json!({"variant": "xiangqi", "time_control": {"kind": "days-per-move", "days": 3}}))
+    app.post(
+        "/api/challenges",
+        None,
+        json!({"variant": "xiangqi", "time_control": {"kind": "days-per-move", "days": 3}}),
+    )
+    .await
+    .expect(StatusCode::UNAUTHORIZED);
+    app.post("/api/games/1/moves", None, json!({"move": "m1", "ply": 0}))
         .await
         .expect(StatusCode::UNAUTHORIZED);
-    app.post("/api/games/1/moves", None, json!({"move": "m1", "ply": 0})).await.expect(StatusCode::UNAUTHORIZED);
 }

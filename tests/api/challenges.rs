@@ -43,9 +43,13 @@ async fn an_open_challenge_can_be_accepted_by_anyone_but_its_author_and_only_onc
         .unwrap();
     let listed = app.get("/api/challenges", Some(&carol)).await;
     assert_eq!(listed.expect(StatusCode::OK).as_array().unwrap().len(), 1, "carol sees the open challenge");
-    app.post(&format!("/api/challenges/{id}/accept"), Some(&alice), json!({})).await.expect(StatusCode::FORBIDDEN);
+    app.post(&format!("/api/challenges/{id}/accept"), Some(&alice), json!({}))
+        .await
+        .expect(StatusCode::FORBIDDEN);
     app.accept(&carol, id).await;
-    app.post(&format!("/api/challenges/{id}/accept"), Some(&bob), json!({})).await.expect(StatusCode::CONFLICT);
+    app.post(&format!("/api/challenges/{id}/accept"), Some(&bob), json!({}))
+        .await
+        .expect(StatusCode::CONFLICT);
 }
 
 #[tokio::test]
@@ -64,8 +68,12 @@ async fn a_directed_challenge_is_only_for_its_opponent() {
         .expect(StatusCode::CREATED)["id"]
         .as_i64()
         .unwrap();
-    app.post(&format!("/api/challenges/{id}/accept"), Some(&carol), json!({})).await.expect(StatusCode::FORBIDDEN);
-    app.post(&format!("/api/challenges/{id}/decline"), Some(&carol), json!({})).await.expect(StatusCode::FORBIDDEN);
+    app.post(&format!("/api/challenges/{id}/accept"), Some(&carol), json!({}))
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    app.post(&format!("/api/challenges/{id}/decline"), Some(&carol), json!({}))
+        .await
+        .expect(StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
@@ -81,19 +89,25 @@ async fn the_opponent_declines_and_the_author_cancels() {
         )
         .await
         .expect(StatusCode::CREATED)["id"]
-        .as_i64()
-        .unwrap()
+            .as_i64()
+            .unwrap()
     };
     let declined = make().await;
-    app.post(&format!("/api/challenges/{declined}/cancel"), Some(&bob), json!({})).await.expect(StatusCode::FORBIDDEN);
+    app.post(&format!("/api/challenges/{declined}/cancel"), Some(&bob), json!({}))
+        .await
+        .expect(StatusCode::FORBIDDEN);
     let reply = app.post(&format!("/api/challenges/{declined}/decline"), Some(&bob), json!({})).await;
     assert_eq!(reply.expect(StatusCode::OK)["status"], "declined");
-    app.post(&format!("/api/challenges/{declined}/accept"), Some(&bob), json!({})).await.expect(StatusCode::CONFLICT);
+    app.post(&format!("/api/challenges/{declined}/accept"), Some(&bob), json!({}))
+        .await
+        .expect(StatusCode::CONFLICT);
 
     let cancelled = make().await;
     let reply = app.post(&format!("/api/challenges/{cancelled}/cancel"), Some(&alice), json!({})).await;
     assert_eq!(reply.expect(StatusCode::OK)["status"], "cancelled");
-    app.post(&format!("/api/challenges/{cancelled}/accept"), Some(&bob), json!({})).await.expect(StatusCode::CONFLICT);
+    app.post(&format!("/api/challenges/{cancelled}/accept"), Some(&bob), json!({}))
+        .await
+        .expect(StatusCode::CONFLICT);
 }
 
 #[tokio::test]
@@ -102,12 +116,21 @@ async fn invalid_challenges_are_refused_with_a_reason() {
     let alice = app.register("alice").await;
     let cases = [
         (json!({"variant": "chess", "time_control": three_days()}), "unknown variant"),
-        (json!({"variant": "xiangqi", "ruleset": "shogi-27", "time_control": three_days()}), "shogi ruleset for xiangqi"),
-        (json!({"variant": "shogi", "handicap": "chariot", "time_control": three_days()}), "xiangqi handicap for shogi"),
+        (
+            json!({"variant": "xiangqi", "ruleset": "shogi-27", "time_control": three_days()}),
+            "shogi ruleset for xiangqi",
+        ),
+        (
+            json!({"variant": "shogi", "handicap": "chariot", "time_control": three_days()}),
+            "xiangqi handicap for shogi",
+        ),
         (json!({"variant": "shogi", "opponent": "nobody", "time_control": three_days()}), "unknown opponent"),
         (json!({"variant": "shogi", "opponent": "alice", "time_control": three_days()}), "oneself"),
         (json!({"variant": "shogi", "time_control": {"kind": "days-per-move", "days": 0}}), "zero days"),
-        (json!({"variant": "shogi", "time_control": {"kind": "fischer", "initial_days": 30, "increment_days": 3, "cap_days": 10}}), "cap below start"),
+        (
+            json!({"variant": "shogi", "time_control": {"kind": "fischer", "initial_days": 30, "increment_days": 3, "cap_days": 10}}),
+            "cap below start",
+        ),
         (json!({"variant": "shogi", "time_control": {"kind": "hourglass"}}), "unknown time control"),
     ];
     for (body, why) in cases {

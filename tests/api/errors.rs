@@ -30,7 +30,9 @@ async fn a_wrong_content_type_is_a_415_in_the_error_shape() {
 #[tokio::test]
 async fn a_body_with_missing_fields_is_a_422_in_the_error_shape() {
     let app = TestApp::spawn_fake().await;
-    app.post("/api/accounts", None, json!({"username": "alice"})).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    app.post("/api/accounts", None, json!({"username": "alice"}))
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 #[tokio::test]

@@ -109,12 +109,14 @@ async fn a_mating_move_ends_the_game_and_later_moves_are_refused() {
 async fn a_dry_run_says_what_the_move_would_do_and_stores_nothing() {
     let app = TestApp::spawn_fake().await;
     let (alice, _bob, game) = game_between(&app).await;
-    let check = app.post(&format!("/api/games/{game}/moves/check"), Some(&alice), json!({"move": "perp"})).await;
+    let check =
+        app.post(&format!("/api/games/{game}/moves/check"), Some(&alice), json!({"move": "perp"})).await;
     let body = check.expect(StatusCode::OK);
     assert_eq!(body["message"], "this move would lose by perpetual check");
     assert_eq!(body["ends_game"], true);
     assert_eq!(body["reason"], "perpetual-check");
-    let quiet = app.post(&format!("/api/games/{game}/moves/check"), Some(&alice), json!({"move": "M1"})).await;
+    let quiet =
+        app.post(&format!("/api/games/{game}/moves/check"), Some(&alice), json!({"move": "M1"})).await;
     assert_eq!(quiet.expect(StatusCode::OK)["canonical"], "m1");
     assert_eq!(quiet.body["ends_game"], false);
     app.post(&format!("/api/games/{game}/moves/check"), Some(&alice), json!({"move": "m9"}))

@@ -33,7 +33,8 @@ impl Cluster {
             let root = unsafe { libc::geteuid() } == 0;
             let base = if root { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
             let dir = base.join(format!("tavoliere-test-{}", uuid::Uuid::new_v4().simple()));
-            let cluster = EmbeddedPostgres::start(&dir, 0).expect("start the test PostgreSQL cluster");
+            let cluster =
+                EmbeddedPostgres::start_with(&dir, 0, false).expect("start the test PostgreSQL cluster");
             let port = cluster.port();
             let data_dir = cluster.data_dir().to_path_buf();
             *RUNNING.lock().unwrap() = Some((cluster, data_dir));
