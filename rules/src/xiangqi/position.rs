@@ -936,7 +936,7 @@ mod tests {
             ("a0a5", IllegalMoveKind::Blocked),
             ("b2b8", IllegalMoveKind::Blocked),
             ("b2c4", IllegalMoveKind::NotAMove),
-            ("c0e2", IllegalMoveKind::NotAMove),
+            ("c0c2", IllegalMoveKind::NotAMove),
             ("e3e2", IllegalMoveKind::NotAMove),
             ("e3f3", IllegalMoveKind::NotAMove),
             ("d0d1", IllegalMoveKind::NotAMove),
