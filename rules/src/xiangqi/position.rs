@@ -945,7 +945,7 @@ mod tests {
             assert_eq!(pos.illegal_move_kind(mv(text)), Some(kind), "{text}");
         }
         assert_eq!(pos.illegal_move_kind(mv("e0e1")), None);
-        let err = pos.clone().play(mv("b0c2")).unwrap_err();
+        let err = pos.clone().play(mv("b0d1")).unwrap_err();
         assert_eq!(err.kind, IllegalMoveKind::Blocked);
         assert_eq!(*err.position, pos);
     }
