@@ -8,8 +8,10 @@ use std::fmt;
 
 use crate::xiangqi::{IllegalMoveKind, Move, Position};
 
+mod descriptive;
 pub mod fen;
 pub mod iccs;
+pub mod wxf;
 
 /// Why a move text was rejected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,7 +59,7 @@ pub(crate) fn resolve(pos: &Position, fits: impl Fn(Move) -> bool) -> Result<Mov
 /// The error of the most specific notation that could read the text, or
 /// [`NotationError::Unreadable`] if none could.
 pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    let parsers: [fn(&Position, &str) -> Result<Move, NotationError>; 1] = [iccs::parse];
+    let parsers: [fn(&Position, &str) -> Result<Move, NotationError>; 2] = [iccs::parse, wxf::parse];
     let mut best = NotationError::Unreadable;
     for parse in parsers {
         match parse(pos, text) {
