@@ -5,7 +5,7 @@
 mod common;
 
 use tavoliere_rules::notation::record::{split_games, GameText};
-use tavoliere_rules::notation::xiangqi::{fen, iccs, wxf, NotationError};
+use tavoliere_rules::notation::xiangqi::{chinese, fen, fix, iccs, wxf, NotationError};
 use tavoliere_rules::xiangqi::{Move, Position};
 
 fn games() -> Vec<GameText> {
@@ -55,8 +55,9 @@ fn round_trip_all_games(
         let texts: Vec<String> = played.iter().map(|(pos, m)| write(pos, *m)).collect();
         let mut pos = Position::new();
         for (ply, text) in texts.iter().enumerate() {
-            let m = parse(&pos, text)
-                .unwrap_or_else(|e| panic!("{name}: game {i} ply {ply} {text:?}: {e} in {}", fen::write(&pos)));
+            let m = parse(&pos, text).unwrap_or_else(|e| {
+                panic!("{name}: game {i} ply {ply} {text:?}: {e} in {}", fen::write(&pos))
+            });
             pos = pos.play(m).unwrap_or_else(|e| panic!("{name}: game {i} ply {ply}: {e}"));
         }
         assert_eq!(fen::write(&pos), fen::write(&end), "{name}: game {i}");
@@ -66,4 +67,14 @@ fn round_trip_all_games(
 #[test]
 fn every_game_round_trips_through_wxf() {
     round_trip_all_games("WXF", wxf::write, wxf::parse);
+}
+
+#[test]
+fn every_game_round_trips_through_fix() {
+    round_trip_all_games("FIX", fix::write, fix::parse);
+}
+
+#[test]
+fn every_game_round_trips_through_chinese() {
+    round_trip_all_games("Chinese", chinese::write, chinese::parse);
 }
