@@ -2,13 +2,12 @@
 //! every parser against hostile text.
 
 use tavoliere_rules::notation::record::split_games;
-use tavoliere_rules::notation::xiangqi::{chinese, fen, fix, iccs, parse_any, wxf, NotationError};
+use tavoliere_rules::notation::xiangqi::{chinese, fen, fix, iccs, parse_any, wxf, MoveParser};
 use tavoliere_rules::xiangqi::{Move, Position};
 
 type Writer = fn(&Position, Move) -> String;
-type Parser = fn(&Position, &str) -> Result<Move, NotationError>;
 
-const NOTATIONS: [(&str, Writer, Parser); 4] = [
+const NOTATIONS: [(&str, Writer, MoveParser); 4] = [
     ("ICCS", iccs::write, iccs::parse),
     ("WXF", wxf::write, wxf::parse),
     ("FIX", fix::write, fix::parse),

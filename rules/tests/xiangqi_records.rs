@@ -5,7 +5,7 @@
 mod common;
 
 use tavoliere_rules::notation::record::{split_games, GameText};
-use tavoliere_rules::notation::xiangqi::{chinese, fen, fix, iccs, wxf, NotationError};
+use tavoliere_rules::notation::xiangqi::{chinese, fen, fix, iccs, wxf, MoveParser};
 use tavoliere_rules::xiangqi::{Move, Position};
 
 fn games() -> Vec<GameText> {
@@ -43,11 +43,7 @@ fn all_1125_games_replay_to_the_end() {
 
 /// Writes every move of every game in a notation, reads the text back in a fresh
 /// replay, and checks the final FEN.
-fn round_trip_all_games(
-    name: &str,
-    write: fn(&Position, Move) -> String,
-    parse: fn(&Position, &str) -> Result<Move, NotationError>,
-) {
+fn round_trip_all_games(name: &str, write: fn(&Position, Move) -> String, parse: MoveParser) {
     let games = games();
     assert_eq!(games.len(), 1125);
     for (i, game) in games.iter().enumerate() {

@@ -7,7 +7,9 @@
 //! assert_eq!(pos.legal_moves().len(), 44);
 //! let m = Move::new("h2".parse().unwrap(), "e2".parse().unwrap());
 //! let pos = pos.play(m).expect("a legal opening move");
-//! assert_eq!(perft(&pos, 1), 44);
+//! // Black's cannon on h7 may now also go to h2 and h1.
+//! assert_eq!(perft(&pos, 1), 45);
+//! assert_eq!(perft(&Position::new(), 3), 79_666);
 //! ```
 
 mod position;

@@ -423,14 +423,13 @@ impl Position {
         }
         // xiangqi.md "Legality" 1 before 2: a move that opens the file between the kings
         // is reported as a flying-general violation.
-        let kind = if kings_facing(&board, kings) {
+        if kings_facing(&board, kings) {
             Some(IllegalMoveKind::FlyingGeneral)
         } else if king_attacked(&board, kings[us.index()] as usize, us) {
             Some(IllegalMoveKind::LeavesKingInCheck)
         } else {
             None
-        };
-        kind
+        }
     }
 
     /// Whether the piece could make the move on this board, ignoring king safety.

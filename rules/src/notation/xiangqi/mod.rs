@@ -40,6 +40,9 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
+/// The signature shared by the move parsers of every notation.
+pub type MoveParser = fn(&Position, &str) -> Result<Move, NotationError>;
+
 /// Picks the single legal move satisfying `fits`.
 pub(crate) fn resolve(pos: &Position, fits: impl Fn(Move) -> bool) -> Result<Move, NotationError> {
     let mut found = None;
@@ -62,8 +65,7 @@ pub(crate) fn resolve(pos: &Position, fits: impl Fn(Move) -> bool) -> Result<Mov
 /// The error of the most specific notation that could read the text, or
 /// [`NotationError::Unreadable`] if none could.
 pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    let parsers: [fn(&Position, &str) -> Result<Move, NotationError>; 4] =
-        [iccs::parse, wxf::parse, fix::parse, chinese::parse];
+    let parsers: [MoveParser; 4] = [iccs::parse, wxf::parse, fix::parse, chinese::parse];
     let mut best = NotationError::Unreadable;
     for parse in parsers {
         match parse(pos, text) {
