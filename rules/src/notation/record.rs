@@ -116,7 +116,8 @@ fn read_tag(text: &str) -> ((String, String), usize) {
 
 /// Splits a record file into games.
 ///
-/// A tag block after moves, or moves after a result, starts a new game. Move numbers
+/// Tags are `[Name "value"]` at the start of a line; a tag block after moves, or moves
+/// after a result, starts a new game. Brackets inside the move text are skipped. Move numbers
 /// (`1.`, `1...`, `12.`), `...`, comments (`{...}`, `;` to the end of the line),
 /// variations in parentheses, NAGs (`$1`) and `%` escape lines are dropped. Never
 /// panics; text that is none of these becomes move tokens.
@@ -140,6 +141,8 @@ pub fn split_games(text: &str) -> Vec<GameText> {
             '%' if line_start => {
                 rest = rest.find('\n').map_or("", |i| &rest[i..]);
             }
+            // A bracket inside the move text (e.g. `[%clk 0:10:00]`) is not a tag.
+            '[' if !line_start => rest = rest.find(']').map_or("", |i| &rest[i + 1..]),
             '[' => {
                 if !game.tokens.is_empty() || game.result.is_some() {
                     games.push(std::mem::take(&mut game));
@@ -225,7 +228,8 @@ mod tests {
 
     #[test]
     fn move_numbers_nags_and_variations_are_dropped_but_wxf_signs_kept() {
-        let games = split_games("1. P7+1 1... C+-1 $1 2.R-=5 (2. R1+1 (2. x)) 2... +P+1!? 3 P++1 ... *");
+        let games =
+            split_games("1. P7+1 [%clk 0:10] 1... C+-1 $1 2.R-=5 (2. R1+1 (2. x)) 2... +P+1!? 3 P++1 ... *");
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].tokens, ["P7+1", "C+-1", "R-=5", "+P+1!?", "P++1"]);
         assert_eq!(games[0].result.as_deref(), Some("*"));
