@@ -30,9 +30,9 @@ impl Rng {
 fn playout_positions() -> Vec<Position> {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut positions = Vec::new();
-    for _ in 0..60 {
+    for _ in 0..30 {
         let mut pos = Position::new();
-        for _ in 0..200 {
+        for _ in 0..150 {
             positions.push(pos.clone());
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -48,7 +48,7 @@ fn playout_positions() -> Vec<Position> {
 #[test]
 fn every_legal_move_round_trips_in_every_notation() {
     let positions = playout_positions();
-    assert!(positions.len() > 5_000);
+    assert!(positions.len() > 2_000);
     let mut checked = 0;
     for pos in &positions {
         for m in pos.legal_moves() {
@@ -60,7 +60,7 @@ fn every_legal_move_round_trips_in_every_notation() {
             }
         }
     }
-    assert!(checked > 100_000, "{checked}");
+    assert!(checked > 50_000, "{checked}");
 }
 
 #[test]
@@ -165,4 +165,18 @@ fn no_parser_panics_on_hostile_text() {
         let _ = split_games(&text);
     }
     assert!(rejected > 100, "hostile strings are rejected, not accepted: {rejected}");
+}
+
+#[test]
+fn writers_do_not_panic_on_moves_that_are_not_legal() {
+    let pos = Position::new();
+    let squares = ["a0", "e4", "e9", "h2", "i9"];
+    for from in squares {
+        for to in squares {
+            let m = Move::new(from.parse().unwrap(), to.parse().unwrap());
+            for (name, write, _) in NOTATIONS {
+                assert!(!write(&pos, m).is_empty(), "{name} {m}");
+            }
+        }
+    }
 }

@@ -551,6 +551,18 @@ impl Position {
         king_attacked(&self.board, self.kings[us.index()] as usize, us)
     }
 
+    /// Whether the legal move `m` gives check (the opponent's king could be captured
+    /// after it, including through the flying-general line). False, without panicking,
+    /// when no piece of the side to move stands on `m.from`.
+    pub fn gives_check(&self, m: Move) -> bool {
+        if self.by_color[self.turn.index()] & bit(m.from.index()) == 0 {
+            return false;
+        }
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        after.is_check()
+    }
+
     /// The enemy pieces that give check to the side to move.
     pub fn checkers(&self) -> SquareSet {
         self.attackers(self.king(self.turn), self.turn.other())
@@ -875,9 +887,9 @@ mod tests {
     }
 
     /// A small deterministic generator for playouts.
-    pub(crate) struct Rng(u64);
+    struct Rng(u64);
     impl Rng {
-        pub(crate) fn below(&mut self, n: usize) -> usize {
+        fn below(&mut self, n: usize) -> usize {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
@@ -1010,6 +1022,9 @@ mod tests {
                 let fresh = Position::from_setup(pos.to_setup()).unwrap();
                 assert_eq!(fresh.zobrist(), pos.zobrist());
                 assert_eq!(pos.is_check(), !pos.checkers().is_empty());
+                for &m in &moves {
+                    assert_eq!(pos.gives_check(m), pos.clone().play(m).unwrap().is_check());
+                }
                 if moves.is_empty() {
                     assert!(pos.outcome_by_basic_rules().is_some());
                     break;

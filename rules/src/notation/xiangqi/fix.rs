@@ -95,9 +95,7 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
 pub fn write(pos: &Position, m: Move) -> String {
     let letter = pos.piece_at(m.from).map_or('?', |p| letter_of(p.role));
     let square = |sq: Square| format!("{}{}", char::from(b'a' + sq.file()), sq.rank() + 1);
-    let mut after = pos.clone();
-    after.play_unchecked(m);
-    let check = if after.is_check() { "+" } else { "" };
+    let check = if pos.gives_check(m) { "+" } else { "" };
     format!("{letter}{}{}{check}", square(m.from), square(m.to))
 }
 
