@@ -31,18 +31,16 @@ const fn push(s: &mut Steps, to: u8, block: u8) {
     s.len += 1;
 }
 
-/// King steps: one point orthogonally, staying in the palace it stands in
-/// (`xiangqi.md` "Moves": never leaves its palace).
-pub(crate) const KING_STEPS: [Steps; SQUARES] = {
+/// One-point steps by `deltas` from every palace point, staying in the same palace.
+const fn palace_steps(deltas: [(i32, i32); 4]) -> [Steps; SQUARES] {
     let mut t = [EMPTY_STEPS; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
         if in_any_palace(f, r) {
-            let d: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
             let mut i = 0;
             while i < 4 {
-                let (nf, nr) = (f + d[i].0, r + d[i].1);
+                let (nf, nr) = (f + deltas[i].0, r + deltas[i].1);
                 // Same palace: both ranks on the same side of the river.
                 if on_board(nf, nr) && in_any_palace(nf, nr) && (nr <= 4) == (r <= 4) {
                     push(&mut t[sq], idx(nf, nr), 0);
@@ -53,29 +51,13 @@ pub(crate) const KING_STEPS: [Steps; SQUARES] = {
         sq += 1;
     }
     t
-};
+}
 
-/// Advisor steps: one point diagonally, staying in the palace.
-pub(crate) const ADVISOR_STEPS: [Steps; SQUARES] = {
-    let mut t = [EMPTY_STEPS; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        if in_any_palace(f, r) {
-            let d: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-            let mut i = 0;
-            while i < 4 {
-                let (nf, nr) = (f + d[i].0, r + d[i].1);
-                if on_board(nf, nr) && in_any_palace(nf, nr) && (nr <= 4) == (r <= 4) {
-                    push(&mut t[sq], idx(nf, nr), 0);
-                }
-                i += 1;
-            }
-        }
-        sq += 1;
-    }
-    t
-};
+/// King steps: one point orthogonally, never leaving the palace (`xiangqi.md` "Moves").
+pub(crate) const KING_STEPS: [Steps; SQUARES] = palace_steps([(1, 0), (-1, 0), (0, 1), (0, -1)]);
+
+/// Advisor steps: one point diagonally, never leaving the palace (`xiangqi.md` "Moves").
+pub(crate) const ADVISOR_STEPS: [Steps; SQUARES] = palace_steps([(1, 1), (-1, 1), (1, -1), (-1, -1)]);
 
 /// Elephant steps: two points diagonally with the eye in between, never crossing
 /// the river (`xiangqi.md` "Moves").

@@ -9,7 +9,7 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::NotationError;
+use super::{checked, NotationError};
 use crate::notation::record::strip_annotation;
 use crate::xiangqi::{Move, Position, Role, Square};
 
@@ -85,10 +85,7 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
             return Err(NotationError::Illegal(None));
         }
     }
-    match pos.illegal_move_kind(m) {
-        None => Ok(m),
-        Some(kind) => Err(NotationError::Illegal(Some(kind))),
-    }
+    checked(pos, m)
 }
 
 /// Writes a legal move in FIX notation, with `+` if it gives check.

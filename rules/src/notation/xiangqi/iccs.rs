@@ -1,7 +1,7 @@
 //! ICCS coordinate notation (`xiangqi.md` "Notation"): `h2e2`, files a..i, ranks 0..9;
 //! read case-insensitively and with an optional `-` (`H2-E2`).
 
-use super::NotationError;
+use super::{checked, NotationError};
 use crate::xiangqi::{Move, Position, Square};
 
 /// Reads the two squares of an ICCS move without checking legality.
@@ -30,11 +30,7 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
 /// [`NotationError::Unreadable`] for text that is not two squares,
 /// [`NotationError::Illegal`] with the reason for an illegal move.
 pub fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    let m = parse_move(text)?;
-    match pos.illegal_move_kind(m) {
-        None => Ok(m),
-        Some(kind) => Err(NotationError::Illegal(Some(kind))),
-    }
+    checked(pos, parse_move(text)?)
 }
 
 /// Writes `m` in lower-case ICCS (`h2e2`).

@@ -43,6 +43,14 @@ impl std::error::Error for NotationError {}
 /// The signature shared by the move parsers of every notation.
 pub type MoveParser = fn(&Position, &str) -> Result<Move, NotationError>;
 
+/// Accepts `m` if it is legal in `pos`, else names the reason.
+pub(crate) fn checked(pos: &Position, m: Move) -> Result<Move, NotationError> {
+    match pos.illegal_move_kind(m) {
+        None => Ok(m),
+        Some(kind) => Err(NotationError::Illegal(Some(kind))),
+    }
+}
+
 /// Picks the single legal move satisfying `fits`.
 pub(crate) fn resolve(pos: &Position, fits: impl Fn(Move) -> bool) -> Result<Move, NotationError> {
     let mut found = None;
