@@ -681,11 +681,11 @@ impl Position {
         while pieces != 0 {
             let from = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            let role = (board[from] - 1) % 7;
+            let role = Role::ALL[usize::from((board[from] - 1) % 7)];
             match role {
                 // King, advisor: palace-bound tables.
-                0 | 1 => {
-                    let t = if role == 0 { &KING_STEPS[from] } else { &ADVISOR_STEPS[from] };
+                Role::King | Role::Advisor => {
+                    let t = if role == Role::King { &KING_STEPS[from] } else { &ADVISOR_STEPS[from] };
                     for i in 0..t.len as usize {
                         let to = t.to[i] as usize;
                         if own & bit(to) == 0 {
@@ -694,8 +694,8 @@ impl Position {
                     }
                 }
                 // Elephant, horse: blocked by the eye / leg.
-                2 | 3 => {
-                    let t = if role == 2 { &ELEPHANT_STEPS[from] } else { &HORSE_STEPS[from] };
+                Role::Elephant | Role::Horse => {
+                    let t = if role == Role::Elephant { &ELEPHANT_STEPS[from] } else { &HORSE_STEPS[from] };
                     for i in 0..t.len as usize {
                         let to = t.to[i] as usize;
                         if own & bit(to) == 0 && board[t.block[i] as usize] == 0 {
@@ -703,7 +703,7 @@ impl Position {
                         }
                     }
                 }
-                4 => {
+                Role::Chariot => {
                     for (len, ray) in &RAYS[from] {
                         for &t in &ray[..*len as usize] {
                             let to = t as usize;
@@ -718,7 +718,9 @@ impl Position {
                         }
                     }
                 }
-                5 => {
+                // xiangqi.md "Moves": the cannon moves like a chariot and captures by
+                // jumping exactly one screen.
+                Role::Cannon => {
                     for (len, ray) in &RAYS[from] {
                         let ray = &ray[..*len as usize];
                         let mut i = 0;
@@ -740,7 +742,9 @@ impl Position {
                         }
                     }
                 }
-                _ => {
+                // xiangqi.md "Moves": a soldier steps forward, sideways too once across the
+                // river, never backwards; on the last rank only sideways; no promotion.
+                Role::Soldier => {
                     let (f, r) = (from % 9, from / 9);
                     let (forward, crossed) = match us {
                         Color::First => (if r < 9 { Some(from + 9) } else { None }, r >= 5),
