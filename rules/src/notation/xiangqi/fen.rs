@@ -173,6 +173,21 @@ pub fn write(pos: &Position) -> String {
     write_setup(&pos.to_setup())
 }
 
+/// Reads a position from its FEN.
+impl std::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        parse(s)
+    }
+}
+
+/// Shows a position as its FEN.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write(self))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +199,8 @@ mod tests {
         let pos = parse(START).unwrap();
         assert_eq!(pos, Position::new());
         assert_eq!(write(&pos), START);
+        assert_eq!(START.parse::<Position>(), Ok(Position::new()));
+        assert_eq!(Position::new().to_string(), START);
     }
 
     #[test]
