@@ -1,6 +1,7 @@
 //! Game records and the laws that judge them: history, Zobrist keys, repetition,
 //! perpetual check and chase, jishogi, move-count draws, handicaps.
 
+pub mod cxq;
 pub mod handicap;
 pub mod ruleset;
 
