@@ -7,7 +7,8 @@ use crate::Color;
 use super::types::{Role, Square};
 
 /// Direction deltas `(file, rank)`; rank -1 is towards rank a (Black's forward).
-const DIRS: [(i8, i8); 8] = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1)];
+/// Opposite directions are paired: `d ^ 1` is the opposite of `d`.
+const DIRS: [(i8, i8); 8] = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, 1), (1, 1), (-1, -1)];
 const UP: usize = 0;
 const DOWN: usize = 1;
 const ROOK_DIRS: [usize; 4] = [0, 1, 2, 3];
@@ -111,8 +112,8 @@ impl Tables {
         if blockers == 0 {
             return ray;
         }
-        // Directions 1, 2, 6, 7 go towards higher indices (+9, +1, +10, +8).
-        let nearest = if matches!(dir, 1 | 2 | 6 | 7) {
+        // Directions 1, 2, 5, 6 go towards higher indices (+9, +1, +8, +10).
+        let nearest = if matches!(dir, 1 | 2 | 5 | 6) {
             blockers.trailing_zeros()
         } else {
             127 - blockers.leading_zeros()

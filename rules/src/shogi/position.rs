@@ -349,6 +349,22 @@ impl Position {
     ///
     /// A [`PositionError`] naming the first problem found.
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        Position::validate(setup, false)
+    }
+
+    /// Validates a setup like [`Position::from_setup`], but accepts sides without a king:
+    /// tsume problems and some perft test positions give the attacker no king. A side
+    /// without a king is never in check and its moves never expose a king.
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] naming the first problem found (never
+    /// [`PositionError::MissingKing`]).
+    pub fn from_setup_allowing_missing_kings(setup: Setup) -> Result<Position, PositionError> {
+        Position::validate(setup, true)
+    }
+
+    fn validate(setup: Setup, allow_missing_king: bool) -> Result<Position, PositionError> {
         let variant = setup.variant;
         let geo = geometry(variant);
         let mut pos = Position {
@@ -386,6 +402,7 @@ impl Position {
         }
         for color in Color::ALL {
             match (pos.by_role[Role::King.index()] & pos.by_color[color.index()]).count_ones() {
+                0 if allow_missing_king => {}
                 0 => return Err(PositionError::MissingKing(color)),
                 1 => {}
                 _ => return Err(PositionError::TooManyKings(color)),
@@ -415,10 +432,10 @@ impl Position {
             pos.zobrist ^= ZOBRIST.turn;
         }
         let them = !pos.turn;
-        if pos.attackers_bb(pos.king_of(them), pos.turn, pos.occupied()) != 0 {
+        if pos.king_attackers(them, pos.occupied()) != 0 {
             return Err(PositionError::OppositeCheck);
         }
-        pos.checkers = pos.attackers_bb(pos.king_of(pos.turn), them, pos.occupied());
+        pos.checkers = pos.king_attackers(pos.turn, pos.occupied());
         Ok(pos)
     }
 
@@ -463,9 +480,10 @@ impl Position {
         &self.hands[color.index()]
     }
 
-    /// The square of a side's king.
+    /// The square of a side's king (`None` only in positions built by
+    /// [`Position::from_setup_allowing_missing_kings`]).
     #[inline]
-    pub fn king_square(&self, color: Color) -> Square {
+    pub fn king_square(&self, color: Color) -> Option<Square> {
         self.king_of(color)
     }
 
@@ -523,10 +541,22 @@ impl Position {
     }
 
     #[inline]
-    fn king_of(&self, color: Color) -> Square {
-        Square::from_index_unchecked(
-            (self.by_role[Role::King.index()] & self.by_color[color.index()]).trailing_zeros(),
-        )
+    fn king_of(&self, color: Color) -> Option<Square> {
+        let kings = self.by_role[Role::King.index()] & self.by_color[color.index()];
+        if kings == 0 {
+            None
+        } else {
+            Some(Square::from_index_unchecked(kings.trailing_zeros()))
+        }
+    }
+
+    /// The pieces attacking `color`'s king (none if it has no king).
+    #[inline]
+    fn king_attackers(&self, color: Color, occupied: u128) -> u128 {
+        match self.king_of(color) {
+            Some(k) => self.attackers_bb(k, !color, occupied),
+            None => 0,
+        }
     }
 
     #[inline]
@@ -626,28 +656,31 @@ impl Position {
         let ksq = self.king_of(us);
 
         // King moves: the destination must not be attacked once the king has left its square.
-        let king_targets = t.step(Step::King, us, ksq) & !ours & geo.board;
-        for to in BitIter(king_targets) {
-            if self.attackers_bb(to, them, occupied ^ ksq.bit()) == 0 {
-                list.push(Move::Normal { from: ksq, to, promote: false });
+        if let Some(ksq) = ksq {
+            let king_targets = t.step(Step::King, us, ksq) & !ours & geo.board;
+            for to in BitIter(king_targets) {
+                if self.attackers_bb(to, them, occupied ^ ksq.bit()) == 0 {
+                    list.push(Move::Normal { from: ksq, to, promote: false });
+                }
             }
         }
-        let (target, drop_target) = match self.checkers.count_ones() {
-            0 => (!0u128, !occupied & geo.board),
-            1 => {
+        let (target, drop_target) = match (ksq, self.checkers.count_ones()) {
+            (_, 0) | (None, _) => (!0u128, !occupied & geo.board),
+            (Some(ksq), 1) => {
                 let checker = Square::from_index_unchecked(self.checkers.trailing_zeros());
                 let between = t.between(ksq, checker);
                 (between | checker.bit(), between)
             }
             _ => return,
         };
-        let pinned = self.pinned(t, us, ksq);
+        let pinned = ksq.map_or(0, |k| self.pinned(t, us, k));
+        let king_bit = ksq.map_or(0, Square::bit);
         let zone = geo.zone[us.index()];
-        for from in BitIter(ours & !ksq.bit()) {
+        for from in BitIter(ours & !king_bit) {
             let Some(piece) = self.board[from.index()] else { continue };
             let mut dests = t.attacks(us, piece.role, from, occupied) & !ours & geo.board & target;
-            if pinned & from.bit() != 0 {
-                dests &= t.line(ksq, from);
+            if let Some(k) = ksq.filter(|_| pinned & from.bit() != 0) {
+                dests &= t.line(k, from);
             }
             if dests == 0 {
                 continue;
@@ -687,7 +720,8 @@ impl Position {
                     squares &= !t.files[usize::from(pawn.file() - 1)];
                 }
                 // shogi.md "Drops": uchifuzume, a pawn drop that mates is illegal.
-                let mate_square = t.step(Step::Pawn, them, self.king_of(them)) & squares;
+                let mate_square =
+                    self.king_of(them).map_or(0, |k| t.step(Step::Pawn, them, k)) & squares;
                 if mate_square != 0 {
                     squares &= !mate_square;
                     let to = Square::from_index_unchecked(mate_square.trailing_zeros());
@@ -759,9 +793,11 @@ impl Position {
                     return Err(IllegalMoveKind::MoveStuck);
                 }
                 let after = (occupied & !from.bit()) | to.bit();
-                let king = if piece.role == Role::King { to } else { ksq };
-                if self.attackers_bb(king, them, after) & !to.bit() != 0 {
-                    return Err(in_check_error);
+                let king = if piece.role == Role::King { Some(to) } else { ksq };
+                if let Some(king) = king {
+                    if self.attackers_bb(king, them, after) & !to.bit() != 0 {
+                        return Err(in_check_error);
+                    }
                 }
                 Ok(())
             }
@@ -791,11 +827,13 @@ impl Position {
                 {
                     return Err(IllegalMoveKind::TwoPawns);
                 }
-                if self.attackers_bb(ksq, them, occupied | to.bit()) != 0 {
-                    return Err(in_check_error);
+                if let Some(ksq) = ksq {
+                    if self.attackers_bb(ksq, them, occupied | to.bit()) != 0 {
+                        return Err(in_check_error);
+                    }
                 }
                 if role == Role::Pawn
-                    && t.step(Step::Pawn, them, self.king_of(them)) & to.bit() != 0
+                    && self.king_of(them).map_or(0, |k| t.step(Step::Pawn, them, k)) & to.bit() != 0
                     && self.is_drop_pawn_mate(to)
                 {
                     return Err(IllegalMoveKind::DropPawnMate);
@@ -857,7 +895,7 @@ impl Position {
         self.turn = !us;
         self.zobrist ^= ZOBRIST.turn;
         self.move_number = self.move_number.saturating_add(1);
-        self.checkers = self.attackers_bb(self.king_of(self.turn), us, self.occupied());
+        self.checkers = self.king_attackers(self.turn, self.occupied());
     }
 
     /// The end of the game by the basic rules: the side to move without a legal move loses
