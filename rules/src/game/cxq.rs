@@ -124,7 +124,6 @@ impl CxqJudge {
     /// CXQ rule. `dead_position` says whether neither side has a chariot, horse, cannon
     /// or soldier left after the move.
     pub fn record(&mut self, mover: Color, facts: &MoveFacts, dead_position: bool) -> Option<Outcome> {
-        let limits = self.limits;
         let forcing = facts.is_check() || facts.attacks;
         let side = &mut self.sides[mover.index()];
         side.moves += 1;

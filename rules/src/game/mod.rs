@@ -4,6 +4,7 @@
 pub mod cxq;
 pub mod handicap;
 pub mod ruleset;
+pub mod shogi;
 
 pub use handicap::{Handicap, HandicapRules, UnknownHandicap};
 pub use ruleset::{CxqLimits, ImpasseRule, MiniRepetitionRule, Ruleset, UnknownRuleset};
