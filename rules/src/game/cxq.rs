@@ -66,7 +66,7 @@ impl Series {
 }
 
 /// Per-side state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct SideState {
     check: Series,
     /// Chase series per target piece identity.
@@ -77,11 +77,6 @@ struct SideState {
     moves: u32,
 }
 
-impl Default for SideState {
-    fn default() -> Self {
-        SideState { check: Series::default(), chase: [Series::default(); 32], effective_moves: 0, moves: 0 }
-    }
-}
 
 /// The running CXQ judgement of a game.
 #[derive(Clone, Debug)]
