@@ -2,10 +2,23 @@
 
 use std::fmt;
 
-use crate::shogi::IllegalMoveKind;
+use crate::shogi::{IllegalMoveKind, Move, Position};
 
 pub mod sfen;
 pub mod usi;
+pub mod western;
+
+/// Reads a move in any shogi move notation: USI first, then western (hyphenated or AISE).
+///
+/// # Errors
+///
+/// The error of the notation that recognised the text, or [`NotationError::Unreadable`].
+pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
+    match usi::parse(pos, text) {
+        Err(NotationError::Unreadable) => western::parse(pos, text),
+        other => other,
+    }
+}
 
 /// Why a move text cannot be turned into a legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
