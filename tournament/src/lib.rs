@@ -7,8 +7,9 @@
 //! * [`berger`]: round-robin pairings from the FIDE Berger tables (single or double cycle,
 //!   a bye for odd numbers, all games started together or round by round).
 //! * [`scoring`]: points per result ([`Scoring`]), fixed-point [`Points`].
-//! * [`standings`]: standings with configurable tie-breaks and shared places, and the
-//!   withdrawal rule (forfeit the unplayed games, or annul everything below half played).
+//! * [`standings`]: standings with configurable tie-breaks and shared places.
+//! * [`withdrawal`]: the withdrawal rule (forfeit the unplayed games, or annul everything
+//!   below half played).
 //! * [`grand_prix`]: the overall table of a tournament made of several sections.
 //! * [`tables`]: crosstables and Grand Prix tables as data, JSON (serde), CSV and HTML in
 //!   Italian or English.
@@ -33,6 +34,7 @@ mod model;
 pub mod scoring;
 pub mod standings;
 pub mod tables;
+pub mod withdrawal;
 
 pub use model::{GameId, GameRecord, GameResult, PlayerId, SectionId};
 pub use scoring::{Points, Scoring};
