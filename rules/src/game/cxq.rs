@@ -282,7 +282,7 @@ mod tests {
     #[test]
     fn cxq_rule_3_two_pieces_allow_twelve_checks() {
         let mut judge = CxqJudge::new(CxqLimits::STANDARD);
-        let by = |i: u32| if i % 2 == 0 { 1 << ROOK_A } else { 1 << ROOK_B };
+        let by = |i: u32| if i.is_multiple_of(2) { 1 << ROOK_A } else { 1 << ROOK_B };
         let result = play_pairs(&mut judge, 20, |i| check(by(i)), |_| quiet());
         assert_eq!(result, Some((25, Outcome::win(Color::Second, EndReason::PerpetualCheck))));
     }
@@ -293,7 +293,7 @@ mod tests {
         let result = play_pairs(
             &mut judge,
             29,
-            |i| if i % 2 == 0 { check(1 << ROOK_A) } else { quiet() },
+            |i| if i.is_multiple_of(2) { check(1 << ROOK_A) } else { quiet() },
             |_| quiet(),
         );
         assert_eq!(result, None);
@@ -305,7 +305,7 @@ mod tests {
         let result = play_pairs(
             &mut judge,
             29,
-            |i| if i % 2 == 0 { check(1 << ROOK_A) } else { chase(TARGET, 1 << ROOK_A) },
+            |i| if i.is_multiple_of(2) { check(1 << ROOK_A) } else { chase(TARGET, 1 << ROOK_A) },
             |_| quiet(),
         );
         assert_eq!(result, None);
@@ -317,7 +317,7 @@ mod tests {
         let result = play_pairs(
             &mut judge,
             29,
-            |i| if i % 2 == 0 { chase(TARGET, 1 << HORSE) } else { chase(OTHER_TARGET, 1 << HORSE) },
+            |i| if i.is_multiple_of(2) { chase(TARGET, 1 << HORSE) } else { chase(OTHER_TARGET, 1 << HORSE) },
             |_| quiet(),
         );
         assert_eq!(result, None);
@@ -366,7 +366,7 @@ mod tests {
             &mut judge,
             10,
             |_| check(1 << ROOK_A),
-            |i| if i % 2 == 0 { check(1 << ROOK_B) } else { quiet() },
+            |i| if i.is_multiple_of(2) { check(1 << ROOK_B) } else { quiet() },
         );
         assert_eq!(result, Some((13, Outcome::win(Color::Second, EndReason::PerpetualCheck))));
     }
@@ -395,7 +395,7 @@ mod tests {
         let result = play_pairs(
             &mut judge,
             400,
-            |i| if i % 2 == 0 { check(1 << (i % 30) as u8) } else { quiet() },
+            |i| if i.is_multiple_of(2) { check(1 << (i % 30) as u8) } else { quiet() },
             |_| quiet(),
         );
         let (ply, outcome) = result.expect("a draw is reached");
