@@ -77,7 +77,6 @@ struct SideState {
     moves: u32,
 }
 
-
 /// The running CXQ judgement of a game.
 #[derive(Clone, Debug)]
 pub struct CxqJudge {

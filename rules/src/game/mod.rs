@@ -5,6 +5,7 @@ pub mod cxq;
 pub mod handicap;
 pub mod ruleset;
 pub mod shogi;
+pub mod xiangqi;
 
 pub use handicap::{Handicap, HandicapRules, UnknownHandicap};
 pub use ruleset::{CxqLimits, ImpasseRule, MiniRepetitionRule, Ruleset, UnknownRuleset};
