@@ -5,7 +5,7 @@
 mod common;
 
 use tavoliere_rules::notation::record::{split_games, GameText};
-use tavoliere_rules::notation::xiangqi::{fen, iccs};
+use tavoliere_rules::notation::xiangqi::{chinese, fen, fix, iccs, wxf, NotationError};
 use tavoliere_rules::xiangqi::{Move, Position};
 
 fn games() -> Vec<GameText> {
@@ -39,4 +39,42 @@ fn all_1125_games_replay_to_the_end() {
         plies += played.len();
     }
     assert!(plies > 50_000, "{plies} plies");
+}
+
+/// Writes every move of every game in a notation, reads the text back in a fresh
+/// replay, and checks the final FEN.
+fn round_trip_all_games(
+    name: &str,
+    write: fn(&Position, Move) -> String,
+    parse: fn(&Position, &str) -> Result<Move, NotationError>,
+) {
+    let games = games();
+    assert_eq!(games.len(), 1125);
+    for (i, game) in games.iter().enumerate() {
+        let (played, end) = replay(i, game);
+        let texts: Vec<String> = played.iter().map(|(pos, m)| write(pos, *m)).collect();
+        let mut pos = Position::new();
+        for (ply, text) in texts.iter().enumerate() {
+            let m = parse(&pos, text).unwrap_or_else(|e| {
+                panic!("{name}: game {i} ply {ply} {text:?}: {e} in {}", fen::write(&pos))
+            });
+            pos = pos.play(m).unwrap_or_else(|e| panic!("{name}: game {i} ply {ply}: {e}"));
+        }
+        assert_eq!(fen::write(&pos), fen::write(&end), "{name}: game {i}");
+    }
+}
+
+#[test]
+fn every_game_round_trips_through_wxf() {
+    round_trip_all_games("WXF", wxf::write, wxf::parse);
+}
+
+#[test]
+fn every_game_round_trips_through_fix() {
+    round_trip_all_games("FIX", fix::write, fix::parse);
+}
+
+#[test]
+fn every_game_round_trips_through_chinese() {
+    round_trip_all_games("Chinese", chinese::write, chinese::parse);
 }

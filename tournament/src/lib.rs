@@ -36,5 +36,5 @@ pub mod standings;
 pub mod tables;
 pub mod withdrawal;
 
-pub use model::{GameId, GameRecord, GameResult, PlayerId, SectionId};
+pub use model::{GameId, GameRecord, GameResult, PlayerId, PlayerOutcome, SectionId};
 pub use scoring::{Points, Scoring};

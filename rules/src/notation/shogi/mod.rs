@@ -4,9 +4,13 @@ use std::fmt;
 
 use crate::shogi::{IllegalMoveKind, Move, Position};
 
+pub mod csa;
+pub mod game;
 pub mod sfen;
 pub mod usi;
 pub mod western;
+
+pub use game::{Ending, GameRecord, RecordError};
 
 /// Reads a move in any shogi move notation: USI first, then western (hyphenated or AISE).
 ///

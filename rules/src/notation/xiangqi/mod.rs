@@ -8,8 +8,12 @@ use std::fmt;
 
 use crate::xiangqi::{IllegalMoveKind, Move, Position};
 
+pub mod chinese;
+mod descriptive;
 pub mod fen;
+pub mod fix;
 pub mod iccs;
+pub mod wxf;
 
 /// Why a move text was rejected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,14 +54,16 @@ pub(crate) fn resolve(pos: &Position, fits: impl Fn(Move) -> bool) -> Result<Mov
     found.ok_or(NotationError::Illegal(None))
 }
 
-/// Reads a move in any notation the project knows: ICCS first.
+/// Reads a move in any notation the project knows, trying ICCS, WXF, FIX and Chinese
+/// in this order.
 ///
 /// # Errors
 ///
 /// The error of the most specific notation that could read the text, or
 /// [`NotationError::Unreadable`] if none could.
 pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    let parsers: [fn(&Position, &str) -> Result<Move, NotationError>; 1] = [iccs::parse];
+    let parsers: [fn(&Position, &str) -> Result<Move, NotationError>; 4] =
+        [iccs::parse, wxf::parse, fix::parse, chinese::parse];
     let mut best = NotationError::Unreadable;
     for parse in parsers {
         match parse(pos, text) {
