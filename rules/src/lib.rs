@@ -19,6 +19,7 @@ pub mod game;
 pub mod notation;
 pub mod seven_kingdoms;
 pub mod shogi;
+pub mod variant;
 pub mod xiangqi;
 
 pub use color::Color;

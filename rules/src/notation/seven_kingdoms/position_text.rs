@@ -32,8 +32,8 @@ use std::fmt;
 
 use super::moves::parse_point;
 use crate::seven_kingdoms::{
-    Defeat, Kingdom, KingdomRecord, Occupant, Piece, PieceKind, Point, Position, PositionError, Seat, Seating,
-    SeatingError, Setup,
+    Defeat, Kingdom, KingdomRecord, Occupant, Piece, PieceKind, Point, Position, PositionError, Seat,
+    Seating, SeatingError, Setup,
 };
 
 /// The canonical text of the seven-player start position.
@@ -67,7 +67,9 @@ pub enum PositionTextError {
 impl fmt::Display for PositionTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionTextError::UnreadableLine { line, text } => write!(f, "line {line}: cannot read {text:?}"),
+            PositionTextError::UnreadableLine { line, text } => {
+                write!(f, "line {line}: cannot read {text:?}")
+            }
             PositionTextError::PointTaken { line, point } => write!(f, "line {line}: {point} is taken twice"),
             PositionTextError::Seating(e) => e.fmt(f),
             PositionTextError::Position(e) => e.fmt(f),
@@ -101,7 +103,10 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
                 let n: u8 = body.parse().map_err(|_| unreadable())?;
                 setup.seating = Seating::standard(n).map_err(PositionTextError::Seating)?;
             }
-            "seats" => setup.seating = parse_seats(body).ok_or_else(unreadable)?.map_err(PositionTextError::Seating)?,
+            "seats" => {
+                setup.seating =
+                    parse_seats(body).ok_or_else(unreadable)?.map_err(PositionTextError::Seating)?
+            }
             "turn" => setup.turn = Kingdom::from_name(body).ok_or_else(unreadable)?,
             "emperor" => {
                 let point = parse_point(body).ok_or_else(unreadable)?;
