@@ -31,7 +31,8 @@ fn position(pieces: &[(Kingdom, PieceKind, u8, u8)]) -> Position {
         }
     }
     for kingdom in Kingdom::ALL {
-        let present = Point::all().any(|p| matches!(setup.get(p), Some(Occupant::Piece(q)) if q.kingdom == kingdom));
+        let present =
+            Point::all().any(|p| matches!(setup.get(p), Some(Occupant::Piece(q)) if q.kingdom == kingdom));
         if !present {
             setup.records[kingdom.index()].defeat = Some(Defeat::Resigned);
         }
@@ -45,7 +46,9 @@ fn targets(pos: &Position, x: u8, y: u8) -> BTreeSet<(u8, u8)> {
 }
 
 fn illegal(pos: &Position, from: (u8, u8), to: (u8, u8)) -> IllegalMoveKind {
-    pos.play(Move { from: pt(from.0, from.1), to: pt(to.0, to.1) }).expect_err("the move should be illegal").kind
+    pos.play(Move { from: pt(from.0, from.1), to: pt(to.0, to.1) })
+        .expect_err("the move should be illegal")
+        .kind
 }
 
 #[test]
@@ -116,7 +119,12 @@ fn pieces_diplomat_can_never_be_captured() {
 
 #[test]
 fn pieces_diplomat_is_immune_to_the_horseman_and_the_sword() {
-    let pos = position(&[(Qin, Horseman, 5, 5), (Chu, Diplomat, 8, 9), (Qin, Sword, 10, 3), (Chu, Broadsword, 11, 4)]);
+    let pos = position(&[
+        (Qin, Horseman, 5, 5),
+        (Chu, Diplomat, 8, 9),
+        (Qin, Sword, 10, 3),
+        (Chu, Broadsword, 11, 4),
+    ]);
     assert!(!targets(&pos, 5, 5).contains(&(8, 9)));
     assert!(targets(&pos, 10, 3).contains(&(11, 4)), "the sword captures an ordinary piece");
     let pos = position(&[(Qin, Sword, 10, 3), (Chu, Diplomat, 11, 4)]);
@@ -246,9 +254,14 @@ fn start_position_has_seventeen_pieces_per_army_and_the_emperor() {
         (Kingdom::Yan, (5, 18)),
     ];
     for (kingdom, (x, y)) in generals {
-        assert_eq!(pos.piece_at(pt(x, y)), Some(Occupant::Piece(Piece { kingdom, kind: General })), "{kingdom}");
+        assert_eq!(
+            pos.piece_at(pt(x, y)),
+            Some(Occupant::Piece(Piece { kingdom, kind: General })),
+            "{kingdom}"
+        );
     }
-    let diplomat = |x, y, kingdom| pos.piece_at(pt(x, y)) == Some(Occupant::Piece(Piece { kingdom, kind: Diplomat }));
+    let diplomat =
+        |x, y, kingdom| pos.piece_at(pt(x, y)) == Some(Occupant::Piece(Piece { kingdom, kind: Diplomat }));
     assert!(diplomat(4, 9, Qin) && diplomat(5, 4, Chu) && diplomat(13, 4, Kingdom::Han));
     assert!(diplomat(14, 5, Kingdom::Qi) && diplomat(14, 13, Kingdom::Wei));
     assert!(diplomat(13, 14, Kingdom::Zhao) && diplomat(5, 14, Kingdom::Yan));

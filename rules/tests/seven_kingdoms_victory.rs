@@ -191,7 +191,8 @@ fn victory_equal_capture_counts_share_the_win_and_value_is_a_secondary_score() {
     pos.time_out_seat(Seat(1)).unwrap();
     assert_eq!(pos.end(), Some(EndCause::LastAlliance { seat: Seat(0) }));
     let outcome = pos.outcome().unwrap();
-    let places: Vec<(u8, u8, u32)> = outcome.standings.iter().map(|s| (s.seat.0, s.place, s.value_score)).collect();
+    let places: Vec<(u8, u8, u32)> =
+        outcome.standings.iter().map(|s| (s.seat.0, s.place, s.value_score)).collect();
     assert_eq!(places[..3], [(1, 1, 9), (0, 1, 4), (2, 3, 0)]);
     assert_eq!(outcome.winners().collect::<Vec<_>>(), [Seat(1), Seat(0)]);
     assert!(outcome.standings[3..].iter().all(|s| s.place == 4 && !s.winner));

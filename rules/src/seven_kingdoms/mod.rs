@@ -30,9 +30,8 @@ mod types;
 pub use game::{Game, GameEvent, ReplayError, ReplayEvent, SeatExit};
 pub use outcome::{standings, EndCause, GameOutcome, HegemonyKind, SeatStanding};
 pub use position::{
-    perft, Defeat, IllegalMoveKind, KingdomRecord, MoveEffect, MoveList, PlayError, Position,
-    PositionError, SeatError, Setup, ARMY_SIZE, HEGEMONY_GENERALS, HEGEMONY_PIECES, LOSSES_THAT_DEFEAT,
-    MAX_MOVES,
+    perft, Defeat, IllegalMoveKind, KingdomRecord, MoveEffect, MoveList, PlayError, Position, PositionError,
+    SeatError, Setup, ARMY_SIZE, HEGEMONY_GENERALS, HEGEMONY_PIECES, LOSSES_THAT_DEFEAT, MAX_MOVES,
 };
 pub use seating::{Seat, Seating, SeatingError};
 pub use types::{Kingdom, Move, Occupant, Piece, PieceKind, Point};

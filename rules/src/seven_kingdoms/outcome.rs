@@ -133,6 +133,8 @@ pub fn standings(pos: &Position) -> Vec<SeatStanding> {
         row.place = u8::try_from(better + 1).unwrap_or(u8::MAX);
         row.winner = row.place == 1;
     }
-    rows.sort_by(|a, b| a.place.cmp(&b.place).then(b.value_score.cmp(&a.value_score)).then(a.seat.cmp(&b.seat)));
+    rows.sort_by(|a, b| {
+        a.place.cmp(&b.place).then(b.value_score.cmp(&a.value_score)).then(a.seat.cmp(&b.seat))
+    });
     rows
 }

@@ -375,7 +375,8 @@ pub struct MoveEffect {
 
 const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const ALL_DIRECTIONS: [(i32, i32); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+const ALL_DIRECTIONS: [(i32, i32); 8] =
+    [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// A playable position: board, turn, seating, tallies. Build it with [`Position::from_setup`]
 /// or [`Position::new`].

@@ -43,9 +43,11 @@ pub struct MoveStyle {
 
 impl MoveStyle {
     /// English piece names and letter-number points: `Qin horseman a13-e16`.
-    pub const ENGLISH: MoveStyle = MoveStyle { coordinates: Coordinates::Letters, pieces: PieceNames::English };
+    pub const ENGLISH: MoveStyle =
+        MoveStyle { coordinates: Coordinates::Letters, pieces: PieceNames::English };
     /// Chinese piece names and `x,y` points: `Qin 騎 0,12-4,15`.
-    pub const NUMERIC: MoveStyle = MoveStyle { coordinates: Coordinates::Numeric, pieces: PieceNames::Chinese };
+    pub const NUMERIC: MoveStyle =
+        MoveStyle { coordinates: Coordinates::Numeric, pieces: PieceNames::Chinese };
 }
 
 /// Why a move text cannot be read or does not fit the position.
@@ -82,12 +84,20 @@ impl fmt::Display for NotationError {
             }
             NotationError::WrongPiece { written, found } => match found {
                 Some(Occupant::Piece(p)) => {
-                    write!(f, "the piece there is {}'s {}, not a {}", p.kingdom, p.kind.english(), written.english())
+                    write!(
+                        f,
+                        "the piece there is {}'s {}, not a {}",
+                        p.kingdom,
+                        p.kind.english(),
+                        written.english()
+                    )
                 }
                 Some(Occupant::Emperor) => write!(f, "the emperor stands there, not a {}", written.english()),
                 None => write!(f, "no {} stands there", written.english()),
             },
-            NotationError::NothingToCapture => f.write_str("the move is marked as a capture but captures nothing"),
+            NotationError::NothingToCapture => {
+                f.write_str("the move is marked as a capture but captures nothing")
+            }
             NotationError::Illegal(e) => write!(f, "illegal move {e}"),
         }
     }

@@ -19,7 +19,7 @@
 //! - `emperor: <point>` — where the emperor stands (the rules put him at j10 = (9,9)).
 //!   Default: j10.
 //! - `<kingdom>: <piece> <point>, ...` — the kingdom's pieces. Pieces by Chinese or English
-//!   name, points as `a13` or `0,12`.
+//!   name, points as `a13` or `0,12`; the commas between pairs are optional.
 //! - `<kingdom> record: captured N, generals N, value N, lost N[, defeated <how>]` — the
 //!   kingdom's tally (all zero when absent). `<how>` is `general-captured by <kingdom>`,
 //!   `pieces-lost by <kingdom>`, `ally-attack by <kingdom>`, `resigned` or `timed-out`.
@@ -32,8 +32,8 @@ use std::fmt;
 
 use super::moves::parse_point;
 use crate::seven_kingdoms::{
-    Defeat, Kingdom, KingdomRecord, Occupant, Piece, PieceKind, Point, Position, PositionError, Seat, Seating,
-    SeatingError, Setup,
+    Defeat, Kingdom, KingdomRecord, Occupant, Piece, PieceKind, Point, Position, PositionError, Seat,
+    Seating, SeatingError, Setup,
 };
 
 /// The canonical text of the seven-player start position.
@@ -67,7 +67,9 @@ pub enum PositionTextError {
 impl fmt::Display for PositionTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionTextError::UnreadableLine { line, text } => write!(f, "line {line}: cannot read {text:?}"),
+            PositionTextError::UnreadableLine { line, text } => {
+                write!(f, "line {line}: cannot read {text:?}")
+            }
             PositionTextError::PointTaken { line, point } => write!(f, "line {line}: {point} is taken twice"),
             PositionTextError::Seating(e) => e.fmt(f),
             PositionTextError::Position(e) => e.fmt(f),
@@ -101,7 +103,10 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
                 let n: u8 = body.parse().map_err(|_| unreadable())?;
                 setup.seating = Seating::standard(n).map_err(PositionTextError::Seating)?;
             }
-            "seats" => setup.seating = parse_seats(body).ok_or_else(unreadable)?.map_err(PositionTextError::Seating)?,
+            "seats" => {
+                setup.seating =
+                    parse_seats(body).ok_or_else(unreadable)?.map_err(PositionTextError::Seating)?
+            }
             "turn" => setup.turn = Kingdom::from_name(body).ok_or_else(unreadable)?,
             "emperor" => {
                 let point = parse_point(body).ok_or_else(unreadable)?;
@@ -117,10 +122,12 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
                     setup.records[kingdom.index()] = parse_record(body).ok_or_else(unreadable)?;
                 } else {
                     let kingdom = Kingdom::from_name(head).ok_or_else(unreadable)?;
-                    for item in body.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                        let (kind, point) = item.split_once(char::is_whitespace).ok_or_else(unreadable)?;
+                    // Pairs of words, `<piece> <point>`, commas between pairs optional: a
+                    // comma can also be part of an `x,y` point.
+                    let mut words = body.split_whitespace().map(|w| w.trim_end_matches(','));
+                    while let Some(kind) = words.next() {
                         let kind = PieceKind::from_name(kind).ok_or_else(unreadable)?;
-                        let point = parse_point(point.trim()).ok_or_else(unreadable)?;
+                        let point = words.next().and_then(parse_point).ok_or_else(unreadable)?;
                         if setup.get(point).is_some() {
                             return Err(PositionTextError::PointTaken { line: line_no, point });
                         }

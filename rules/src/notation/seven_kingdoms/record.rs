@@ -134,7 +134,9 @@ pub fn parse_record(text: &str) -> Result<Game, RecordError> {
         if let Some(event) = parse_seat_event(line) {
             game.apply(event).map_err(|e| match e {
                 ReplayError::Seat(error) => RecordError::Seat { line: line_no, error },
-                ReplayError::Move(error) => RecordError::Move { line: line_no, error: NotationError::Illegal(error) },
+                ReplayError::Move(error) => {
+                    RecordError::Move { line: line_no, error: NotationError::Illegal(error) }
+                }
             })?;
             continue;
         }
@@ -148,16 +150,18 @@ pub fn parse_record(text: &str) -> Result<Game, RecordError> {
 
 fn strip_move_number(line: &str) -> &str {
     match line.split_once('.') {
-        Some((number, rest)) if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => rest.trim(),
+        Some((number, rest)) if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => {
+            rest.trim()
+        }
         _ => line,
     }
 }
 
 fn parse_seat_event(line: &str) -> Option<ReplayEvent> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let exit = match words.first()? {
-        &"resign" => SeatExit::Resigned,
-        &"timeout" => SeatExit::TimedOut,
+    let exit = match *words.first()? {
+        "resign" => SeatExit::Resigned,
+        "timeout" => SeatExit::TimedOut,
         _ => return None,
     };
     match words.as_slice() {
