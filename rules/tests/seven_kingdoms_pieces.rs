@@ -320,6 +320,7 @@ fn start_position_move_counts_of_every_kingdom_regression() {
     let counts: Vec<usize> = Kingdom::ALL.iter().map(|&k| pos.moves_of(k).len()).collect();
     assert_eq!(counts, [72, 73, 67, 67, 67, 67, 73]);
     assert_eq!(perft(&pos, 2), 5125);
+    assert_eq!(perft(&pos, 3), 344_908);
 }
 
 #[test]

@@ -730,6 +730,13 @@ impl Position {
         if self.end.is_none() {
             // The kingdom to move keeps its turn unless it just left the game.
             self.pass_turn_from(self.turn);
+        } else if self.is_defeated(self.turn) {
+            // The game is over; still name a kingdom in play, so that the position stays valid.
+            if let Some(next) =
+                (0..7).map(|i| Kingdom::ALL[(self.turn.index() + i) % 7]).find(|&k| !self.is_defeated(k))
+            {
+                self.turn = next;
+            }
         }
         Ok(())
     }
