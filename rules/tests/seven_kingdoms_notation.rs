@@ -234,3 +234,45 @@ fn notation_game_text_api_reports_the_outcome_per_seat() {
     assert!(game.play_text("a19-a18").is_err());
     assert_eq!(game.events_text(MoveStyle::ENGLISH), ["Qin deputy c3xc7"]);
 }
+
+#[test]
+fn notation_hostile_texts_never_panic() {
+    let start = position_text::start_text();
+    // Extreme tallies: play saturates instead of overflowing.
+    let extreme = format!(
+        "players: 7\nQin: 將 a19, 偏 c3\nChu: 將 s1, 劍 c7\nHan: 將 s19\n{}\
+         Qin record: captured 0, generals 0, value 4294967295, lost 10\n\
+         Chu record: captured 29, generals 1, value 4294967295, lost 10\n",
+        OTHERS_OUT.replace("Han record: defeated resigned\n", "")
+    );
+    let mut game = Game::from_start_text(Some(&extreme)).expect("the tallies are readable");
+    game.play_text("c3xc7").unwrap();
+    assert_eq!(game.position().record(Kingdom::Qin).captured_value, u32::MAX);
+    assert!(game.position().is_defeated(Kingdom::Chu), "the eleventh piece");
+    assert_eq!(game.standings()[0].value_score, u32::MAX);
+    // Deterministic mutations of the start text: every one is read or rejected, never a panic.
+    let bytes = start.as_bytes().to_vec();
+    let mut seed: u64 = 0x5eed;
+    let mut accepted = 0;
+    for _ in 0..2000 {
+        let mut mutated = bytes.clone();
+        for _ in 0..3 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let at = (seed >> 33) as usize % mutated.len();
+            mutated[at] = b"0123456789,:- xabs\n"[(seed >> 20) as usize % 19];
+        }
+        let text = String::from_utf8_lossy(&mutated);
+        if let Ok(pos) = position_text::parse(&text) {
+            accepted += 1;
+            if let Some(&mv) = pos.legal_moves().first() {
+                pos.play(mv).expect("a generated move is legal");
+            }
+        }
+        let _ = moves::parse(&Position::new(), &text.chars().take(20).collect::<String>());
+    }
+    assert!(accepted < 2000, "some mutations must be rejected");
+    assert_eq!(
+        Seating::custom([255; 7]),
+        Err(tavoliere_rules::seven_kingdoms::SeatingError::UnsupportedPlayerCount(255))
+    );
+}

@@ -649,7 +649,8 @@ impl Position {
         let mut effect =
             MoveEffect { mover: mover.kingdom, kind: mover.kind, captured, credited: false, defeated: None };
         if let Some(victim) = captured {
-            self.records[victim.kingdom.index()].lost += 1;
+            let lost = &mut self.records[victim.kingdom.index()].lost;
+            *lost = lost.saturating_add(1);
             if self.seating.are_allies(mover.kingdom, victim.kingdom) {
                 // seven-kingdoms.md "Players and alliances": a player who attacks a kingdom of
                 // their own alliance loses that allied army. Interpretation (ours): the capture
@@ -661,10 +662,11 @@ impl Position {
             } else {
                 // "Defeat of a kingdom and victory": captures are credited to the capturer.
                 let credit = &mut self.records[mover.kingdom.index()];
-                credit.captured_pieces += 1;
-                credit.captured_value += victim.kind.historical_value();
+                // Saturating: a setup may carry any tally, and play must never panic on it.
+                credit.captured_pieces = credit.captured_pieces.saturating_add(1);
+                credit.captured_value = credit.captured_value.saturating_add(victim.kind.historical_value());
                 if victim.kind == PieceKind::General {
-                    credit.captured_generals += 1;
+                    credit.captured_generals = credit.captured_generals.saturating_add(1);
                 }
                 effect.credited = true;
                 // A kingdom is defeated when its general is captured, or when more than ten
@@ -794,11 +796,15 @@ impl Position {
         !moves.is_empty()
     }
 
-    /// Seats' totals: (captured pieces, captured generals) per seat.
+    /// A seat's totals over its kingdoms: (captured pieces, captured generals, value score).
     pub(crate) fn seat_totals(&self, seat: Seat) -> (u32, u32, u32) {
         self.seating.kingdoms_of(seat).fold((0, 0, 0), |(p, g, v), k| {
             let r = &self.records[k.index()];
-            (p + r.captured_pieces, g + r.captured_generals, v + r.captured_value)
+            (
+                p.saturating_add(r.captured_pieces),
+                g.saturating_add(r.captured_generals),
+                v.saturating_add(r.captured_value),
+            )
         })
     }
 
