@@ -24,7 +24,7 @@
 //!   kingdom's tally (all zero when absent). `<how>` is `general-captured by <kingdom>`,
 //!   `pieces-lost by <kingdom>`, `ally-attack by <kingdom>`, `resigned` or `timed-out`.
 //!
-//! [`write`] gives the canonical text: seating, turn, emperor, then the armies in turn order
+//! [`write()`] gives the canonical text: seating, turn, emperor, then the armies in turn order
 //! (pieces in the order of the rules' table, then south-west first), then the non-zero
 //! records. `parse(write(p)) == p` for every position.
 
