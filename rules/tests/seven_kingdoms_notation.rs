@@ -276,3 +276,27 @@ fn notation_hostile_texts_never_panic() {
         Err(tavoliere_rules::seven_kingdoms::SeatingError::UnsupportedPlayerCount(255))
     );
 }
+
+#[test]
+fn notation_stored_events_replay_into_the_same_game() {
+    let mut game = Game::new(Seating::standard(4).unwrap());
+    let dry = game.dry_run_text("Qin horseman a13-e16").unwrap();
+    assert_eq!(dry.canonical, "Qin 騎 a13-e16");
+    assert_eq!(game.ply(), 0, "a dry run plays nothing");
+    game.play_text("Qin horseman a13-e16").unwrap();
+    game.time_out_seat(Seat(2)).unwrap();
+    for _ in 0..9 {
+        let text = game.legal_moves_text()[3].clone();
+        game.play_text(&text).unwrap();
+    }
+    let events = game.events_text(MoveStyle::default());
+    let start = game.start_text();
+    let replayed = Game::replay(Some(&start), events.iter().map(String::as_str)).unwrap();
+    assert_eq!(replayed, game);
+    assert_eq!(replayed.position_key(), game.position_key());
+    assert_ne!(game.position_key(), Position::new().position_key());
+    match Game::replay(None, ["Qin 騎 a13-e16", "Chu 騎 c1-f5"]) {
+        Err(RecordError::Move { line: 2, .. }) => {}
+        other => panic!("the second event is illegal: {other:?}"),
+    }
+}
