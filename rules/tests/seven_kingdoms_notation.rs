@@ -4,7 +4,8 @@ use tavoliere_rules::notation::seven_kingdoms::{
     moves, parse_record, position_text, MoveStyle, MoveText, NotationError, PositionTextError, RecordError,
 };
 use tavoliere_rules::seven_kingdoms::{
-    Defeat, Game, IllegalMoveKind, Kingdom, Move, PieceKind, Point, Position, PositionError, Seat, Seating,
+    Defeat, Game, HorsemanRule, IllegalMoveKind, Kingdom, Move, PieceKind, Point, Position, PositionError,
+    Seat, Seating,
 };
 
 fn pt(x: u8, y: u8) -> Point {
@@ -299,4 +300,17 @@ fn notation_stored_events_replay_into_the_same_game() {
         Err(RecordError::Move { line: 2, .. }) => {}
         other => panic!("the second event is illegal: {other:?}"),
     }
+}
+
+#[test]
+fn notation_the_horseman_option_round_trips_in_the_position_text() {
+    let text =
+        format!("players: 7\nhorseman: up-to-three-diagonal\nQin: 將 a19, 騎 f6\nChu: 將 s1\n{OTHERS_OUT}");
+    let pos = position_text::parse(&text).unwrap();
+    assert_eq!(pos.horseman_rule(), HorsemanRule::UpToThreeDiagonal);
+    let written = position_text::write(&pos);
+    assert!(written.contains("\nhorseman: up-to-three-diagonal\n"), "{written}");
+    assert_eq!(position_text::parse(&written), Ok(pos));
+    assert!(!position_text::start_text().contains("horseman"));
+    assert!(position_text::parse("horseman: sometimes\n").is_err());
 }

@@ -26,8 +26,9 @@
 //! The rules' own **Interpretation** paragraphs are implemented as written (exactly one
 //! straight and three diagonal horseman steps; no check or mate; "more than ten" lost pieces
 //! means eleven; a defeated army leaves the board and no longer moves; seating chosen at
-//! creation, kingdoms played in the fixed order). Where the rules are silent we chose, and the
-//! code says so where it decides:
+//! creation, kingdoms played in the fixed order); the other horseman reading (one to three
+//! diagonal steps) is the ruleset option [`HorsemanRule::UpToThreeDiagonal`]. Where the rules
+//! are silent we chose, and the code says so where it decides:
 //!
 //! - **Which allies** ([`Seating::standard`]): extra kingdoms are taken from the end of the
 //!   turn order (Qin+Yan; Chu+Zhao; Qi+Wei; with three players Qin+Han+Yan). Two players are
@@ -59,4 +60,4 @@ pub use position::{
     SeatError, Setup, ARMY_SIZE, HEGEMONY_GENERALS, HEGEMONY_PIECES, LOSSES_THAT_DEFEAT, MAX_MOVES,
 };
 pub use seating::{Seat, Seating, SeatingError};
-pub use types::{Kingdom, Move, Occupant, Piece, PieceKind, Point};
+pub use types::{HorsemanRule, Kingdom, Move, Occupant, Piece, PieceKind, Point};

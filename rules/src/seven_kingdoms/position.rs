@@ -5,9 +5,10 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use super::outcome::{EndCause, GameOutcome, HegemonyKind};
-use super::{Kingdom, Move, Occupant, Piece, PieceKind, Point, Seat, Seating};
+use super::{HorsemanRule, Kingdom, Move, Occupant, Piece, PieceKind, Point, Seat, Seating};
 
-/// Room for every legal move of one kingdom (a full army in the open has fewer than 400).
+/// Room for every legal move of one kingdom: a full army in the open has at most 384 (448
+/// with [`HorsemanRule::UpToThreeDiagonal`]), and setups cannot hold more than one army.
 pub const MAX_MOVES: usize = 512;
 
 /// The legal moves of the kingdom to move, without allocation.
@@ -86,6 +87,8 @@ pub struct Setup {
     pub seating: Seating,
     /// Each kingdom's tally, by [`Kingdom::index`].
     pub records: [KingdomRecord; 7],
+    /// How far the horseman goes diagonally (a ruleset option).
+    pub horseman: HorsemanRule,
 }
 
 /// One row of an army's layout: a piece kind at an offset in the kingdom's own frame.
@@ -188,7 +191,13 @@ impl Setup {
         place(Kingdom::Qi, &QI_LAYOUT, &|x, y| (x, y));
         // Wei: Qi's layout moved 8 points north.
         place(Kingdom::Wei, &QI_LAYOUT, &|x, y| (x, y + 8));
-        Setup { board, turn: Kingdom::Qin, seating, records: [KingdomRecord::default(); 7] }
+        Setup {
+            board,
+            turn: Kingdom::Qin,
+            seating,
+            records: [KingdomRecord::default(); 7],
+            horseman: HorsemanRule::default(),
+        }
     }
 
     /// The occupant of `point`.
@@ -212,6 +221,7 @@ impl Setup {
             turn: Kingdom::Qin,
             seating: Seating::default(),
             records: [KingdomRecord::default(); 7],
+            horseman: HorsemanRule::default(),
         }
     }
 }
@@ -386,6 +396,7 @@ pub struct Position {
     turn: Kingdom,
     seating: Seating,
     records: [KingdomRecord; 7],
+    horseman: HorsemanRule,
     end: Option<EndCause>,
 }
 
@@ -409,6 +420,7 @@ impl Position {
             turn: setup.turn,
             seating: setup.seating,
             records: setup.records,
+            horseman: setup.horseman,
             end: None,
         };
         pos.refresh_end();
@@ -474,6 +486,7 @@ impl Position {
             turn: setup.turn,
             seating: setup.seating,
             records: setup.records,
+            horseman: setup.horseman,
             end: None,
         };
         pos.refresh_end();
@@ -485,7 +498,13 @@ impl Position {
 
     /// The position as plain data.
     pub fn to_setup(&self) -> Setup {
-        Setup { board: self.board, turn: self.turn, seating: self.seating, records: self.records }
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            seating: self.seating,
+            records: self.records,
+            horseman: self.horseman,
+        }
     }
 
     /// The kingdom to move.
@@ -504,6 +523,12 @@ impl Position {
     #[inline]
     pub fn seating(&self) -> &Seating {
         &self.seating
+    }
+
+    /// The horseman rule in force.
+    #[inline]
+    pub fn horseman_rule(&self) -> HorsemanRule {
+        self.horseman
     }
 
     /// The occupant of `point`.
@@ -920,7 +945,12 @@ impl Position {
 
     fn horseman(&self, kingdom: Kingdom, from: Point, moves: &mut MoveList) {
         // seven-kingdoms.md "Board, players, pieces", Interpretation: exactly one straight step
-        // and three diagonal steps outward; every point passed must be empty.
+        // and three diagonal steps outward; every point passed must be empty. The ruleset
+        // option the Interpretation mentions lets it stop after one to three diagonal steps.
+        let shortest = match self.horseman {
+            HorsemanRule::ThreeDiagonal => 3,
+            HorsemanRule::UpToThreeDiagonal => 1,
+        };
         for (dx, dy) in ORTHOGONAL {
             let Some(first) = from.offset(dx, dy) else { continue };
             if self.board[first.index()].is_some() {
@@ -928,17 +958,15 @@ impl Position {
             }
             for side in [1, -1] {
                 let (ddx, ddy) = if dx == 0 { (side, dy) } else { (dx, side) };
-                let (Some(second), Some(third), Some(to)) =
-                    (first.offset(ddx, ddy), first.offset(2 * ddx, 2 * ddy), first.offset(3 * ddx, 3 * ddy))
-                else {
-                    continue;
-                };
-                if self.board[second.index()].is_some() || self.board[third.index()].is_some() {
-                    continue;
-                }
-                let target = self.board[to.index()];
-                if target.is_none() || self.capturable_by(kingdom, target) {
-                    moves.push(Move { from, to });
+                for steps in 1..=3 {
+                    let Some(to) = first.offset(steps * ddx, steps * ddy) else { break };
+                    let target = self.board[to.index()];
+                    if steps >= shortest && (target.is_none() || self.capturable_by(kingdom, target)) {
+                        moves.push(Move { from, to });
+                    }
+                    if target.is_some() {
+                        break;
+                    }
                 }
             }
         }

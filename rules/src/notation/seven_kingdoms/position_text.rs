@@ -16,6 +16,8 @@
 //!   `seats: Qin+Yan, Chu+Zhao, Han, Qi, Wei` — each seat's kingdoms, seat 0 first.
 //!   Default: seven players.
 //! - `turn: <kingdom>` — the kingdom to move. Default: Qin.
+//! - `horseman: up-to-three-diagonal` — the ruleset option for the horseman (one to three
+//!   diagonal steps); absent, or `three-diagonal`, for the rules' reading.
 //! - `emperor: <point>` — where the emperor stands (the rules put him at j10 = (9,9)).
 //!   Default: j10.
 //! - `<kingdom>: <piece> <point>, ...` — the kingdom's pieces. Pieces by Chinese or English
@@ -32,8 +34,8 @@ use std::fmt;
 
 use super::moves::parse_point;
 use crate::seven_kingdoms::{
-    Defeat, Kingdom, KingdomRecord, Occupant, Piece, PieceKind, Point, Position, PositionError, Seat,
-    Seating, SeatingError, Setup,
+    Defeat, HorsemanRule, Kingdom, KingdomRecord, Occupant, Piece, PieceKind, Point, Position, PositionError,
+    Seat, Seating, SeatingError, Setup,
 };
 
 /// The canonical text of the seven-player start position.
@@ -108,6 +110,7 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
                     parse_seats(body).ok_or_else(unreadable)?.map_err(PositionTextError::Seating)?
             }
             "turn" => setup.turn = Kingdom::from_name(body).ok_or_else(unreadable)?,
+            "horseman" => setup.horseman = HorsemanRule::from_name(body).ok_or_else(unreadable)?,
             "emperor" => {
                 let point = parse_point(body).ok_or_else(unreadable)?;
                 if setup.get(point).is_some() {
@@ -237,6 +240,9 @@ pub fn write_setup(setup: &Setup) -> String {
     out.push_str(&write_seating(&setup.seating));
     out.push('\n');
     out.push_str(&format!("turn: {}\n", setup.turn));
+    if setup.horseman != HorsemanRule::default() {
+        out.push_str(&format!("horseman: {}\n", setup.horseman.as_str()));
+    }
     for point in Point::all().filter(|&p| setup.get(p) == Some(Occupant::Emperor)) {
         out.push_str(&format!("emperor: {point}\n"));
     }
