@@ -350,3 +350,19 @@ fn pieces_horseman_ruleset_option_allows_one_to_three_diagonal_steps() {
     assert!(!t.contains(&(8, 9)), "and is blocked beyond it");
     assert_eq!(Position::new().horseman_rule(), HorsemanRule::ThreeDiagonal);
 }
+
+#[test]
+fn legality_is_legal_agrees_with_the_move_list_for_every_origin_and_target() {
+    let mut pos = Position::new();
+    for _ in 0..7 {
+        let list = pos.legal_moves();
+        for from in Point::all() {
+            for to in Point::all() {
+                let m = Move { from, to };
+                assert_eq!(pos.is_legal(m), list.contains(&m), "{m:?} for {}", pos.turn());
+            }
+        }
+        let next = list[list.len() / 3];
+        pos.play_unchecked(next);
+    }
+}

@@ -599,7 +599,14 @@ impl Position {
 
     /// Whether `mv` is legal for the kingdom to move.
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.legal_moves().contains(&mv)
+        match self.board[mv.from.index()] {
+            Some(Occupant::Piece(p)) if p.kingdom == self.turn && self.end.is_none() => {
+                let mut moves = MoveList::new();
+                self.generate_piece(p.kingdom, mv.from, p.kind, &mut moves);
+                moves.contains(&mv)
+            }
+            _ => false,
+        }
     }
 
     /// Plays a legal move and returns the new position.
@@ -869,25 +876,29 @@ impl Position {
 
     fn generate(&self, kingdom: Kingdom, moves: &mut MoveList) {
         for from in Point::all() {
-            let kind = match self.board[from.index()] {
-                Some(Occupant::Piece(p)) if p.kingdom == kingdom => p.kind,
-                _ => continue,
-            };
-            // seven-kingdoms.md "Board, players, pieces", the table: every move is a slide or
-            // a step that never jumps, except the catapult's capture.
-            match kind {
-                PieceKind::General => self.slide(kingdom, from, &ALL_DIRECTIONS, 18, true, moves),
-                PieceKind::Deputy => self.slide(kingdom, from, &ORTHOGONAL, 18, true, moves),
-                PieceKind::Officer => self.slide(kingdom, from, &DIAGONAL, 18, true, moves),
-                // The diplomat moves like the general but never captures.
-                PieceKind::Diplomat => self.slide(kingdom, from, &ALL_DIRECTIONS, 18, false, moves),
-                PieceKind::Archer => self.slide(kingdom, from, &ALL_DIRECTIONS, 4, true, moves),
-                PieceKind::Crossbow => self.slide(kingdom, from, &ALL_DIRECTIONS, 5, true, moves),
-                PieceKind::Sword => self.slide(kingdom, from, &DIAGONAL, 1, true, moves),
-                PieceKind::Broadsword => self.slide(kingdom, from, &ORTHOGONAL, 1, true, moves),
-                PieceKind::Catapult => self.catapult(kingdom, from, moves),
-                PieceKind::Horseman => self.horseman(kingdom, from, moves),
+            if let Some(Occupant::Piece(p)) = self.board[from.index()] {
+                if p.kingdom == kingdom {
+                    self.generate_piece(kingdom, from, p.kind, moves);
+                }
             }
+        }
+    }
+
+    fn generate_piece(&self, kingdom: Kingdom, from: Point, kind: PieceKind, moves: &mut MoveList) {
+        // seven-kingdoms.md "Board, players, pieces", the table: every move is a slide or a step
+        // that never jumps, except the catapult's capture.
+        match kind {
+            PieceKind::General => self.slide(kingdom, from, &ALL_DIRECTIONS, 18, true, moves),
+            PieceKind::Deputy => self.slide(kingdom, from, &ORTHOGONAL, 18, true, moves),
+            PieceKind::Officer => self.slide(kingdom, from, &DIAGONAL, 18, true, moves),
+            // The diplomat moves like the general but never captures.
+            PieceKind::Diplomat => self.slide(kingdom, from, &ALL_DIRECTIONS, 18, false, moves),
+            PieceKind::Archer => self.slide(kingdom, from, &ALL_DIRECTIONS, 4, true, moves),
+            PieceKind::Crossbow => self.slide(kingdom, from, &ALL_DIRECTIONS, 5, true, moves),
+            PieceKind::Sword => self.slide(kingdom, from, &DIAGONAL, 1, true, moves),
+            PieceKind::Broadsword => self.slide(kingdom, from, &ORTHOGONAL, 1, true, moves),
+            PieceKind::Catapult => self.catapult(kingdom, from, moves),
+            PieceKind::Horseman => self.horseman(kingdom, from, moves),
         }
     }
 
