@@ -5,7 +5,8 @@
 use std::collections::BTreeSet;
 
 use tavoliere_rules::seven_kingdoms::{
-    perft, Defeat, IllegalMoveKind, Kingdom, Move, Occupant, Piece, PieceKind, Point, Position, Setup,
+    perft, Defeat, HorsemanRule, IllegalMoveKind, Kingdom, Move, Occupant, Piece, PieceKind, Point, Position,
+    Setup,
 };
 
 use Kingdom::{Chu, Qin};
@@ -320,9 +321,48 @@ fn start_position_move_counts_of_every_kingdom_regression() {
     let counts: Vec<usize> = Kingdom::ALL.iter().map(|&k| pos.moves_of(k).len()).collect();
     assert_eq!(counts, [72, 73, 67, 67, 67, 67, 73]);
     assert_eq!(perft(&pos, 2), 5125);
+    assert_eq!(perft(&pos, 3), 344_908);
 }
 
 #[test]
 fn move_stays_small() {
     assert!(std::mem::size_of::<Move>() <= 4);
+}
+
+#[test]
+fn pieces_horseman_ruleset_option_allows_one_to_three_diagonal_steps() {
+    let with_option = |pos: Position| {
+        let mut setup = pos.to_setup();
+        setup.horseman = HorsemanRule::UpToThreeDiagonal;
+        Position::from_setup(setup).unwrap()
+    };
+    let pos = with_option(position(&[(Qin, Horseman, 5, 5)]));
+    let t = targets(&pos, 5, 5);
+    // North step (5,6), then north-east (6,7), (7,8), (8,9).
+    assert!(t.contains(&(6, 7)) && t.contains(&(7, 8)) && t.contains(&(8, 9)));
+    // East step (6,5), then north-east (7,6), (8,7), (9,8).
+    assert!(t.contains(&(7, 6)) && t.contains(&(8, 7)) && t.contains(&(9, 8)));
+    assert!(!t.contains(&(5, 6)), "the straight step alone is no move");
+    assert_eq!(t.len(), 24, "eight directions, three points each, nothing in the way");
+    let pos = with_option(position(&[(Qin, Horseman, 5, 5), (Chu, Sword, 7, 8)]));
+    let t = targets(&pos, 5, 5);
+    assert!(t.contains(&(6, 7)) && t.contains(&(7, 8)), "captures on its second diagonal step");
+    assert!(!t.contains(&(8, 9)), "and is blocked beyond it");
+    assert_eq!(Position::new().horseman_rule(), HorsemanRule::ThreeDiagonal);
+}
+
+#[test]
+fn legality_is_legal_agrees_with_the_move_list_for_every_origin_and_target() {
+    let mut pos = Position::new();
+    for _ in 0..7 {
+        let list = pos.legal_moves();
+        for from in Point::all() {
+            for to in Point::all() {
+                let m = Move { from, to };
+                assert_eq!(pos.is_legal(m), list.contains(&m), "{m:?} for {}", pos.turn());
+            }
+        }
+        let next = list[list.len() / 3];
+        pos.play_unchecked(next);
+    }
 }

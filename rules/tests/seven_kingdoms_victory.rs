@@ -281,3 +281,32 @@ fn timeout_a_resigning_seat_loses_every_kingdom_it_commands() {
     assert_eq!(game.resign_seat(Seat(1)), Err(SeatError::GameOver));
     assert!(game.position().is_defeated(Qi));
 }
+
+#[test]
+fn turn_order_a_kingdom_without_a_legal_move_passes() {
+    // Chu's lone general in the corner is walled in by diplomats, which it cannot capture.
+    let pieces = vec![
+        (Qin, General, 0, 18),
+        (Qin, Diplomat, 1, 0),
+        (Chu, General, 0, 0),
+        (Han, General, 18, 18),
+        (Han, Diplomat, 0, 1),
+        (Kingdom::Wei, General, 18, 10),
+        (Kingdom::Wei, Diplomat, 1, 1),
+    ];
+    let pos = Position::from_setup(setup(7, &pieces)).unwrap();
+    assert!(pos.moves_of(Chu).is_empty());
+    let next = pos.play(mv((0, 18), (0, 17))).unwrap();
+    assert_eq!(next.turn(), Han, "Chu has no legal move and passes");
+    assert!(!next.is_defeated(Chu));
+}
+
+#[test]
+fn timeout_a_game_ended_by_a_timeout_stays_a_valid_position() {
+    let pieces = vec![(Qin, General, 0, 18), (Chu, General, 18, 0)];
+    let mut pos = Position::from_setup(setup(7, &pieces)).unwrap();
+    pos.time_out_seat(Seat(0)).unwrap();
+    assert_eq!(pos.end(), Some(EndCause::LastAlliance { seat: Seat(1) }));
+    assert_eq!(pos.turn(), Chu);
+    assert_eq!(Position::from_setup(pos.to_setup()), Ok(pos));
+}

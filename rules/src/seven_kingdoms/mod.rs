@@ -20,6 +20,32 @@
 //! ```
 //!
 //! Text forms (positions, moves, records) are in [`crate::notation::seven_kingdoms`].
+//!
+//! ## Readings of the rules
+//!
+//! The rules' own **Interpretation** paragraphs are implemented as written (exactly one
+//! straight and three diagonal horseman steps; no check or mate; "more than ten" lost pieces
+//! means eleven; a defeated army leaves the board and no longer moves; seating chosen at
+//! creation, kingdoms played in the fixed order); the other horseman reading (one to three
+//! diagonal steps) is the ruleset option [`HorsemanRule::UpToThreeDiagonal`]. Where the rules
+//! are silent we chose, and the code says so where it decides:
+//!
+//! - **Which allies** ([`Seating::standard`]): extra kingdoms are taken from the end of the
+//!   turn order (Qin+Yan; Chu+Zhao; Qi+Wei; with three players Qin+Han+Yan). Two players are
+//!   rejected with [`SeatingError::UnsupportedPlayerCount`]; [`Seating::custom`] takes any
+//!   agreed table of 3 to 7 seats.
+//! - **Attacking an ally** (capturing a piece of a kingdom of one's own seat): allowed, earns
+//!   no credit, and the victim's whole army leaves the board ([`Defeat::AllyAttack`]).
+//! - **Removed armies** (defeat, ally penalty, resignation, timeout) are not credited as
+//!   captures to anybody.
+//! - **No legal move**: the kingdom passes; if no kingdom can move, the game ends
+//!   ([`EndCause::NoLegalMoves`]).
+//! - **Ranking** ([`standings`]): the hegemon first, then by pieces captured; equal keys share
+//!   the place (and the win); the historical value is a secondary score shown and used to
+//!   order a shared place, never to split it. Seats whose kingdoms are all out keep their
+//!   captures and are ranked by them.
+//! - **Seats leaving** ([`Position::time_out_seat`], [`Position::resign_seat`]): the seat's
+//!   kingdoms are defeated and leave the board; the game goes on.
 
 mod game;
 mod outcome;
@@ -34,4 +60,4 @@ pub use position::{
     SeatError, Setup, ARMY_SIZE, HEGEMONY_GENERALS, HEGEMONY_PIECES, LOSSES_THAT_DEFEAT, MAX_MOVES,
 };
 pub use seating::{Seat, Seating, SeatingError};
-pub use types::{Kingdom, Move, Occupant, Piece, PieceKind, Point};
+pub use types::{HorsemanRule, Kingdom, Move, Occupant, Piece, PieceKind, Point};

@@ -5,9 +5,10 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use super::outcome::{EndCause, GameOutcome, HegemonyKind};
-use super::{Kingdom, Move, Occupant, Piece, PieceKind, Point, Seat, Seating};
+use super::{HorsemanRule, Kingdom, Move, Occupant, Piece, PieceKind, Point, Seat, Seating};
 
-/// Room for every legal move of one kingdom (a full army in the open has fewer than 400).
+/// Room for every legal move of one kingdom: a full army in the open has at most 384 (448
+/// with [`HorsemanRule::UpToThreeDiagonal`]), and setups cannot hold more than one army.
 pub const MAX_MOVES: usize = 512;
 
 /// The legal moves of the kingdom to move, without allocation.
@@ -86,6 +87,8 @@ pub struct Setup {
     pub seating: Seating,
     /// Each kingdom's tally, by [`Kingdom::index`].
     pub records: [KingdomRecord; 7],
+    /// How far the horseman goes diagonally (a ruleset option).
+    pub horseman: HorsemanRule,
 }
 
 /// One row of an army's layout: a piece kind at an offset in the kingdom's own frame.
@@ -188,7 +191,13 @@ impl Setup {
         place(Kingdom::Qi, &QI_LAYOUT, &|x, y| (x, y));
         // Wei: Qi's layout moved 8 points north.
         place(Kingdom::Wei, &QI_LAYOUT, &|x, y| (x, y + 8));
-        Setup { board, turn: Kingdom::Qin, seating, records: [KingdomRecord::default(); 7] }
+        Setup {
+            board,
+            turn: Kingdom::Qin,
+            seating,
+            records: [KingdomRecord::default(); 7],
+            horseman: HorsemanRule::default(),
+        }
     }
 
     /// The occupant of `point`.
@@ -212,6 +221,7 @@ impl Setup {
             turn: Kingdom::Qin,
             seating: Seating::default(),
             records: [KingdomRecord::default(); 7],
+            horseman: HorsemanRule::default(),
         }
     }
 }
@@ -386,6 +396,7 @@ pub struct Position {
     turn: Kingdom,
     seating: Seating,
     records: [KingdomRecord; 7],
+    horseman: HorsemanRule,
     end: Option<EndCause>,
 }
 
@@ -409,6 +420,7 @@ impl Position {
             turn: setup.turn,
             seating: setup.seating,
             records: setup.records,
+            horseman: setup.horseman,
             end: None,
         };
         pos.refresh_end();
@@ -474,6 +486,7 @@ impl Position {
             turn: setup.turn,
             seating: setup.seating,
             records: setup.records,
+            horseman: setup.horseman,
             end: None,
         };
         pos.refresh_end();
@@ -485,7 +498,13 @@ impl Position {
 
     /// The position as plain data.
     pub fn to_setup(&self) -> Setup {
-        Setup { board: self.board, turn: self.turn, seating: self.seating, records: self.records }
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            seating: self.seating,
+            records: self.records,
+            horseman: self.horseman,
+        }
     }
 
     /// The kingdom to move.
@@ -504,6 +523,12 @@ impl Position {
     #[inline]
     pub fn seating(&self) -> &Seating {
         &self.seating
+    }
+
+    /// The horseman rule in force.
+    #[inline]
+    pub fn horseman_rule(&self) -> HorsemanRule {
+        self.horseman
     }
 
     /// The occupant of `point`.
@@ -574,7 +599,14 @@ impl Position {
 
     /// Whether `mv` is legal for the kingdom to move.
     pub fn is_legal(&self, mv: Move) -> bool {
-        self.legal_moves().contains(&mv)
+        match self.board[mv.from.index()] {
+            Some(Occupant::Piece(p)) if p.kingdom == self.turn && self.end.is_none() => {
+                let mut moves = MoveList::new();
+                self.generate_piece(p.kingdom, mv.from, p.kind, &mut moves);
+                moves.contains(&mv)
+            }
+            _ => false,
+        }
     }
 
     /// Plays a legal move and returns the new position.
@@ -649,7 +681,8 @@ impl Position {
         let mut effect =
             MoveEffect { mover: mover.kingdom, kind: mover.kind, captured, credited: false, defeated: None };
         if let Some(victim) = captured {
-            self.records[victim.kingdom.index()].lost += 1;
+            let lost = &mut self.records[victim.kingdom.index()].lost;
+            *lost = lost.saturating_add(1);
             if self.seating.are_allies(mover.kingdom, victim.kingdom) {
                 // seven-kingdoms.md "Players and alliances": a player who attacks a kingdom of
                 // their own alliance loses that allied army. Interpretation (ours): the capture
@@ -661,10 +694,11 @@ impl Position {
             } else {
                 // "Defeat of a kingdom and victory": captures are credited to the capturer.
                 let credit = &mut self.records[mover.kingdom.index()];
-                credit.captured_pieces += 1;
-                credit.captured_value += victim.kind.historical_value();
+                // Saturating: a setup may carry any tally, and play must never panic on it.
+                credit.captured_pieces = credit.captured_pieces.saturating_add(1);
+                credit.captured_value = credit.captured_value.saturating_add(victim.kind.historical_value());
                 if victim.kind == PieceKind::General {
-                    credit.captured_generals += 1;
+                    credit.captured_generals = credit.captured_generals.saturating_add(1);
                 }
                 effect.credited = true;
                 // A kingdom is defeated when its general is captured, or when more than ten
@@ -730,6 +764,13 @@ impl Position {
         if self.end.is_none() {
             // The kingdom to move keeps its turn unless it just left the game.
             self.pass_turn_from(self.turn);
+        } else if self.is_defeated(self.turn) {
+            // The game is over; still name a kingdom in play, so that the position stays valid.
+            if let Some(next) =
+                (0..7).map(|i| Kingdom::ALL[(self.turn.index() + i) % 7]).find(|&k| !self.is_defeated(k))
+            {
+                self.turn = next;
+            }
         }
         Ok(())
     }
@@ -787,11 +828,15 @@ impl Position {
         !moves.is_empty()
     }
 
-    /// Seats' totals: (captured pieces, captured generals) per seat.
+    /// A seat's totals over its kingdoms: (captured pieces, captured generals, value score).
     pub(crate) fn seat_totals(&self, seat: Seat) -> (u32, u32, u32) {
         self.seating.kingdoms_of(seat).fold((0, 0, 0), |(p, g, v), k| {
             let r = &self.records[k.index()];
-            (p + r.captured_pieces, g + r.captured_generals, v + r.captured_value)
+            (
+                p.saturating_add(r.captured_pieces),
+                g.saturating_add(r.captured_generals),
+                v.saturating_add(r.captured_value),
+            )
         })
     }
 
@@ -831,25 +876,29 @@ impl Position {
 
     fn generate(&self, kingdom: Kingdom, moves: &mut MoveList) {
         for from in Point::all() {
-            let kind = match self.board[from.index()] {
-                Some(Occupant::Piece(p)) if p.kingdom == kingdom => p.kind,
-                _ => continue,
-            };
-            // seven-kingdoms.md "Board, players, pieces", the table: every move is a slide or
-            // a step that never jumps, except the catapult's capture.
-            match kind {
-                PieceKind::General => self.slide(kingdom, from, &ALL_DIRECTIONS, 18, true, moves),
-                PieceKind::Deputy => self.slide(kingdom, from, &ORTHOGONAL, 18, true, moves),
-                PieceKind::Officer => self.slide(kingdom, from, &DIAGONAL, 18, true, moves),
-                // The diplomat moves like the general but never captures.
-                PieceKind::Diplomat => self.slide(kingdom, from, &ALL_DIRECTIONS, 18, false, moves),
-                PieceKind::Archer => self.slide(kingdom, from, &ALL_DIRECTIONS, 4, true, moves),
-                PieceKind::Crossbow => self.slide(kingdom, from, &ALL_DIRECTIONS, 5, true, moves),
-                PieceKind::Sword => self.slide(kingdom, from, &DIAGONAL, 1, true, moves),
-                PieceKind::Broadsword => self.slide(kingdom, from, &ORTHOGONAL, 1, true, moves),
-                PieceKind::Catapult => self.catapult(kingdom, from, moves),
-                PieceKind::Horseman => self.horseman(kingdom, from, moves),
+            if let Some(Occupant::Piece(p)) = self.board[from.index()] {
+                if p.kingdom == kingdom {
+                    self.generate_piece(kingdom, from, p.kind, moves);
+                }
             }
+        }
+    }
+
+    fn generate_piece(&self, kingdom: Kingdom, from: Point, kind: PieceKind, moves: &mut MoveList) {
+        // seven-kingdoms.md "Board, players, pieces", the table: every move is a slide or a step
+        // that never jumps, except the catapult's capture.
+        match kind {
+            PieceKind::General => self.slide(kingdom, from, &ALL_DIRECTIONS, 18, true, moves),
+            PieceKind::Deputy => self.slide(kingdom, from, &ORTHOGONAL, 18, true, moves),
+            PieceKind::Officer => self.slide(kingdom, from, &DIAGONAL, 18, true, moves),
+            // The diplomat moves like the general but never captures.
+            PieceKind::Diplomat => self.slide(kingdom, from, &ALL_DIRECTIONS, 18, false, moves),
+            PieceKind::Archer => self.slide(kingdom, from, &ALL_DIRECTIONS, 4, true, moves),
+            PieceKind::Crossbow => self.slide(kingdom, from, &ALL_DIRECTIONS, 5, true, moves),
+            PieceKind::Sword => self.slide(kingdom, from, &DIAGONAL, 1, true, moves),
+            PieceKind::Broadsword => self.slide(kingdom, from, &ORTHOGONAL, 1, true, moves),
+            PieceKind::Catapult => self.catapult(kingdom, from, moves),
+            PieceKind::Horseman => self.horseman(kingdom, from, moves),
         }
     }
 
@@ -907,7 +956,12 @@ impl Position {
 
     fn horseman(&self, kingdom: Kingdom, from: Point, moves: &mut MoveList) {
         // seven-kingdoms.md "Board, players, pieces", Interpretation: exactly one straight step
-        // and three diagonal steps outward; every point passed must be empty.
+        // and three diagonal steps outward; every point passed must be empty. The ruleset
+        // option the Interpretation mentions lets it stop after one to three diagonal steps.
+        let shortest = match self.horseman {
+            HorsemanRule::ThreeDiagonal => 3,
+            HorsemanRule::UpToThreeDiagonal => 1,
+        };
         for (dx, dy) in ORTHOGONAL {
             let Some(first) = from.offset(dx, dy) else { continue };
             if self.board[first.index()].is_some() {
@@ -915,17 +969,15 @@ impl Position {
             }
             for side in [1, -1] {
                 let (ddx, ddy) = if dx == 0 { (side, dy) } else { (dx, side) };
-                let (Some(second), Some(third), Some(to)) =
-                    (first.offset(ddx, ddy), first.offset(2 * ddx, 2 * ddy), first.offset(3 * ddx, 3 * ddy))
-                else {
-                    continue;
-                };
-                if self.board[second.index()].is_some() || self.board[third.index()].is_some() {
-                    continue;
-                }
-                let target = self.board[to.index()];
-                if target.is_none() || self.capturable_by(kingdom, target) {
-                    moves.push(Move { from, to });
+                for steps in 1..=3 {
+                    let Some(to) = first.offset(steps * ddx, steps * ddy) else { break };
+                    let target = self.board[to.index()];
+                    if steps >= shortest && (target.is_none() || self.capturable_by(kingdom, target)) {
+                        moves.push(Move { from, to });
+                    }
+                    if target.is_some() {
+                        break;
+                    }
                 }
             }
         }

@@ -114,7 +114,7 @@ impl Seating {
     /// A seat number out of range, a seat without kingdom, seats not numbered in turn order,
     /// or a player count outside 3..=7.
     pub fn custom(seat_of: [u8; 7]) -> Result<Seating, SeatingError> {
-        let players = seat_of.iter().copied().max().unwrap_or(0) + 1;
+        let players = seat_of.iter().copied().max().unwrap_or(0).saturating_add(1);
         if !(3..=7).contains(&players) {
             return Err(SeatingError::UnsupportedPlayerCount(players));
         }

@@ -342,3 +342,31 @@ pub struct Move {
     /// Where it goes.
     pub to: Point,
 }
+
+/// How far the horseman goes diagonally after its straight step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum HorsemanRule {
+    /// Exactly three diagonal steps (`seven-kingdoms.md` "Board, players, pieces",
+    /// Interpretation: "four steps: one straight and three diagonal"). The default.
+    #[default]
+    ThreeDiagonal,
+    /// One to three diagonal steps: the other reading, offered as a ruleset option.
+    UpToThreeDiagonal,
+}
+
+impl HorsemanRule {
+    /// `three-diagonal` or `up-to-three-diagonal`, as the position text writes it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            HorsemanRule::ThreeDiagonal => "three-diagonal",
+            HorsemanRule::UpToThreeDiagonal => "up-to-three-diagonal",
+        }
+    }
+
+    /// Reads [`HorsemanRule::as_str`]'s names.
+    pub fn from_name(text: &str) -> Option<HorsemanRule> {
+        [HorsemanRule::ThreeDiagonal, HorsemanRule::UpToThreeDiagonal]
+            .into_iter()
+            .find(|r| r.as_str() == text)
+    }
+}

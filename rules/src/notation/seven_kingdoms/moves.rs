@@ -2,8 +2,8 @@
 //!
 //! `seven-kingdoms.md` "Notation": a move is written `<kingdom> <piece> <from>-<to>`, points as
 //! `x,y` or as letters a..s (x) and numbers 1..19 (y); captures with `x`. The canonical form
-//! ([`write`]) uses the English kingdom name, the Chinese piece name and letter-number points.
-//! Reading ([`parse`]) also accepts Chinese kingdom names (秦 楚 韓 齊 魏 趙 燕, simplified
+//! ([`write()`]) uses the English kingdom name, the Chinese piece name and letter-number points.
+//! Reading ([`parse()`]) also accepts Chinese kingdom names (秦 楚 韓 齊 魏 趙 燕, simplified
 //! too), English piece names in any case (`horseman`), `x,y` points, and leaves kingdom and
 //! piece optional (`a13-e16`); whatever is written must agree with the position.
 

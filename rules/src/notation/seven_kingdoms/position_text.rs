@@ -16,15 +16,17 @@
 //!   `seats: Qin+Yan, Chu+Zhao, Han, Qi, Wei` — each seat's kingdoms, seat 0 first.
 //!   Default: seven players.
 //! - `turn: <kingdom>` — the kingdom to move. Default: Qin.
+//! - `horseman: up-to-three-diagonal` — the ruleset option for the horseman (one to three
+//!   diagonal steps); absent, or `three-diagonal`, for the rules' reading.
 //! - `emperor: <point>` — where the emperor stands (the rules put him at j10 = (9,9)).
 //!   Default: j10.
 //! - `<kingdom>: <piece> <point>, ...` — the kingdom's pieces. Pieces by Chinese or English
-//!   name, points as `a13` or `0,12`.
+//!   name, points as `a13` or `0,12`; the commas between pairs are optional.
 //! - `<kingdom> record: captured N, generals N, value N, lost N[, defeated <how>]` — the
 //!   kingdom's tally (all zero when absent). `<how>` is `general-captured by <kingdom>`,
 //!   `pieces-lost by <kingdom>`, `ally-attack by <kingdom>`, `resigned` or `timed-out`.
 //!
-//! [`write`] gives the canonical text: seating, turn, emperor, then the armies in turn order
+//! [`write()`] gives the canonical text: seating, turn, emperor, then the armies in turn order
 //! (pieces in the order of the rules' table, then south-west first), then the non-zero
 //! records. `parse(write(p)) == p` for every position.
 
@@ -32,8 +34,8 @@ use std::fmt;
 
 use super::moves::parse_point;
 use crate::seven_kingdoms::{
-    Defeat, Kingdom, KingdomRecord, Occupant, Piece, PieceKind, Point, Position, PositionError, Seat,
-    Seating, SeatingError, Setup,
+    Defeat, HorsemanRule, Kingdom, KingdomRecord, Occupant, Piece, PieceKind, Point, Position, PositionError,
+    Seat, Seating, SeatingError, Setup,
 };
 
 /// The canonical text of the seven-player start position.
@@ -108,6 +110,7 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
                     parse_seats(body).ok_or_else(unreadable)?.map_err(PositionTextError::Seating)?
             }
             "turn" => setup.turn = Kingdom::from_name(body).ok_or_else(unreadable)?,
+            "horseman" => setup.horseman = HorsemanRule::from_name(body).ok_or_else(unreadable)?,
             "emperor" => {
                 let point = parse_point(body).ok_or_else(unreadable)?;
                 if setup.get(point).is_some() {
@@ -122,10 +125,12 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
                     setup.records[kingdom.index()] = parse_record(body).ok_or_else(unreadable)?;
                 } else {
                     let kingdom = Kingdom::from_name(head).ok_or_else(unreadable)?;
-                    for item in body.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-                        let (kind, point) = item.split_once(char::is_whitespace).ok_or_else(unreadable)?;
+                    // Pairs of words, `<piece> <point>`, commas between pairs optional: a
+                    // comma can also be part of an `x,y` point.
+                    let mut words = body.split_whitespace().map(|w| w.trim_end_matches(','));
+                    while let Some(kind) = words.next() {
                         let kind = PieceKind::from_name(kind).ok_or_else(unreadable)?;
-                        let point = parse_point(point.trim()).ok_or_else(unreadable)?;
+                        let point = words.next().and_then(parse_point).ok_or_else(unreadable)?;
                         if setup.get(point).is_some() {
                             return Err(PositionTextError::PointTaken { line: line_no, point });
                         }
@@ -235,6 +240,9 @@ pub fn write_setup(setup: &Setup) -> String {
     out.push_str(&write_seating(&setup.seating));
     out.push('\n');
     out.push_str(&format!("turn: {}\n", setup.turn));
+    if setup.horseman != HorsemanRule::default() {
+        out.push_str(&format!("horseman: {}\n", setup.horseman.as_str()));
+    }
     for point in Point::all().filter(|&p| setup.get(p) == Some(Occupant::Emperor)) {
         out.push_str(&format!("emperor: {point}\n"));
     }

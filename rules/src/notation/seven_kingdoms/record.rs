@@ -131,21 +131,25 @@ pub fn parse_record(text: &str) -> Result<Game, RecordError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if let Some(event) = parse_seat_event(line) {
-            game.apply(event).map_err(|e| match e {
-                ReplayError::Seat(error) => RecordError::Seat { line: line_no, error },
-                ReplayError::Move(error) => {
-                    RecordError::Move { line: line_no, error: NotationError::Illegal(error) }
-                }
-            })?;
-            continue;
-        }
-        game.play_text(line).map_err(|error| match error {
-            NotationError::Unreadable(text) => RecordError::Unreadable { line: line_no, text },
-            error => RecordError::Move { line: line_no, error },
-        })?;
+        apply_event_text(&mut game, line, line_no)?;
     }
     Ok(game)
+}
+
+/// Applies one event line (a move in any accepted form, or `resign seat N` / `timeout seat N`).
+fn apply_event_text(game: &mut Game, line: &str, line_no: usize) -> Result<(), RecordError> {
+    if let Some(event) = parse_seat_event(line) {
+        return game.apply(event).map_err(|e| match e {
+            ReplayError::Seat(error) => RecordError::Seat { line: line_no, error },
+            ReplayError::Move(error) => {
+                RecordError::Move { line: line_no, error: NotationError::Illegal(error) }
+            }
+        });
+    }
+    game.play_text(line).map(|_| ()).map_err(|error| match error {
+        NotationError::Unreadable(text) => RecordError::Unreadable { line: line_no, text },
+        error => RecordError::Move { line: line_no, error },
+    })
 }
 
 fn strip_move_number(line: &str) -> &str {
@@ -159,9 +163,9 @@ fn strip_move_number(line: &str) -> &str {
 
 fn parse_seat_event(line: &str) -> Option<ReplayEvent> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let exit = match words.first()? {
-        &"resign" => SeatExit::Resigned,
-        &"timeout" => SeatExit::TimedOut,
+    let exit = match *words.first()? {
+        "resign" => SeatExit::Resigned,
+        "timeout" => SeatExit::TimedOut,
         _ => return None,
     };
     match words.as_slice() {
@@ -207,6 +211,39 @@ impl Game {
     /// `timeout seat 3`).
     pub fn events_text(&self, style: MoveStyle) -> Vec<String> {
         self.events().iter().map(|e| write_event(e, style)).collect()
+    }
+
+    /// What playing `text` would do, without playing it: the canonical move, its effect, and
+    /// the outcome if it ended the game.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::play_text`].
+    pub fn dry_run_text(&self, text: &str) -> Result<PlayedMove, NotationError> {
+        self.clone().play_text(text)
+    }
+
+    /// Replays stored events (as [`Game::events_text`] writes them, one per item) from a
+    /// position text, or from the seven-player start when `start` is `None`.
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError`] for the start position or the first event that does not fit; event
+    /// numbers in the error count from 1.
+    pub fn replay<'a>(
+        start: Option<&str>,
+        events: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Game, RecordError> {
+        let mut game = Game::from_start_text(start).map_err(RecordError::Position)?;
+        for (index, event) in events.into_iter().enumerate() {
+            apply_event_text(&mut game, event.trim(), index + 1)?;
+        }
+        Ok(game)
+    }
+
+    /// A 64-bit key of the current position (see [`Position::position_key`]).
+    pub fn position_key(&self) -> u64 {
+        self.position().position_key()
     }
 
     /// The initial position's text.
