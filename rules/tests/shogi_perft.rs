@@ -12,8 +12,10 @@ fn run_file(name: &str, variant: Variant) {
     let mut checked = 0;
     for case in cases {
         // Some test positions (tsume style) give a side no king.
-        let setup = sfen::parse_setup(&case.epd, Some(variant)).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        let pos = Position::from_setup_allowing_missing_kings(setup).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let setup =
+            sfen::parse_setup(&case.epd, Some(variant)).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        let pos =
+            Position::from_setup_allowing_missing_kings(setup).unwrap_or_else(|e| panic!("{}: {e}", case.id));
         for &(depth, nodes) in &case.expected {
             if nodes > common::TEST_NODE_LIMIT {
                 continue;

@@ -23,7 +23,8 @@ fn replay(moves: &[String]) -> (Position, Vec<Move>) {
     let mut pos = Position::startpos(Variant::Standard);
     let mut played = Vec::new();
     for (ply, text) in moves.iter().enumerate() {
-        let m = usi::parse(&pos, text).unwrap_or_else(|e| panic!("ply {ply} {text}: {e} in {}", sfen::write(&pos)));
+        let m = usi::parse(&pos, text)
+            .unwrap_or_else(|e| panic!("ply {ply} {text}: {e} in {}", sfen::write(&pos)));
         pos = pos.play(m).expect("checked move");
         played.push(m);
     }

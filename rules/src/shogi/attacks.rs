@@ -144,12 +144,18 @@ impl Tables {
 
     #[inline]
     pub(crate) fn rook_rays(&self, sq: Square) -> u128 {
-        self.rays[0][sq.index()] | self.rays[1][sq.index()] | self.rays[2][sq.index()] | self.rays[3][sq.index()]
+        self.rays[0][sq.index()]
+            | self.rays[1][sq.index()]
+            | self.rays[2][sq.index()]
+            | self.rays[3][sq.index()]
     }
 
     #[inline]
     pub(crate) fn bishop_rays(&self, sq: Square) -> u128 {
-        self.rays[4][sq.index()] | self.rays[5][sq.index()] | self.rays[6][sq.index()] | self.rays[7][sq.index()]
+        self.rays[4][sq.index()]
+            | self.rays[5][sq.index()]
+            | self.rays[6][sq.index()]
+            | self.rays[7][sq.index()]
     }
 
     #[inline]

@@ -69,7 +69,8 @@ impl Setup {
             }
             Variant::Mini => {
                 // minishogi.md "Board and pieces": rbsgk/4p/5/P4/KGSBR
-                let black = [(5, Role::King), (4, Role::Gold), (3, Role::Silver), (2, Role::Bishop), (1, Role::Rook)];
+                let black =
+                    [(5, Role::King), (4, Role::Gold), (3, Role::Silver), (2, Role::Bishop), (1, Role::Rook)];
                 for (file, role) in black {
                     put(file, 5, Color::First, role);
                     put(6 - file, 1, Color::Second, role);
@@ -415,7 +416,8 @@ impl Position {
         }
         for color in Color::ALL {
             let ours = pos.by_color[color.index()];
-            let stuck = (pos.by_role[Role::Pawn.index()] | pos.by_role[Role::Lance.index()]) & geo.last1[color.index()]
+            let stuck = (pos.by_role[Role::Pawn.index()] | pos.by_role[Role::Lance.index()])
+                & geo.last1[color.index()]
                 | pos.by_role[Role::Knight.index()] & geo.last2[color.index()];
             if let Some(sq) = BitIter(stuck & ours).next() {
                 return Err(PositionError::StuckPiece(sq));
@@ -720,8 +722,7 @@ impl Position {
                     squares &= !t.files[usize::from(pawn.file() - 1)];
                 }
                 // shogi.md "Drops": uchifuzume, a pawn drop that mates is illegal.
-                let mate_square =
-                    self.king_of(them).map_or(0, |k| t.step(Step::Pawn, them, k)) & squares;
+                let mate_square = self.king_of(them).map_or(0, |k| t.step(Step::Pawn, them, k)) & squares;
                 if mate_square != 0 {
                     squares &= !mate_square;
                     let to = Square::from_index_unchecked(mate_square.trailing_zeros());
@@ -880,7 +881,11 @@ impl Position {
                     self.zobrist ^= hand_key(us, i, old) ^ hand_key(us, i, old + 1);
                 }
                 self.remove(from, piece);
-                let role = if promote { piece.role.promoted().expect("play_unchecked: role cannot promote") } else { piece.role };
+                let role = if promote {
+                    piece.role.promoted().expect("play_unchecked: role cannot promote")
+                } else {
+                    piece.role
+                };
                 self.put(to, Piece { color: us, role });
             }
             Move::Drop { role, to } => {

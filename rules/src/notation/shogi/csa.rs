@@ -352,7 +352,10 @@ mod tests {
     #[test]
     fn reads_handicaps_and_board_diagrams() {
         let two_pieces = read("PI82HI22KA\n-\n-5142OU\n").unwrap();
-        assert_eq!(sfen::write(&two_pieces.start), "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+        assert_eq!(
+            sfen::write(&two_pieces.start),
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+        );
         let written = write(&two_pieces).unwrap();
         assert!(written.contains("P2 *  *  *  *  *  *  *  *  * "), "{written}");
         assert_eq!(read(&written).unwrap(), two_pieces);

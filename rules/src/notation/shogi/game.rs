@@ -124,7 +124,9 @@ impl fmt::Display for RecordError {
             RecordError::IllegalMove { line, ply, kind: Some(kind) } => {
                 write!(f, "line {line}: move {ply} is illegal: {kind}")
             }
-            RecordError::IllegalMove { line, ply, kind: None } => write!(f, "line {line}: move {ply} is illegal"),
+            RecordError::IllegalMove { line, ply, kind: None } => {
+                write!(f, "line {line}: move {ply} is illegal")
+            }
             RecordError::UnsupportedVariant => f.write_str("this format cannot record that variant"),
         }
     }

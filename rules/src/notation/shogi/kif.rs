@@ -108,7 +108,10 @@ const WIDE_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７',
 
 fn digit_value(c: char) -> Option<u8> {
     let pos = |set: &[char; 9]| set.iter().position(|&d| d == c);
-    pos(&KANJI_DIGITS).or_else(|| pos(&WIDE_DIGITS)).or_else(|| c.to_digit(10).filter(|&d| d > 0).map(|d| d as usize - 1)).map(|i| i as u8 + 1)
+    pos(&KANJI_DIGITS)
+        .or_else(|| pos(&WIDE_DIGITS))
+        .or_else(|| c.to_digit(10).filter(|&d| d > 0).map(|d| d as usize - 1))
+        .map(|i| i as u8 + 1)
 }
 
 /// `十八` → 18, `三` → 3, `十` → 10.
@@ -195,7 +198,12 @@ pub fn read(text: &str) -> Result<GameRecord, RecordError> {
         if line.starts_with("変化") {
             break;
         }
-        if line.starts_with("まで") || line.starts_with("手数") || line.starts_with('+') || line.contains("９ ８ ７") || line.contains("５ ４ ３") {
+        if line.starts_with("まで")
+            || line.starts_with("手数")
+            || line.starts_with('+')
+            || line.contains("９ ８ ７")
+            || line.contains("５ ４ ３")
+        {
             continue;
         }
         if let Some(row) = line.strip_prefix('|') {
@@ -224,7 +232,11 @@ pub fn read(text: &str) -> Result<GameRecord, RecordError> {
             let m = read_move(current, word, last_to).ok_or(bad("unreadable move"))?;
             let ply = moves.len() + 1;
             let m = m.map_err(|kind| RecordError::IllegalMove { line: line_no, ply, kind })?;
-            current.check_move(m).map_err(|kind| RecordError::IllegalMove { line: line_no, ply, kind: Some(kind) })?;
+            current.check_move(m).map_err(|kind| RecordError::IllegalMove {
+                line: line_no,
+                ply,
+                kind: Some(kind),
+            })?;
             current.play_unchecked(m);
             last_to = Some(m.to());
             moves.push(m);
@@ -236,12 +248,18 @@ pub fn read(text: &str) -> Result<GameRecord, RecordError> {
         let (key, value) = (key.trim(), value.trim());
         match key {
             HANDICAP_KEY => {
-                start = Some(handicap_position(value).ok_or_else(|| RecordError::UnknownHandicap(value.to_owned()))?);
+                start = Some(
+                    handicap_position(value).ok_or_else(|| RecordError::UnknownHandicap(value.to_owned()))?,
+                );
             }
             "先手" | "下手" => headers.push((BLACK_NAME.to_owned(), value.to_owned())),
             "後手" | "上手" => headers.push((WHITE_NAME.to_owned(), value.to_owned())),
-            "先手の持駒" | "下手の持駒" => hands[0] = read_hand(value).ok_or(bad("unreadable hand"))?,
-            "後手の持駒" | "上手の持駒" => hands[1] = read_hand(value).ok_or(bad("unreadable hand"))?,
+            "先手の持駒" | "下手の持駒" => {
+                hands[0] = read_hand(value).ok_or(bad("unreadable hand"))?
+            }
+            "後手の持駒" | "上手の持駒" => {
+                hands[1] = read_hand(value).ok_or(bad("unreadable hand"))?
+            }
             _ => headers.push((key.to_owned(), value.to_owned())),
         }
     }
@@ -286,7 +304,7 @@ fn start_position(
 /// ` ・v飛 ・ ・ ・ ・ ・v角 ・|二`: two characters per square.
 fn read_diagram_row(row: &str) -> Option<Vec<Option<Piece>>> {
     let cells: Vec<char> = row.split('|').next()?.chars().collect();
-    if cells.len() % 2 != 0 {
+    if !cells.len().is_multiple_of(2) {
         return None;
     }
     cells
@@ -383,7 +401,9 @@ fn read_move(
         .copied()
         .filter(|m| match *m {
             Move::Normal { from, to: t, promote } => {
-                t == to && pos.piece_at(from).map(|p| p.role) == Some(*role) && promote == promotion.unwrap_or(false)
+                t == to
+                    && pos.piece_at(from).map(|p| p.role) == Some(*role)
+                    && promote == promotion.unwrap_or(false)
             }
             Move::Drop { .. } => false,
         })
@@ -454,7 +474,10 @@ pub fn write(record: &GameRecord) -> String {
         Some(outcome) => match outcome.winner() {
             Some(Color::First) => out.push_str(&format!("まで{n}手で先手の勝ち\n")),
             Some(Color::Second) => out.push_str(&format!("まで{n}手で後手の勝ち\n")),
-            None => out.push_str(&format!("まで{n}手で{}\n", ending_word(record.ending.unwrap_or(Ending::Sennichite)))),
+            None => out.push_str(&format!(
+                "まで{n}手で{}\n",
+                ending_word(record.ending.unwrap_or(Ending::Sennichite))
+            )),
         },
         None if record.ending == Some(Ending::Interrupted) => out.push_str(&format!("まで{n}手で中断\n")),
         None => {}
@@ -468,7 +491,9 @@ fn write_diagram(out: &mut String, pos: &Position) {
         let items: Vec<String> = pos
             .hand(color)
             .iter()
-            .map(|(role, n)| format!("{}{}", diagram_char(role), if n > 1 { kanji_count(n) } else { String::new() }))
+            .map(|(role, n)| {
+                format!("{}{}", diagram_char(role), if n > 1 { kanji_count(n) } else { String::new() })
+            })
             .collect();
         if items.is_empty() {
             "なし".to_owned()
@@ -542,7 +567,12 @@ mod tests {
         let written = write(&record);
         assert!(written.contains("後手の持駒：飛　角二"), "{written}");
         assert_eq!(read(&written).unwrap(), record);
-        let mini = GameRecord { start: Position::startpos(Variant::Mini), moves: vec![], ending: None, headers: vec![] };
+        let mini = GameRecord {
+            start: Position::startpos(Variant::Mini),
+            moves: vec![],
+            ending: None,
+            headers: vec![],
+        };
         assert_eq!(read(&write(&mini)).unwrap(), mini);
     }
 

@@ -20,8 +20,12 @@ pub fn parse_move(text: &str, variant: Variant) -> Option<Move> {
             }
             Some(Move::Drop { role, to: square(*f, *r)? })
         }
-        [f1, r1, f2, r2] => Some(Move::Normal { from: square(*f1, *r1)?, to: square(*f2, *r2)?, promote: false }),
-        [f1, r1, f2, r2, b'+'] => Some(Move::Normal { from: square(*f1, *r1)?, to: square(*f2, *r2)?, promote: true }),
+        [f1, r1, f2, r2] => {
+            Some(Move::Normal { from: square(*f1, *r1)?, to: square(*f2, *r2)?, promote: false })
+        }
+        [f1, r1, f2, r2, b'+'] => {
+            Some(Move::Normal { from: square(*f1, *r1)?, to: square(*f2, *r2)?, promote: true })
+        }
         _ => None,
     }
 }

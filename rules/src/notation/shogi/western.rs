@@ -93,7 +93,9 @@ fn parse_text(text: &str, variant: Variant) -> Option<Parsed> {
     if i != b.len() {
         return None;
     }
-    if separator == Some(b'*') && (promoted || origin.is_some() || promotion.is_some() || !role.is_hand_role()) {
+    if separator == Some(b'*')
+        && (promoted || origin.is_some() || promotion.is_some() || !role.is_hand_role())
+    {
         return None;
     }
     Some(Parsed { promoted, role, origin, separator, dest, promotion })
@@ -127,7 +129,12 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
         legal.iter().filter(board_matches).copied().collect()
     };
     // Lenient: a drop written without `*` when no piece on the board can go there.
-    if candidates.is_empty() && p.separator.is_none() && !p.promoted && p.origin.is_none() && p.promotion.is_none() {
+    if candidates.is_empty()
+        && p.separator.is_none()
+        && !p.promoted
+        && p.origin.is_none()
+        && p.promotion.is_none()
+    {
         candidates = legal.iter().filter(drop_matches).copied().collect();
     }
     match candidates.as_slice() {
@@ -192,10 +199,12 @@ pub fn write(pos: &Position, m: Move, style: Style) -> String {
                 out.push('-');
             }
             out.push_str(&to.to_string());
-            let could_promote =
-                legal.iter().any(|o| matches!(*o, Move::Normal { from: f, to: t, promote: true } if f == from && t == to));
-            let could_decline =
-                legal.iter().any(|o| matches!(*o, Move::Normal { from: f, to: t, promote: false } if f == from && t == to));
+            let could_promote = legal.iter().any(
+                |o| matches!(*o, Move::Normal { from: f, to: t, promote: true } if f == from && t == to),
+            );
+            let could_decline = legal.iter().any(
+                |o| matches!(*o, Move::Normal { from: f, to: t, promote: false } if f == from && t == to),
+            );
             if promote {
                 out.push('+');
             } else if could_promote && could_decline {
@@ -230,7 +239,10 @@ mod tests {
         assert_eq!(parse(&start, "G6i-5h").unwrap().to_string(), "6i5h");
         assert_eq!(parse(&start, "G6i5h").unwrap().to_string(), "6i5h");
         assert_eq!(parse(&start, "G-5h"), Err(NotationError::Ambiguous));
-        assert_eq!(parse(&start, "P-7e"), Err(NotationError::Illegal(Some(crate::shogi::IllegalMoveKind::NotAMove))));
+        assert_eq!(
+            parse(&start, "P-7e"),
+            Err(NotationError::Illegal(Some(crate::shogi::IllegalMoveKind::NotAMove)))
+        );
         assert_eq!(parse(&start, "Q-7e"), Err(NotationError::Unreadable));
         let mini = Position::startpos(Variant::Mini);
         assert_eq!(parse(&mini, "S4d").unwrap().to_string(), "3e4d");
