@@ -10,9 +10,11 @@
 //! ```
 
 mod attacks;
+mod handicap;
 mod position;
 mod types;
 
+pub use handicap::{Handicap, MiniHandicap};
 pub use position::{perft, IllegalMoveKind, MoveList, PlayError, Position, PositionError, Setup};
 pub use types::{Hand, Move, Piece, Role, Square, SquareSet, Variant};
 

@@ -212,3 +212,18 @@ fn the_zobrist_key_covers_hands_and_side_to_move() {
     let two = start.play(usi("2g2f", v)).unwrap().play(usi("3c3d", v)).unwrap().play(usi("7g7f", v)).unwrap();
     assert_eq!(one.zobrist(), two.zobrist());
 }
+
+#[test]
+fn handicap_positions_are_legal_and_white_moves_first() {
+    let two = Position::from_setup(Setup::handicap(Handicap::TwoPieces)).unwrap();
+    assert_eq!(sfen::write(&two), "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+    let six = Position::from_setup(Setup::handicap(Handicap::SixPieces)).unwrap();
+    assert_eq!(sfen::write(&six), "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+    for h in Handicap::ALL {
+        assert_eq!(Position::from_setup(Setup::handicap(h)).map(|p| p.turn()), Ok(Color::Second), "{h:?}");
+    }
+    let rook = Position::from_setup(Setup::mini_handicap(MiniHandicap::PromotedRook)).unwrap();
+    assert_eq!(sfen::write(&rook), "rbsgk/4p/5/P4/KGSB+R w - 1");
+    let no_rook = Position::from_setup(Setup::mini_handicap(MiniHandicap::NoRook)).unwrap();
+    assert_eq!(sfen::write(&no_rook), "1bsgk/4p/5/P4/KGSBR w - 1");
+}

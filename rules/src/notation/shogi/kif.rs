@@ -6,41 +6,22 @@
 //! `まで..` summary. Input in UTF-8 or Shift_JIS ([`read_bytes`]). Variations (`変化：`)
 //! are not read: the main line ends there.
 
-use crate::notation::shogi::sfen;
-use crate::shogi::{Hand, Move, Piece, Position, Role, Setup, Square, Variant};
+use crate::shogi::{Hand, Handicap, Move, Piece, Position, Role, Setup, Square, Variant};
 use crate::Color;
 
 use super::game::{decode, Ending, GameRecord, RecordError, BLACK_NAME, WHITE_NAME};
 
 const HANDICAP_KEY: &str = "手合割";
-const HANDICAP_REST: &str = "/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
-
-/// Handicap names and the White camp rank a/b they leave (`shogi.md` "Handicap games").
-const HANDICAPS: [(&str, &str); 13] = [
-    ("香落ち", "lnsgkgsn1/1r5b1"),
-    ("右香落ち", "1nsgkgsnl/1r5b1"),
-    ("角落ち", "lnsgkgsnl/1r7"),
-    ("飛車落ち", "lnsgkgsnl/7b1"),
-    ("飛落ち", "lnsgkgsnl/7b1"),
-    ("飛香落ち", "lnsgkgsn1/7b1"),
-    ("二枚落ち", "lnsgkgsnl/9"),
-    ("三枚落ち", "lnsgkgsn1/9"),
-    ("四枚落ち", "1nsgkgsn1/9"),
-    ("五枚落ち", "2sgkgsn1/9"),
-    ("六枚落ち", "2sgkgs2/9"),
-    ("八枚落ち", "3gkg3/9"),
-    ("十枚落ち", "4k4/9"),
-];
-
 const MINI_NAME: &str = "5五将棋";
 
 fn handicap_position(name: &str) -> Option<Position> {
     match name {
         "平手" => Some(Position::startpos(Variant::Standard)),
         MINI_NAME => Some(Position::startpos(Variant::Mini)),
+        "飛落ち" => handicap_position("飛車落ち"),
         _ => {
-            let (_, top) = HANDICAPS.iter().find(|(n, _)| *n == name)?;
-            sfen::parse(&format!("{top}{HANDICAP_REST}"), Some(Variant::Standard)).ok()
+            let handicap = Handicap::ALL.into_iter().find(|h| h.kif_name() == name)?;
+            Position::from_setup(Setup::handicap(handicap)).ok()
         }
     }
 }
@@ -55,7 +36,7 @@ fn handicap_name(pos: &Position) -> Option<&'static str> {
     if *pos == Position::startpos(Variant::Mini) {
         return Some(MINI_NAME);
     }
-    HANDICAPS.iter().map(|(n, _)| *n).find(|n| handicap_position(n).as_ref() == Some(pos))
+    Handicap::ALL.into_iter().map(Handicap::kif_name).find(|n| handicap_position(n).as_ref() == Some(pos))
 }
 
 /// Board and move names of the roles (the first name is the one written).
@@ -530,6 +511,7 @@ fn write_diagram(out: &mut String, pos: &Position) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::shogi::sfen;
 
     #[test]
     fn reads_a_kifu_for_windows_game() {
