@@ -928,7 +928,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
+    // Generate into a local list: returning a 4 KB list by value costs a copy per node.
+    let mut moves = MoveList::new();
+    pos.generate(&mut moves);
     if depth == 1 {
         return moves.len() as u64;
     }
