@@ -645,7 +645,9 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        let mut moves = MoveList::new();
+        self.generate(&mut moves);
+        !moves.is_empty()
     }
 
     fn generate(&self, list: &mut MoveList) {
