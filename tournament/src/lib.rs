@@ -33,6 +33,7 @@ pub mod grand_prix;
 mod model;
 pub mod scoring;
 pub mod standings;
+pub mod swiss;
 pub mod tables;
 pub mod withdrawal;
 
