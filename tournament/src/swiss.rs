@@ -462,7 +462,9 @@ impl Search<'_> {
         let mut out = Vec::new();
         let mut generated = 0usize;
         let residents = bracket.len() - moved_down;
-        if moved_down > 0 && moved_down <= pairs && moved_down <= residents {
+        // C.04.3 A.3: a bracket in which at least half the players were moved down is paired
+        // as a homogeneous one.
+        if moved_down > 0 && moved_down <= pairs && moved_down < residents {
             // Heterogeneous: the moved-down players with residents, the rest homogeneous.
             let (mdps, resident_list) = bracket.split_at(moved_down);
             for order in Permutations::new(resident_list.len(), moved_down) {
