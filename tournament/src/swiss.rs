@@ -411,19 +411,32 @@ impl Search<'_> {
         let most = bracket.len() / 2;
         let fewest = if last { most } else { 0 };
         for pairs in (fewest..=most).rev() {
-            let mut candidates = self.candidates(&bracket, carried.len(), pairs);
-            // Stable: on equal colour quality the first generated stays first.
-            candidates.sort_by_key(|c| self.colour_quality(&c.pairs));
-            for candidate in candidates {
-                if last && !candidate.floaters.is_empty() {
-                    continue;
+            // A quick pass stops generating at the first candidate that grants every colour
+            // preference (nothing can beat it); only if the rest of the round cannot be
+            // paired after it does the full generation run.
+            for quick in [true, false] {
+                let (mut candidates, stopped_early) = self.candidates(&bracket, carried.len(), pairs, quick);
+                // Stable: on equal colour quality the first generated stays first.
+                candidates.sort_by_key(|c| self.colour_quality(&c.pairs));
+                if stopped_early {
+                    // Only the perfect candidate: the others come, in their proper order
+                    // behind any later perfect one, in the full pass.
+                    candidates.retain(|c| self.colour_quality(&c.pairs) == (0, 0));
                 }
-                if let Some(mut rest) = self.pair_from(brackets, at + 1, candidate.floaters) {
-                    rest.extend(candidate.pairs);
-                    return Some(rest);
+                for candidate in candidates {
+                    if last && !candidate.floaters.is_empty() {
+                        continue;
+                    }
+                    if let Some(mut rest) = self.pair_from(brackets, at + 1, candidate.floaters) {
+                        rest.extend(candidate.pairs);
+                        return Some(rest);
+                    }
+                    if self.exhausted {
+                        return None;
+                    }
                 }
-                if self.exhausted {
-                    return None;
+                if !stopped_early {
+                    break;
                 }
             }
         }
@@ -457,8 +470,16 @@ impl Search<'_> {
     }
 
     /// The valid candidates making exactly `pairs` pairs in `bracket` (moved-down players
-    /// first, `moved_down` of them), in generation order.
-    fn candidates(&mut self, bracket: &[usize], moved_down: usize, pairs: usize) -> Vec<Candidate> {
+    /// first, `moved_down` of them), in generation order; with `quick`, generation stops
+    /// after the first candidate granting every colour preference (then the flag returned
+    /// is true).
+    fn candidates(
+        &mut self,
+        bracket: &[usize],
+        moved_down: usize,
+        pairs: usize,
+        quick: bool,
+    ) -> (Vec<Candidate>, bool) {
         let mut out = Vec::new();
         let mut generated = 0usize;
         let residents = bracket.len() - moved_down;
@@ -479,19 +500,25 @@ impl Search<'_> {
                     order[moved_down..].iter().map(|&i| resident_list[i]).collect();
                 remainder.sort_by_key(|&i| self.states[i].number);
                 let head: Vec<(usize, usize)> = mdps.iter().copied().zip(partners).collect();
-                for tail in self.homogeneous(&remainder, pairs - moved_down, &mut generated) {
+                let head_perfect = self.colour_quality(&head) == (0, 0);
+                let (tails, perfect) =
+                    self.homogeneous(&remainder, pairs - moved_down, &mut generated, quick && head_perfect);
+                for tail in tails {
                     let mut all = head.clone();
                     all.extend(tail.pairs);
                     out.push(Candidate { pairs: all, floaters: tail.floaters });
+                }
+                if perfect {
+                    return (out, true);
                 }
                 if self.exhausted || generated >= MAX_CANDIDATES_PER_BRACKET {
                     break;
                 }
             }
+            (out, false)
         } else {
-            out = self.homogeneous(bracket, pairs, &mut generated);
+            self.homogeneous(bracket, pairs, &mut generated, quick)
         }
-        out
     }
 
     /// Counts one generated candidate against the limits; false when a limit is reached.
@@ -507,14 +534,22 @@ impl Search<'_> {
 
     /// Homogeneous pairing of `players` (ranked) into exactly `pairs` pairs: S1 = the first
     /// `pairs`, S2 the rest, transpositions of S2, then exchanges.
-    fn homogeneous(&mut self, players: &[usize], pairs: usize, generated: &mut usize) -> Vec<Candidate> {
+    /// With `quick`, stops after the first candidate granting every colour preference and
+    /// says so.
+    fn homogeneous(
+        &mut self,
+        players: &[usize],
+        pairs: usize,
+        generated: &mut usize,
+        quick: bool,
+    ) -> (Vec<Candidate>, bool) {
         let mut out = Vec::new();
         if pairs == 0 {
             out.push(Candidate { pairs: Vec::new(), floaters: players.to_vec() });
-            return out;
+            return (out, quick);
         }
         if pairs * 2 > players.len() {
-            return out;
+            return (out, false);
         }
         for s1_positions in exchanges(players.len(), pairs) {
             let s1: Vec<usize> = s1_positions.iter().map(|&i| players[i]).collect();
@@ -522,18 +557,23 @@ impl Search<'_> {
                 (0..players.len()).filter(|i| !s1_positions.contains(i)).map(|i| players[i]).collect();
             for order in Permutations::new(s2.len(), pairs) {
                 if !self.spend(generated) {
-                    return out;
+                    return (out, false);
                 }
                 let valid = (0..pairs).all(|i| self.compatible(s1[i], s2[order[i]]));
                 if valid {
-                    out.push(Candidate {
+                    let candidate = Candidate {
                         pairs: (0..pairs).map(|i| (s1[i], s2[order[i]])).collect(),
                         floaters: order[pairs..].iter().map(|&i| s2[i]).collect(),
-                    });
+                    };
+                    let perfect = self.colour_quality(&candidate.pairs) == (0, 0);
+                    out.push(candidate);
+                    if quick && perfect {
+                        return (out, true);
+                    }
                 }
             }
         }
-        out
+        (out, false)
     }
 }
 
