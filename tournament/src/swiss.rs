@@ -40,6 +40,9 @@ use serde::{Deserialize, Serialize};
 use crate::model::{GameRecord, GameResult, PlayerId};
 use crate::scoring::{Points, Scoring};
 
+/// The most rounds a TRF export writes (each round is a 10-column block on every line).
+pub const MAX_TRF_ROUNDS: u32 = 999;
+
 /// The candidate pairings examined in one bracket, at most.
 const MAX_CANDIDATES_PER_BRACKET: usize = 20_000;
 /// The candidate pairings examined over the whole round, at most.
@@ -109,6 +112,8 @@ pub enum SwissError {
     NoPairing,
     /// The search limit was reached before a pairing was found.
     SearchLimit,
+    /// A round number beyond [`MAX_TRF_ROUNDS`] (TRF export).
+    TooManyRounds(u32),
 }
 
 impl fmt::Display for SwissError {
@@ -120,6 +125,9 @@ impl fmt::Display for SwissError {
             SwissError::RoundNotFinished(g) => write!(f, "game {} has no result yet", g.0),
             SwissError::NoPairing => write!(f, "no pairing satisfies the absolute criteria"),
             SwissError::SearchLimit => write!(f, "the pairing search limit was reached"),
+            SwissError::TooManyRounds(r) => {
+                write!(f, "round {r} is beyond the {MAX_TRF_ROUNDS} a TRF file holds")
+            }
         }
     }
 }
@@ -328,7 +336,7 @@ pub fn pair_swiss_round(
             SwissPairing { board: board as u32 + 1, first: states[first].id, second: states[second].id }
         })
         .collect();
-    Ok(SwissRound { round: last_round + 1, pairings, bye: bye.map(|i| states[i].id) })
+    Ok(SwissRound { round: last_round.saturating_add(1), pairings, bye: bye.map(|i| states[i].id) })
 }
 
 /// The side of the higher-ranked player `a` against `b` (C.04.3 E.1-E.5).
@@ -665,6 +673,9 @@ pub fn trf_export(
 ) -> Result<String, SwissError> {
     let number: HashMap<PlayerId, usize> = players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
     let rounds = games.iter().map(|g| g.round).chain(byes.iter().map(|b| b.round)).max().unwrap_or(0);
+    if rounds > MAX_TRF_ROUNDS {
+        return Err(SwissError::TooManyRounds(rounds));
+    }
     let width = 91 + 10 * rounds as usize;
     let mut lines: Vec<Vec<char>> = players.iter().map(|_| vec![' '; width]).collect();
     let mut points = vec![Points::ZERO; players.len()];

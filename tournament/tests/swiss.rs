@@ -220,3 +220,17 @@ fn trf_export_writes_the_fixed_columns() {
     assert_eq!(&line[85..89], "   1");
     assert_eq!(&line[91..99], "   2 w 1");
 }
+
+#[test]
+fn trf_export_refuses_absurd_round_numbers() {
+    let names = vec![
+        PlayerInfo { id: PlayerId(1), name: "A".into() },
+        PlayerInfo { id: PlayerId(2), name: "B".into() },
+    ];
+    let mut games = history("1: 1 2 1-0");
+    games[0].round = u32::MAX;
+    assert_eq!(
+        trf_export("T", &names, &games, &[], &SwissOptions::default(), None),
+        Err(SwissError::TooManyRounds(u32::MAX))
+    );
+}
