@@ -59,3 +59,30 @@ fn lishogi_games_round_trip_through_western_notation() {
         }
     }
 }
+
+#[test]
+fn lishogi_games_round_trip_through_kif_and_csa() {
+    use tavoliere_rules::notation::shogi::game::{BLACK_NAME, WHITE_NAME};
+    use tavoliere_rules::notation::shogi::{csa, kif, Ending, GameRecord};
+    for (index, game) in games().iter().enumerate() {
+        let (end, moves) = replay(game);
+        let record = GameRecord {
+            start: Position::startpos(Variant::Standard),
+            moves,
+            ending: if index % 2 == 0 { Some(Ending::Resignation) } else { None },
+            headers: vec![
+                (BLACK_NAME.to_owned(), format!("black {index}")),
+                (WHITE_NAME.to_owned(), format!("white {index}")),
+            ],
+        };
+        let kif_text = kif::write(&record);
+        let from_kif = kif::read(&kif_text).unwrap_or_else(|e| panic!("game {index}: {e}\n{kif_text}"));
+        assert_eq!(from_kif, record, "game {index} through KIF");
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(&kif_text);
+        assert_eq!(kif::read_bytes(&sjis).as_ref(), Ok(&record), "game {index} through Shift_JIS KIF");
+        let csa_text = csa::write(&record).expect("standard shogi");
+        let from_csa = csa::read(&csa_text).unwrap_or_else(|e| panic!("game {index}: {e}\n{csa_text}"));
+        assert_eq!(from_csa, record, "game {index} through CSA");
+        assert_eq!(sfen::write(&from_csa.final_position()), sfen::write(&end));
+    }
+}

@@ -187,8 +187,12 @@ pub fn placement_points(table: &[Points], place: Place) -> Points {
         return Points::ZERO;
     }
     let covered = i64::from(place.last - place.first) + 1;
-    let total: i64 = (place.first..=place.last)
-        .map(|p| table.get(p as usize - 1).map_or(0, |points| points.milli()))
+    // Places beyond the table are worth nothing: only the covered part of the table counts.
+    let total: i64 = table
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (place.first as usize..=place.last as usize).contains(&(i + 1)))
+        .map(|(_, points)| points.milli())
         .fold(0i64, i64::saturating_add);
     Points::div_rounded(total, covered)
 }

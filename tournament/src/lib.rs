@@ -10,6 +10,8 @@
 //! * [`standings`]: standings with configurable tie-breaks and shared places.
 //! * [`withdrawal`]: the withdrawal rule (forfeit the unplayed games, or annul everything
 //!   below half played).
+//! * [`swiss`]: Swiss pairings (a documented subset of the FIDE Dutch system) and a
+//!   TRF(x)-style export.
 //! * [`grand_prix`]: the overall table of a tournament made of several sections.
 //! * [`tables`]: crosstables and Grand Prix tables as data, JSON (serde), CSV and HTML in
 //!   Italian or English.
@@ -33,6 +35,7 @@ pub mod grand_prix;
 mod model;
 pub mod scoring;
 pub mod standings;
+pub mod swiss;
 pub mod tables;
 pub mod withdrawal;
 

@@ -9,6 +9,7 @@ use crate::model::PlayerOutcome;
 
 /// A number of points in thousandths of a point, so that halves, thirds shown to three
 /// decimals and custom scores add up exactly and ties compare exactly (no floating point).
+/// Arithmetic saturates instead of overflowing.
 ///
 /// Serialized as a JSON number (`2.5`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -25,12 +26,12 @@ impl Points {
 
     /// Whole points.
     pub const fn whole(points: i64) -> Points {
-        Points(points * 1000)
+        Points(points.saturating_mul(1000))
     }
 
     /// Half points (`Points::halves(3)` is 1½).
     pub const fn halves(halves: i64) -> Points {
-        Points(halves * 500)
+        Points(halves.saturating_mul(500))
     }
 
     /// The value in thousandths of a point.
@@ -94,20 +95,20 @@ impl fmt::Display for Points {
 impl Add for Points {
     type Output = Points;
     fn add(self, other: Points) -> Points {
-        Points(self.0 + other.0)
+        Points(self.0.saturating_add(other.0))
     }
 }
 
 impl AddAssign for Points {
     fn add_assign(&mut self, other: Points) {
-        self.0 += other.0;
+        self.0 = self.0.saturating_add(other.0);
     }
 }
 
 impl Sub for Points {
     type Output = Points;
     fn sub(self, other: Points) -> Points {
-        Points(self.0 - other.0)
+        Points(self.0.saturating_sub(other.0))
     }
 }
 

@@ -255,7 +255,9 @@ pub fn compute_standings(
                 games_counted,
                 games_scheduled: scheduled[i],
                 record,
-                max_points_so_far: Points::from_milli(scoring.win.milli() * i64::from(games_counted)),
+                max_points_so_far: Points::from_milli(
+                    scoring.win.milli().saturating_mul(i64::from(games_counted)),
+                ),
                 tie_breaks: vec![None; config.tie_breaks.len()],
             }
         })
@@ -347,7 +349,10 @@ fn absolute_value(
         TieBreak::SonnebornBerger => {
             // In halves of the opponent's points, divided once at the end: exact whenever
             // the scoring's values are multiples of 0.002.
-            let doubled: i64 = games.iter().map(|s| points[s.opponent].milli() * s.outcome.halves()).sum();
+            let doubled: i64 = games
+                .iter()
+                .map(|s| points[s.opponent].milli().saturating_mul(s.outcome.halves()))
+                .fold(0, i64::saturating_add);
             Points::div_rounded(doubled, 2)
         }
         TieBreak::Wins => Points::whole(games.iter().filter(|s| s.outcome.is_win()).count() as i64),
@@ -359,7 +364,8 @@ fn absolute_value(
             .iter()
             .filter(|s| {
                 let opponent_games = sides[s.opponent].len() as i64;
-                2 * points[s.opponent].milli() >= scoring.win.milli() * opponent_games
+                points[s.opponent].milli().saturating_mul(2)
+                    >= scoring.win.milli().saturating_mul(opponent_games)
             })
             .map(|s| scoring.points(s.outcome))
             .sum(),

@@ -645,7 +645,9 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        let mut moves = MoveList::new();
+        self.generate(&mut moves);
+        !moves.is_empty()
     }
 
     fn generate(&self, list: &mut MoveList) {
@@ -928,7 +930,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
+    // Generate into a local list: returning a 4 KB list by value costs a copy per node.
+    let mut moves = MoveList::new();
+    pos.generate(&mut moves);
     if depth == 1 {
         return moves.len() as u64;
     }

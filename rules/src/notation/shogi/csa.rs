@@ -108,7 +108,9 @@ pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, RecordError> {
 /// A [`RecordError`] for an unreadable line, an illegal start position or an illegal move.
 pub fn read(text: &str) -> Result<GameRecord, RecordError> {
     let mut headers = Vec::new();
-    let mut setup = Setup::empty(Variant::Standard);
+    // Without any position line the game starts from the standard position.
+    let mut setup = Setup::startpos(Variant::Standard);
+    let mut saw_position_line = false;
     let mut all_to: Option<Color> = None;
     let mut position: Option<Position> = None;
     let mut moves = Vec::new();
@@ -137,6 +139,11 @@ pub fn read(text: &str) -> Result<GameRecord, RecordError> {
                 if position.is_some() {
                     return Err(bad("position line after the moves started"));
                 }
+                if !saw_position_line && b.get(1) != Some(&b'I') {
+                    // Board lines and placements describe the position from scratch.
+                    setup = Setup { turn: setup.turn, ..Setup::empty(Variant::Standard) };
+                }
+                saw_position_line = true;
                 read_position_line(&mut setup, &mut all_to, b).ok_or(bad("unreadable position line"))?;
             } else if (s == "+" || s == "-") && position.is_none() {
                 setup.turn = color_of(b[0]).ok_or(bad("bad turn"))?;
@@ -370,5 +377,6 @@ mod tests {
         assert!(matches!(read("PI\n+\n-3334FU\n"), Err(RecordError::IllegalMove { ply: 1, kind: None, .. })));
         assert!(matches!(read("PI\n+\n%NONSENSE\n"), Err(RecordError::BadLine { line: 3, .. })));
         assert!(matches!(read("PI82KA\n"), Err(RecordError::BadLine { line: 1, .. })));
+        assert_eq!(read("+7776FU\n").map(|r| r.moves.len()), Ok(1), "no position line: standard start");
     }
 }

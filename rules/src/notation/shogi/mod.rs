@@ -6,6 +6,7 @@ use crate::shogi::{IllegalMoveKind, Move, Position};
 
 pub mod csa;
 pub mod game;
+pub mod kif;
 pub mod sfen;
 pub mod usi;
 pub mod western;

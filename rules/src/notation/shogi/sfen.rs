@@ -239,6 +239,29 @@ pub fn write(pos: &Position) -> String {
     write_setup(&pos.to_setup())
 }
 
+impl std::str::FromStr for Setup {
+    type Err = SfenError;
+
+    /// Reads an SFEN, inferring the variant from the board size (see [`parse_setup`]).
+    fn from_str(text: &str) -> Result<Setup, SfenError> {
+        parse_setup(text, None)
+    }
+}
+
+impl fmt::Display for Setup {
+    /// Writes the setup as SFEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write_setup(self))
+    }
+}
+
+impl fmt::Display for Position {
+    /// Writes the position as SFEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write(self))
+    }
+}
+
 fn piece_char(p: Piece) -> char {
     let c = p.role.letter();
     if p.color == Color::First {
@@ -261,6 +284,14 @@ mod tests {
             assert_eq!(write(&Position::startpos(variant)), sfen);
             assert_eq!(parse(sfen, None).unwrap(), Position::startpos(variant));
         }
+    }
+
+    #[test]
+    fn setups_parse_and_display_as_sfen() {
+        let setup: Setup = "rbsgk/4p/5/P4/KGSBR b - 1".parse().unwrap();
+        assert_eq!(setup.variant, Variant::Mini);
+        assert_eq!(setup.to_string(), "rbsgk/4p/5/P4/KGSBR b - 1");
+        assert_eq!(Position::startpos(Variant::Mini).to_string(), "rbsgk/4p/5/P4/KGSBR b - 1");
     }
 
     #[test]
