@@ -592,18 +592,28 @@ impl Position {
             | r[Role::ProLance.index()]
             | r[Role::Tokin.index()];
         let kings = r[Role::King.index()] | r[Role::Dragon.index()] | r[Role::Horse.index()];
-        let rooks = r[Role::Rook.index()] | r[Role::Dragon.index()];
-        let bishops = r[Role::Bishop.index()] | r[Role::Horse.index()];
+        let mine = self.by_color[by.index()];
+        let rooks = (r[Role::Rook.index()] | r[Role::Dragon.index()]) & mine;
+        let bishops = (r[Role::Bishop.index()] | r[Role::Horse.index()]) & mine;
+        let lances = r[Role::Lance.index()] & mine;
         let them = !by;
-        (t.step(Step::Pawn, them, sq) & r[Role::Pawn.index()]
+        let mut attackers = (t.step(Step::Pawn, them, sq) & r[Role::Pawn.index()]
             | t.step(Step::Knight, them, sq) & r[Role::Knight.index()]
             | t.step(Step::Silver, them, sq) & r[Role::Silver.index()]
             | t.step(Step::Gold, them, sq) & golds
-            | t.step(Step::King, them, sq) & kings
-            | t.rook(sq, occupied) & rooks
-            | t.bishop(sq, occupied) & bishops
-            | t.lance(them, sq, occupied) & r[Role::Lance.index()])
-            & self.by_color[by.index()]
+            | t.step(Step::King, them, sq) & kings)
+            & mine;
+        // Sliding attacks only when a slider stands on one of the empty-board lines.
+        if rooks & t.rook_rays(sq) != 0 {
+            attackers |= t.rook(sq, occupied) & rooks;
+        }
+        if bishops & t.bishop_rays(sq) != 0 {
+            attackers |= t.bishop(sq, occupied) & bishops;
+        }
+        if lances & t.lance_ray(them, sq) != 0 {
+            attackers |= t.lance(them, sq, occupied) & lances;
+        }
+        attackers
     }
 
     /// Pieces of `us` pinned against their king.

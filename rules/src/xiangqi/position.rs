@@ -1007,6 +1007,24 @@ mod tests {
         assert_eq!(pos.attackers(sq("e6"), Color::First).count(), 0);
         assert!(pos.attackers(sq("c6"), Color::Second).is_empty());
         assert!(pos.attackers(sq("e5"), Color::Second).contains(sq("e6")));
+        // Horse legs and elephant eyes.
+        let horse = pos.attacks_from(sq("b0"));
+        assert_eq!(horse, [sq("a2"), sq("c2")].into_iter().collect(), "d1 is blocked by the elephant on c0");
+        assert_eq!(pos.attacks_from(sq("c0")), [sq("a2"), sq("e2")].into_iter().collect());
+        // A soldier attacks sideways only across the river.
+        assert_eq!(pos.attacks_from(sq("c3")), [sq("c4")].into_iter().collect());
+        let crossed = Position::from_setup(setup("3k5/9/9/9/2P6/9/9/9/9/4K4 w")).unwrap();
+        assert_eq!(crossed.attacks_from(sq("c5")), [sq("b5"), sq("d5"), sq("c6")].into_iter().collect());
+    }
+
+    #[test]
+    fn two_screens_before_a_cannon_are_both_pinned() {
+        // Black cannon on e4; red chariot e2 and horse e1 stand between it and the king.
+        let pos = Position::from_setup(setup("3k5/9/9/9/9/4c4/9/4R4/4N4/4K4 w")).unwrap();
+        assert!(!pos.is_check());
+        assert!(pos.is_pinned(sq("e1")) && pos.is_pinned(sq("e2")));
+        assert_eq!(pos.illegal_move_kind(mv("e2d2")), Some(IllegalMoveKind::LeavesKingInCheck));
+        assert!(pos.is_legal(mv("e2e3")), "moving along the line keeps two screens");
     }
 
     #[test]

@@ -88,3 +88,20 @@ pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
     }
     Err(best)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_any_reads_every_notation_and_keeps_the_most_specific_error() {
+        let pos = Position::new();
+        let cannon = iccs::parse(&pos, "h2e2").unwrap();
+        for text in ["h2e2", "H2-E2", "C2=5", "C2.5", "Bh3e3", "炮二平五", "砲2平5"] {
+            assert_eq!(parse_any(&pos, text), Ok(cannon), "{text}");
+        }
+        assert_eq!(parse_any(&pos, "h2f4"), Err(NotationError::Illegal(Some(IllegalMoveKind::NotAMove))));
+        assert_eq!(parse_any(&pos, "C2+9"), Err(NotationError::Illegal(None)));
+        assert_eq!(parse_any(&pos, "hello"), Err(NotationError::Unreadable));
+    }
+}

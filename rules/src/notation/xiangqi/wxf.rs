@@ -3,7 +3,8 @@
 //! Piece letters K A E R H C P, also G (advisor), M and B (elephant), N (horse), in
 //! either case; the file 1..9 from the mover's right, or the place among like pieces on
 //! one file (`+` front, `-` rear, `=` middle of three, `A`..`E` for four or five
-//! soldiers, before or after the letter); the direction `+`, `-`, `=` (or `.`); then
+//! soldiers, before or after the letter; followed by the file number when several files
+//! hold such groups, e.g. `P+5+1`); the direction `+`, `-`, `=` (or `.`); then
 //! the ranks moved or the destination file. Full-width characters are read through
 //! Unicode NFKC; a trailing check mark `+` and annotations `!?#` are ignored.
 
