@@ -55,16 +55,20 @@ impl Client {
 
 async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: usize) -> f64 {
     let moves = Arc::new(AtomicU64::new(0));
-    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let ready = Arc::new(tokio::sync::Barrier::new(clients + 1));
     let mut tasks = Vec::new();
     for index in 0..clients {
         let moves = moves.clone();
+        let ready = ready.clone();
         let base = base.to_owned();
         tasks.push(tokio::spawn(async move {
             let client = Client { http: reqwest::Client::new(), base };
             let (a, b) = (format!("a{round}x{index}"), format!("b{round}x{index}"));
             let tokens = [client.user(&a).await, client.user(&b).await];
             let mut state = client.new_game(&tokens[0], &tokens[1], &b).await;
+            // Accounts and games are made before the clock starts.
+            ready.wait().await;
+            let deadline = Instant::now() + Duration::from_secs(seconds);
             while Instant::now() < deadline {
                 let ply = state["ply"].as_i64().unwrap();
                 let legal = state["legal_moves"].as_array().cloned().unwrap_or_default();
@@ -87,6 +91,7 @@ async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: u
             }
         }));
     }
+    ready.wait().await;
     let started = Instant::now();
     for task in tasks {
         task.await.unwrap();

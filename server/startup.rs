@@ -39,6 +39,7 @@ pub struct Application {
     domain: Domain,
     embedded: Option<EmbeddedPostgres>,
     sweep_every: Option<Duration>,
+    session_store: PostgresStore,
 }
 
 impl Application {
@@ -80,7 +81,7 @@ impl Application {
                 Duration::from_secs(settings.auth.login_window_seconds),
             )),
         };
-        let sessions = SessionManagerLayer::new(session_store)
+        let sessions = SessionManagerLayer::new(session_store.clone())
             .with_secure(settings.application.secure_cookies)
             .with_http_only(true)
             .with_same_site(tower_sessions::cookie::SameSite::Lax)
@@ -92,7 +93,7 @@ impl Application {
             0 => None,
             seconds => Some(Duration::from_secs(seconds)),
         };
-        Ok(Application { listener, port, router, domain, embedded, sweep_every })
+        Ok(Application { listener, port, router, domain, embedded, sweep_every, session_store })
     }
 
     /// The bound port.
@@ -123,8 +124,10 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-        let sweeper =
-            self.sweep_every.map(|every| tokio::spawn(timeouts::run(self.domain.clone(), every, stop_rx)));
+        let sweeper = self
+            .sweep_every
+            .map(|every| tokio::spawn(timeouts::run(self.domain.clone(), every, stop_rx.clone())));
+        let session_cleaner = tokio::spawn(delete_expired_sessions(self.session_store.clone(), stop_rx));
         tracing::info!(port = self.port, "serving");
         let served =
             axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
@@ -134,6 +137,7 @@ impl Application {
         if let Some(task) = sweeper {
             let _ = task.await;
         }
+        let _ = session_cleaner.await;
         self.domain.pool.close().await;
         if let Some(mut cluster) = self.embedded.take() {
             tokio::task::spawn_blocking(move || cluster.stop()).await??;
@@ -141,6 +145,22 @@ impl Application {
         }
         served?;
         Ok(())
+    }
+}
+
+/// Deletes expired sessions every hour until `shutdown` changes.
+async fn delete_expired_sessions(store: PostgresStore, mut shutdown: tokio::sync::watch::Receiver<bool>) {
+    use tower_sessions::session_store::ExpiredDeletion;
+    let mut ticker = tokio::time::interval(Duration::from_secs(3600));
+    loop {
+        tokio::select! {
+            _ = ticker.tick() => {
+                if let Err(error) = store.delete_expired().await {
+                    tracing::warn!(%error, "deleting expired sessions failed");
+                }
+            }
+            _ = shutdown.changed() => break,
+        }
     }
 }
 

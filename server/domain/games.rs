@@ -364,7 +364,7 @@ pub async fn submit_move(
     let mut tx = domain.pool.begin().await?;
     let row = lock_game(&mut tx, game_id).await?;
     let seats = load_seats(&mut tx, game_id).await?;
-    let mine = seat_of(&seats, account_id)?;
+    let mine = seat_of(&seats, account_id)?.clone();
     ensure_active(&row)?;
     if expected_ply != row.current_ply {
         return Err(DomainError::Conflict(format!(
@@ -419,7 +419,7 @@ pub async fn submit_move(
     .await?;
 
     let next_seat = game.side_to_move().index() as i32;
-    let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(mine);
+    let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(&mine);
     let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
     let next_leave = if row.vacation_allowed {
         vacation::periods_after(&mut tx, next.account_id, now).await?
@@ -442,12 +442,42 @@ pub async fn submit_move(
     .bind(draw_offer)
     .execute(&mut *tx)
     .await?;
-    if let Some(outcome) = played.outcome {
-        finish(&mut tx, game_id, &Ending::from_outcome(&outcome), now).await?;
+    let mut row = row;
+    let mut seats = seats;
+    let mut moves = moves;
+    row.current_ply = ply;
+    row.turn_seat = next_seat;
+    row.turn_started_at = now;
+    row.draw_offer_seat = draw_offer;
+    let mover = mine.seat;
+    for seat in seats.iter_mut().filter(|s| s.seat == mover) {
+        seat.remaining_ms = new_remaining;
+        seat.moves_made += 1;
     }
-    let view = view_in(domain, &mut tx, game_id).await?;
+    moves.push(MoveRow { ply, turn_number, seat: mover, notation: played.canonical.clone(), played_at: now });
+    let mut deadline = Some(deadline);
+    if let Some(outcome) = played.outcome {
+        let ending = Ending::from_outcome(&outcome);
+        finish(&mut tx, game_id, &ending, now).await?;
+        row.status = "finished".to_owned();
+        row.result = Some(ending.result().to_owned());
+        row.reason = Some(ending.reason.clone());
+        row.draw_offer_seat = None;
+        for seat in seats.iter_mut() {
+            seat.outcome = Some(
+                match ending.winner_seat {
+                    None => "draw",
+                    Some(w) if w == seat.seat => "win",
+                    Some(_) => "loss",
+                }
+                .to_owned(),
+            );
+        }
+        deadline = None;
+    }
     tx.commit().await?;
-    Ok(view)
+    // Built from what was just written, after the commit: no second read or replay.
+    assemble(&row, &seats, &moves, game.as_ref(), deadline)
 }
 
 /// What `text` would do in the game now, without storing anything.
@@ -525,8 +555,6 @@ async fn view_in(
     let seats = load_seats(tx, game_id).await?;
     let moves = load_moves(tx, game_id).await?;
     let game = replay(domain, &row, &moves)?;
-    let variant = variant_of(&row)?;
-    let display = game.display_moves();
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
@@ -536,6 +564,21 @@ async fn view_in(
         }
         None => None,
     };
+    assemble(&row, &seats, &moves, game.as_ref(), deadline)
+}
+
+/// The view of a game from its rows and its rules game.
+fn assemble(
+    row: &GameRow,
+    seats: &[SeatRow],
+    moves: &[MoveRow],
+    game: &dyn RulesGame,
+    deadline: Option<OffsetDateTime>,
+) -> DomainResult<GameView> {
+    let variant = variant_of(row)?;
+    let display = game.display_moves();
+    let active = row.status == "active";
+    let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     Ok(GameView {
         id: row.game_id,
         variant: row.variant.clone(),
