@@ -158,7 +158,12 @@ fn main() -> anyhow::Result<()> {
         let base = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until(std::future::pending()));
         println!("{:>8} {:>18} {:>16} {:>8}", "clients", "API moves/s", "pgbench tps", "ratio");
-        for (round, clients) in [16usize, 64].into_iter().enumerate() {
+        // LOAD_CLIENTS="64,16" changes the runs.
+        let runs: Vec<usize> = std::env::var("LOAD_CLIENTS")
+            .ok()
+            .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+            .unwrap_or_else(|| vec![16, 64]);
+        for (round, clients) in runs.into_iter().enumerate() {
             let api = api_moves_per_second(&base, clients, seconds, round).await;
             let raw = tokio::task::spawn_blocking(move || pgbench(port, clients, seconds)).await?;
             match raw {
