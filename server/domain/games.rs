@@ -376,8 +376,18 @@ pub async fn submit_move(
         return Err(DomainError::Conflict("it is not your turn".to_owned()));
     }
     let now = domain.clock.now();
-    let leave = counted_leave(&mut tx, &row, account_id).await?;
-    let charged = time_control::charged_time(row.turn_started_at, now, &leave);
+    // One query for the leave of every seat (the mover's since its turn began, the next
+    // seat's from now on).
+    let leave_by_account = if row.vacation_allowed {
+        let accounts: Vec<i64> = seats.iter().map(|s| s.account_id).collect();
+        vacation::periods_of(&mut tx, &accounts, row.turn_started_at).await?
+    } else {
+        Vec::new()
+    };
+    let leave_of = |account: i64| -> Vec<time_control::Period> {
+        leave_by_account.iter().filter(|(a, _)| *a == account).map(|(_, p)| *p).collect()
+    };
+    let charged = time_control::charged_time(row.turn_started_at, now, &leave_of(account_id));
     let remaining_ms = mine.remaining_ms - charged.whole_milliseconds() as i64;
     if remaining_ms < 0 {
         return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
@@ -395,9 +405,25 @@ pub async fn submit_move(
         Some(last) => last.turn_number + 1,
         None => 1,
     };
+    let next_seat = game.side_to_move().index() as i32;
+    let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(&mine);
+    let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
+    let deadline = time_control::deadline(now, time_control::ms(next_remaining), &leave_of(next.account_id));
+    // A draw offer stands until the opponent moves (declining it by playing on).
+    let draw_offer = row.draw_offer_seat.filter(|s| *s == mine.seat);
+    // The move, the mover's clock and the game's turn in one statement. The primary key
+    // (game_id, ply) backs up the row lock: a second row for a ply is a 409.
     sqlx::query(
-        r#"insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
-           values ($1, $2, $3, $4, $5, $6, $7)"#,
+        r#"with played as (
+               insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
+               values ($1, $2, $3, $4, $5, $6, $7)
+           ), charged as (
+               update game_seat set remaining_ms = $8, moves_made = moves_made + 1
+               where game_id = $1 and seat = $4
+           )
+           update game set current_ply = $2, turn_seat = $9, turn_started_at = $7,
+               deadline = $10, draw_offer_seat = $11
+           where game_id = $1"#,
     )
     .bind(game_id)
     .bind(ply)
@@ -406,38 +432,8 @@ pub async fn submit_move(
     .bind(&played.canonical)
     .bind(played.position_key as i64)
     .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        r#"update game_seat set remaining_ms = $3, moves_made = moves_made + 1
-           where game_id = $1 and seat = $2"#,
-    )
-    .bind(game_id)
-    .bind(mine.seat)
     .bind(new_remaining)
-    .execute(&mut *tx)
-    .await?;
-
-    let next_seat = game.side_to_move().index() as i32;
-    let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(&mine);
-    let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
-    let next_leave = if row.vacation_allowed {
-        vacation::periods_after(&mut tx, next.account_id, now).await?
-    } else {
-        Vec::new()
-    };
-    let deadline = time_control::deadline(now, time_control::ms(next_remaining), &next_leave);
-    // A draw offer stands until the opponent moves (declining it by playing on).
-    let draw_offer = row.draw_offer_seat.filter(|s| *s == mine.seat);
-    sqlx::query(
-        r#"update game set current_ply = $2, turn_seat = $3, turn_started_at = $4,
-               deadline = $5, draw_offer_seat = $6
-           where game_id = $1"#,
-    )
-    .bind(game_id)
-    .bind(ply)
     .bind(next_seat)
-    .bind(now)
     .bind(deadline)
     .bind(draw_offer)
     .execute(&mut *tx)

@@ -39,6 +39,29 @@ pub async fn periods_after(
     Ok(rows.into_iter().map(|(starts_at, ends_at)| Period { starts_at, ends_at }).collect())
 }
 
+/// The leave periods of each of `accounts` that end after `since`, with their account.
+///
+/// # Errors
+/// Database failure.
+pub async fn periods_of(
+    executor: &mut Transaction<'_, Postgres>,
+    accounts: &[i64],
+    since: OffsetDateTime,
+) -> DomainResult<Vec<(i64, Period)>> {
+    let rows: Vec<(i64, OffsetDateTime, OffsetDateTime)> = sqlx::query_as(
+        r#"select account_id, starts_at, ends_at from vacation
+           where account_id = any($1) and ends_at > $2"#,
+    )
+    .bind(accounts)
+    .bind(since)
+    .fetch_all(&mut **executor)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(account, starts_at, ends_at)| (account, Period { starts_at, ends_at }))
+        .collect())
+}
+
 async fn used_this_year(pool: &PgPool, account_id: i64, now: OffsetDateTime) -> DomainResult<Duration> {
     let year_start = now
         .replace_date(
