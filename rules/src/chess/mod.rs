@@ -20,7 +20,7 @@
 //! - [`search_saving_series`]: the exact mate / stalemate search over series.
 //! - [`Game`]: a Flickering chess game with history, repetition and outcome.
 //!
-//! ```ignore
+//! ```
 //! use tavoliere_rules::chess::{Position, Series};
 //! use tavoliere_rules::notation::chess::algebraic;
 //!
@@ -28,7 +28,7 @@
 //! let next = series.finish().unwrap();
 //! assert_eq!(algebraic::write_series(&Position::new(), series.moves()).unwrap(), "a) e4, Nf3, d4");
 //! assert_eq!(next.turn(), tavoliere_rules::Color::Second);
-//! ```ignore
+//! ```
 
 mod game;
 mod position;

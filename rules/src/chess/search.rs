@@ -18,8 +18,10 @@
 //! 2. **Relevance pruning ("which squares matter").** At every state, the squares whose
 //!    occupancy can decide the king's safety are collected: every square on a line, a
 //!    knight jump or a step from a square the king may still end on (its square, the
-//!    squares around it, castling squares), rays stopping at pieces that already moved
-//!    (they stay put). Then, to a fixed point, a piece is relevant if it stands on such a
+//!    squares around it, castling squares). Lines stop at *walls*: a piece that already
+//!    moved (it stays put), the enemy king, and any other enemy piece (a capture puts
+//!    the capturing piece, frozen, on its square: the line stays shut), except a pawn
+//!    that may be taken en passant. Then, to a fixed point, a piece is relevant if it stands on such a
 //!    square or could (on an empty board) reach one, and all the squares it could reach
 //!    become relevant too. Moves of the other pieces are skipped: they change no square
 //!    any relevant move, any king square or any attack on one depends on, so dropping
@@ -28,7 +30,8 @@
 //!    that keeps it free saves, and the search tries every first move.
 //! 3. **A necessary condition.** A state fails at once if for every square the king may
 //!    still end on, some enemy piece attacking it can neither be captured nor (for a
-//!    line piece) blocked by any piece still free to move, judged on an empty board.
+//!    line piece) blocked by any piece still free to move, judged on a board holding
+//!    only the walls.
 //!
 //! Moves are tried king moves first, then captures, then the rest.
 
@@ -174,9 +177,42 @@ fn order_moves(series: &Series, moves: &mut MoveList) {
     moves.sort_by_key(score);
 }
 
-/// Squares reachable on an empty board from `sq` by a piece of `color` and `role`
-/// (for pawns: pushes and captures), each as a set.
-fn reach(piece: Piece, sq: Square) -> u64 {
+/// Squares no line passes during the rest of a series.
+///
+/// Pieces that already moved stay where they are (`before`: never entered). An enemy
+/// piece (`at`: entered by a capture, never passed) stays where it is or is replaced by
+/// the capturing piece, which then stays there too; only a pawn that may be taken en
+/// passant leaves its square empty, so it is no wall. The enemy king is never captured
+/// (`before`).
+#[derive(Clone, Copy)]
+struct Walls {
+    before: u64,
+    at: u64,
+}
+
+impl Walls {
+    fn new(series: &Series) -> Walls {
+        let pos = series.current();
+        let us = series.player();
+        let mut enemies = 0u64;
+        for sq in Square::all() {
+            if pos.piece_at(sq).is_some_and(|p| p.color != us && p.role != Role::King) {
+                enemies |= sq.bit();
+            }
+        }
+        let mut victims = 0u64;
+        for target in pos.en_passant().iter() {
+            if let Some(v) = target.offset(0, -forward(us)) {
+                victims |= v.bit();
+            }
+        }
+        Walls { before: series.frozen().0 | pos.king(!us).bit(), at: enemies & !victims }
+    }
+}
+
+/// Squares `piece` on `sq` could ever move to during the rest of the series, whatever
+/// the other pieces do (for pawns: pushes and captures).
+fn reach(piece: Piece, sq: Square, walls: Walls) -> u64 {
     let mut set = 0u64;
     let mut steps = |list: &[(i8, i8)]| {
         for &(df, dr) in list {
@@ -197,23 +233,26 @@ fn reach(piece: Piece, sq: Square) -> u64 {
                 steps(&[(0, f), (-1, f), (1, f)]);
             }
         }
-        Role::Bishop => set = rays(sq, &BISHOP_DIRS, 0),
-        Role::Rook => set = rays(sq, &ROOK_DIRS, 0),
-        Role::Queen => set = rays(sq, &BISHOP_DIRS, 0) | rays(sq, &ROOK_DIRS, 0),
+        Role::Bishop => set = rays(sq, &BISHOP_DIRS, walls),
+        Role::Rook => set = rays(sq, &ROOK_DIRS, walls),
+        Role::Queen => set = rays(sq, &BISHOP_DIRS, walls) | rays(sq, &ROOK_DIRS, walls),
     }
-    set
+    set & !walls.before
 }
 
-/// Squares along `dirs` from `sq`, each ray stopping before a square of `stop`.
-fn rays(sq: Square, dirs: &[(i8, i8)], stop: u64) -> u64 {
+/// Squares along `dirs` from `sq`, each ray ending before a `before` wall or on an `at` wall.
+fn rays(sq: Square, dirs: &[(i8, i8)], walls: Walls) -> u64 {
     let mut set = 0;
     for &(df, dr) in dirs {
         let mut cur = sq;
         while let Some(next) = cur.offset(df, dr) {
-            if stop & next.bit() != 0 {
+            if walls.before & next.bit() != 0 {
                 break;
             }
             set |= next.bit();
+            if walls.at & next.bit() != 0 {
+                break;
+            }
             cur = next;
         }
     }
@@ -230,13 +269,13 @@ impl Relevance {
     fn new(series: &Series) -> Relevance {
         let pos = series.current();
         let us = series.player();
-        let frozen = series.frozen().0;
+        let walls = Walls::new(series);
         let king = pos.king(us);
         // Squares the king may still end on (or cross, when castling).
         let mut king_targets = king.bit();
         let mut squares = 0u64;
         if !series.frozen().contains(king) {
-            king_targets |= reach(Piece { color: us, role: Role::King }, king);
+            king_targets |= reach(Piece { color: us, role: Role::King }, king, walls);
             let rank = if us == Color::First { 0 } else { 7 };
             if king.rank() == rank && king.file() == 4 {
                 // Castling: the king crosses and lands on two squares whose safety matters;
@@ -256,11 +295,11 @@ impl Relevance {
             }
         }
         // Every square from which something could attack a king square, or block such
-        // an attack: lines (stopping at pieces that moved, which stay put), knight jumps.
+        // an attack: lines (up to the walls: see `Walls`), knight jumps.
         for k in SquareSet(king_targets).iter() {
             squares |= k.bit();
-            squares |= rays(k, &ROOK_DIRS, frozen) | rays(k, &BISHOP_DIRS, frozen);
-            squares |= reach(Piece { color: us, role: Role::Knight }, k);
+            squares |= rays(k, &ROOK_DIRS, walls) | rays(k, &BISHOP_DIRS, walls);
+            squares |= reach(Piece { color: us, role: Role::Knight }, k, Walls { before: 0, at: 0 });
         }
         let movable = series.movable_pieces();
         let mut relevant = 0u64;
@@ -271,7 +310,7 @@ impl Relevance {
                     continue;
                 }
                 let Some(piece) = pos.piece_at(sq) else { continue };
-                let mut r = reach(piece, sq);
+                let mut r = reach(piece, sq, walls);
                 if piece.role == Role::Pawn {
                     // En passant removes a pawn beside the capturer.
                     for df in [-1i8, 1] {
@@ -306,11 +345,13 @@ impl Relevance {
         let pos = series.current();
         let us = series.player();
         let king = pos.king(us);
+        let enemy_king = pos.king(!us);
+        let walls = Walls::new(series);
         let mut helpers = 0u64; // squares some free non-king piece could reach
         for sq in series.movable_pieces().iter() {
             match pos.piece_at(sq) {
                 Some(p) if p.role != Role::King => {
-                    helpers |= reach(p, sq);
+                    helpers |= reach(p, sq, walls);
                     if p.role == Role::Pawn {
                         // En passant captures a pawn beside.
                         for df in [-1i8, 1] {
@@ -330,7 +371,10 @@ impl Relevance {
             let mut board_without_king = pos.clone();
             let _ = board_without_king.remove_piece(king);
             let attackers = board_without_king.attackers(k, !us);
-            let all_answerable = attackers.iter().all(|a| helpers & a.bit() != 0 || helpers & between(a, k) != 0);
+            // The enemy king is never captured, and its attack (a step) is never blocked.
+            let all_answerable = attackers
+                .iter()
+                .all(|a| a != enemy_king && (helpers & a.bit() != 0 || helpers & between(a, k) != 0));
             if all_answerable {
                 return false;
             }

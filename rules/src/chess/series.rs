@@ -170,6 +170,14 @@ impl Series {
         moves
     }
 
+    /// Moves the pieces could make on the current board if none had moved yet and the
+    /// king could move into check (for precise error messages).
+    pub(crate) fn moves_ignoring_series_limits(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.current.generate_pseudo(0, &mut moves);
+        moves
+    }
+
     fn is_king_move(&self, m: Move) -> bool {
         self.current.piece_at(m.from).is_some_and(|p| p.role == Role::King)
     }
