@@ -5,7 +5,8 @@
 use std::collections::HashSet;
 
 use tavoliere_rules::chess::{
-    search_saving_series, Game, Move, Piece, Position, Role, SearchLimits, SearchResult, Series, Setup, Square,
+    search_saving_series, Game, Move, Piece, Position, Role, SearchLimits, SearchResult, Series, Setup,
+    Square,
 };
 use tavoliere_rules::notation::chess::{algebraic, fen};
 use tavoliere_rules::{Color, EndReason, Outcome};
@@ -52,7 +53,10 @@ fn assert_mate(fen_text: &str) {
         matches!(search(fen_text), SearchResult::NoSaving { in_check: true, .. }),
         "{fen_text} should be mate"
     );
-    assert_eq!(Game::from_position(pos.clone()).outcome(), Some(Outcome::win(!pos.turn(), EndReason::Checkmate)));
+    assert_eq!(
+        Game::from_position(pos.clone()).outcome(),
+        Some(Outcome::win(!pos.turn(), EndReason::Checkmate))
+    );
 }
 
 /// A deterministic pseudo-random generator (xorshift) for the cross-check positions.
@@ -78,7 +82,9 @@ fn random_position(rng: &mut Rng) -> Option<Position> {
     let mut place = |piece: Piece, rng: &mut Rng| {
         for _ in 0..20 {
             let sq = Square::from_index(rng.below(64) as usize)?;
-            if setup.board[sq.index()].is_none() && !(piece.role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7)) {
+            if setup.board[sq.index()].is_none()
+                && !(piece.role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7))
+            {
                 setup.board[sq.index()] = Some(piece);
                 return Some(());
             }
@@ -105,7 +111,7 @@ fn random_position(rng: &mut Rng) -> Option<Position> {
 fn the_pruned_search_agrees_with_plain_enumeration_on_random_positions() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     let (mut checked, mut in_check, mut mates) = (0, 0, 0);
-    while checked < 600 {
+    while checked < 1500 {
         let Some(pos) = random_position(&mut rng) else { continue };
         checked += 1;
         in_check += usize::from(pos.is_check());
@@ -114,11 +120,19 @@ fn the_pruned_search_agrees_with_plain_enumeration_on_random_positions() {
         match found {
             SearchResult::Saved(moves) => {
                 assert!(expected, "{}: the search saved, enumeration did not", fen::write(&pos));
-                assert!(Series::play(&pos, &moves).is_ok(), "{}: the saving series is legal", fen::write(&pos));
+                assert!(
+                    Series::play(&pos, &moves).is_ok(),
+                    "{}: the saving series is legal",
+                    fen::write(&pos)
+                );
             }
             SearchResult::NoSaving { .. } => {
                 mates += 1;
-                assert!(!expected, "{}: the search found no saving series, enumeration did", fen::write(&pos));
+                assert!(
+                    !expected,
+                    "{}: the search found no saving series, enumeration did",
+                    fen::write(&pos)
+                );
             }
             SearchResult::Undecided => panic!("{}: undecided", fen::write(&pos)),
         }
@@ -178,7 +192,11 @@ fn a_deep_mate_with_many_free_pieces_is_proved_within_the_limit() {
     ] {
         let pos = fen::parse(fen_text).unwrap();
         let (result, stats) = search_saving_series(&pos, SearchLimits::default());
-        assert_eq!(result, SearchResult::NoSaving { no_legal_move: false, in_check: true }, "{fen_text} {stats:?}");
+        assert_eq!(
+            result,
+            SearchResult::NoSaving { no_legal_move: false, in_check: true },
+            "{fen_text} {stats:?}"
+        );
         assert!(stats.nodes > 1000, "{fen_text}: a deep search, {stats:?}");
     }
 }

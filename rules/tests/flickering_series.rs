@@ -53,7 +53,8 @@ fn the_series_side_to_move_changes_only_when_the_series_ends() {
     let next = series.finish().unwrap();
     assert_eq!(next.turn(), Color::Second);
     assert_eq!(next.fullmove_number(), 1);
-    let after_black = Series::play(&next, &[uci::parse_move(&Series::new(next.clone()), "e7e5").unwrap()]).unwrap();
+    let after_black =
+        Series::play(&next, &[uci::parse_move(&Series::new(next.clone()), "e7e5").unwrap()]).unwrap();
     assert_eq!(after_black.fullmove_number(), 2);
 }
 
@@ -108,7 +109,10 @@ fn the_series_the_king_never_moves_into_check() {
     assert_eq!(error_of(&series, "e1d1"), SeriesErrorKind::KingIntoCheck);
     assert_eq!(
         algebraic::parse_series(&start, "a) Be3, Kd1"),
-        Err(NotationError::Series(tavoliere_rules::chess::SeriesError { kind: SeriesErrorKind::KingIntoCheck, index: 1 }))
+        Err(NotationError::Series(tavoliere_rules::chess::SeriesError {
+            kind: SeriesErrorKind::KingIntoCheck,
+            index: 1
+        }))
     );
 }
 

@@ -159,7 +159,9 @@ pub(crate) fn outcome_by_rule(pos: &Position, limits: SearchLimits) -> Option<Ou
     match search_saving_series(pos, limits).0 {
         SearchResult::Saved(_) | SearchResult::Undecided => None,
         // flickering-chess.md "End of the game": stalemate.
-        SearchResult::NoSaving { no_legal_move: true, in_check: false } => Some(Outcome::draw(EndReason::Stalemate)),
+        SearchResult::NoSaving { no_legal_move: true, in_check: false } => {
+            Some(Outcome::draw(EndReason::Stalemate))
+        }
         // flickering-chess.md "End of the game": mate.
         SearchResult::NoSaving { .. } => Some(Outcome::win(!pos.turn(), EndReason::Checkmate)),
     }

@@ -38,7 +38,11 @@ mod types;
 mod zobrist;
 
 pub use game::{Game, GameError};
-pub use position::{perft, IllegalMoveKind, MoveList, PlayError, Position, PositionError, Setup, MOVE_LIST_CAPACITY};
+pub use position::{
+    perft, IllegalMoveKind, MoveList, PlayError, Position, PositionError, Setup, MOVE_LIST_CAPACITY,
+};
 pub use search::{search_saving_series, SearchLimits, SearchResult, SearchStats};
 pub use series::{Series, SeriesError, SeriesErrorKind, MAX_SERIES_LEN};
-pub use types::{CastlingRights, CastlingSide, InvalidSquare, Move, MoveKind, Piece, Role, Square, SquareSet};
+pub use types::{
+    CastlingRights, CastlingSide, InvalidSquare, Move, MoveKind, Piece, Role, Square, SquareSet,
+};

@@ -41,7 +41,16 @@ impl Setup {
     /// The orthodox start position.
     pub fn start() -> Setup {
         let mut board = [None; 64];
-        let back = [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
         for (file, role) in back.into_iter().enumerate() {
             board[file] = Some(Piece { color: Color::First, role });
             board[8 + file] = Some(Piece { color: Color::First, role: Role::Pawn });
@@ -96,7 +105,9 @@ impl fmt::Display for PositionError {
             PositionError::TooManyPieces => f.write_str("more than 32 pieces"),
             PositionError::PawnOnBackRank(sq) => write!(f, "pawn on the back rank at {sq}"),
             PositionError::OpponentInCheck => f.write_str("the side not to move is in check"),
-            PositionError::InvalidCastlingRights => f.write_str("castling right without its king and rook in place"),
+            PositionError::InvalidCastlingRights => {
+                f.write_str("castling right without its king and rook in place")
+            }
             PositionError::InvalidEnPassant(sq) => write!(f, "invalid en passant square {sq}"),
             PositionError::InvalidFullmoveNumber => f.write_str("the move number must be at least 1"),
         }
@@ -135,8 +146,10 @@ impl fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
-pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-pub(crate) const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] =
+    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+pub(crate) const KING_STEPS: [(i8, i8); 8] =
+    [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 pub(crate) const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 pub(crate) const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
 
@@ -219,8 +232,10 @@ impl Position {
                 if !setup.castling.has(color, side) {
                     continue;
                 }
-                let king_ok = setup.board[usize::from(rank * 8 + 4)] == Some(Piece { color, role: Role::King });
-                let rook_ok = setup.board[usize::from(rank * 8 + rook_file)] == Some(Piece { color, role: Role::Rook });
+                let king_ok =
+                    setup.board[usize::from(rank * 8 + 4)] == Some(Piece { color, role: Role::King });
+                let rook_ok =
+                    setup.board[usize::from(rank * 8 + rook_file)] == Some(Piece { color, role: Role::Rook });
                 if !king_ok || !rook_ok {
                     return Err(PositionError::InvalidCastlingRights);
                 }
@@ -233,9 +248,9 @@ impl Position {
             let target_rank = if mover == Color::First { 5 } else { 2 };
             let ok = target.rank() == target_rank
                 && setup.board[target.index()].is_none()
-                && target
-                    .offset(0, -forward(mover))
-                    .is_some_and(|p| setup.board[p.index()] == Some(Piece { color: !mover, role: Role::Pawn }));
+                && target.offset(0, -forward(mover)).is_some_and(|p| {
+                    setup.board[p.index()] == Some(Piece { color: !mover, role: Role::Pawn })
+                });
             if !ok {
                 return Err(PositionError::InvalidEnPassant(target));
             }
@@ -475,7 +490,9 @@ impl Position {
                 None if self.en_passant.contains(to) => {
                     // The double-stepped pawn must still stand beside us.
                     let victim = to.offset(0, -fwd);
-                    if victim.is_some_and(|v| self.board[v.index()] == Some(Piece { color: !us, role: Role::Pawn })) {
+                    if victim.is_some_and(|v| {
+                        self.board[v.index()] == Some(Piece { color: !us, role: Role::Pawn })
+                    }) {
                         out.push(Move { from, to, kind: MoveKind::EnPassant });
                     }
                 }
@@ -647,7 +664,11 @@ impl Position {
         } else {
             let mut pseudo = MoveList::new();
             self.generate_pseudo(0, &mut pseudo);
-            let kind = if pseudo.contains(&m) { IllegalMoveKind::LeavesKingInCheck } else { IllegalMoveKind::NotAMove };
+            let kind = if pseudo.contains(&m) {
+                IllegalMoveKind::LeavesKingInCheck
+            } else {
+                IllegalMoveKind::NotAMove
+            };
             Err(PlayError { kind, position: Box::new(self) })
         }
     }
@@ -673,7 +694,8 @@ impl Position {
         }
         self.set_en_passant(ep);
         let half = if resets { 0 } else { self.halfmove_clock.saturating_add(1) };
-        let full = if us == Color::Second { self.fullmove_number.saturating_add(1) } else { self.fullmove_number };
+        let full =
+            if us == Color::Second { self.fullmove_number.saturating_add(1) } else { self.fullmove_number };
         self.set_counters(half, full);
         self.set_turn(!us);
     }
@@ -681,7 +703,8 @@ impl Position {
     /// Whether a pawn of `capturer` stands beside `sq` on the same rank.
     pub(crate) fn enemy_pawn_beside(&self, sq: Square, capturer: Color) -> bool {
         [-1, 1].into_iter().any(|df| {
-            sq.offset(df, 0).is_some_and(|s| self.board[s.index()] == Some(Piece { color: capturer, role: Role::Pawn }))
+            sq.offset(df, 0)
+                .is_some_and(|s| self.board[s.index()] == Some(Piece { color: capturer, role: Role::Pawn }))
         })
     }
 

@@ -29,13 +29,17 @@
 //!    the king was attacked). When the king is not attacked at the start, any single move
 //!    that keeps it free saves, and the search tries every first move.
 //! 3. **A necessary condition.** A state fails at once if for every square the king may
-//!    still end on, some enemy piece attacking it can neither be captured nor (for a
-//!    line piece) blocked by any piece still free to move, judged on a board holding
-//!    only the walls.
+//!    still end on, the enemy pieces attacking it cannot each be given their own piece
+//!    still free to move that could capture it or (for a line piece) block it, judged
+//!    on a board holding only the walls (one move answers one attacker: two lines to
+//!    the king meet only on its square; with en passant about, only "some piece for
+//!    every attacker" is required).
 //!
 //! Moves are tried king moves first, then captures, then the rest.
 
 use std::collections::HashSet;
+
+use arrayvec::ArrayVec;
 
 use super::position::{forward, MoveList, Position, BISHOP_DIRS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRS};
 use super::series::{Series, MAX_SERIES_LEN};
@@ -280,9 +284,10 @@ impl Relevance {
             if king.rank() == rank && king.file() == 4 {
                 // Castling: the king crosses and lands on two squares whose safety matters;
                 // the rook's square and the squares between must be free.
-                for (side, king_files, other_files) in
-                    [(CastlingSide::KingSide, [5u8, 6], [7u8, 7]), (CastlingSide::QueenSide, [3u8, 2], [1u8, 0])]
-                {
+                for (side, king_files, other_files) in [
+                    (CastlingSide::KingSide, [5u8, 6], [7u8, 7]),
+                    (CastlingSide::QueenSide, [3u8, 2], [1u8, 0]),
+                ] {
                     if pos.castling().has(us, side) {
                         for (f, g) in king_files.into_iter().zip(other_files) {
                             if let (Some(a), Some(b)) = (Square::new(f, rank), Square::new(g, rank)) {
@@ -347,35 +352,49 @@ impl Relevance {
         let king = pos.king(us);
         let enemy_king = pos.king(!us);
         let walls = Walls::new(series);
-        let mut helpers = 0u64; // squares some free non-king piece could reach
+        // What each free non-king piece could reach. An en passant capture removes a
+        // pawn beside the capturer.
+        let mut helpers: ArrayVec<u64, MAX_SERIES_LEN> = ArrayVec::new();
         for sq in series.movable_pieces().iter() {
             match pos.piece_at(sq) {
                 Some(p) if p.role != Role::King => {
-                    helpers |= reach(p, sq, walls);
+                    let mut r = reach(p, sq, walls);
                     if p.role == Role::Pawn {
-                        // En passant captures a pawn beside.
                         for df in [-1i8, 1] {
                             if let Some(v) = sq.offset(df, 0) {
-                                helpers |= v.bit();
+                                r |= v.bit();
                             }
                         }
                     }
+                    let _ = helpers.try_push(r);
                 }
                 _ => {}
             }
         }
+        // One move answers at most one attacker: it captures on the attacker's square or
+        // lands on its line, and two lines towards the king meet only on the king's
+        // square. An en passant capture may do both at once (it removes a pawn and lands
+        // elsewhere), so with en passant targets only the weaker test is made.
+        let distinct_helpers = pos.en_passant().is_empty();
+        let mut board_without_king = pos.clone();
+        let _ = board_without_king.remove_piece(king);
         for k in SquareSet(self.king_targets).iter() {
             if k != king && pos.piece_at(k).is_some_and(|p| p.color == us) && series.frozen().contains(k) {
                 continue; // a piece that moved stays on this square
             }
-            let mut board_without_king = pos.clone();
-            let _ = board_without_king.remove_piece(king);
             let attackers = board_without_king.attackers(k, !us);
             // The enemy king is never captured, and its attack (a step) is never blocked.
-            let all_answerable = attackers
-                .iter()
-                .all(|a| a != enemy_king && (helpers & a.bit() != 0 || helpers & between(a, k) != 0));
-            if all_answerable {
+            if attackers.contains(enemy_king) {
+                continue;
+            }
+            let needs: ArrayVec<u64, 32> = attackers.iter().map(|a| a.bit() | between(a, k)).collect();
+            let answerable = if distinct_helpers {
+                perfect_matching(&needs, &helpers)
+            } else {
+                let any = helpers.iter().fold(0, |acc, r| acc | r);
+                needs.iter().all(|n| any & n != 0)
+            };
+            if answerable {
                 return false;
             }
         }
@@ -383,11 +402,46 @@ impl Relevance {
     }
 }
 
+/// Whether every need (a set of squares) can be given its own helper (a set of
+/// reachable squares meeting it): bipartite matching by augmenting paths.
+fn perfect_matching(needs: &[u64], helpers: &[u64]) -> bool {
+    if needs.len() > helpers.len() {
+        return false;
+    }
+    let mut owner: ArrayVec<Option<usize>, MAX_SERIES_LEN> = helpers.iter().map(|_| None).collect();
+    fn augment(
+        need: usize,
+        needs: &[u64],
+        helpers: &[u64],
+        owner: &mut [Option<usize>],
+        seen: &mut u64,
+    ) -> bool {
+        for (h, reach) in helpers.iter().enumerate() {
+            if reach & needs[need] == 0 || *seen & (1 << h) != 0 {
+                continue;
+            }
+            *seen |= 1 << h;
+            let free = match owner[h] {
+                None => true,
+                Some(other) => augment(other, needs, helpers, owner, seen),
+            };
+            if free {
+                owner[h] = Some(need);
+                return true;
+            }
+        }
+        false
+    }
+    (0..needs.len()).all(|n| augment(n, needs, helpers, &mut owner, &mut 0))
+}
+
 /// Squares strictly between `a` and `b` on a line (empty if not on one line).
 fn between(a: Square, b: Square) -> u64 {
     let df = (b.file() as i8 - a.file() as i8).signum();
     let dr = (b.rank() as i8 - a.rank() as i8).signum();
-    let aligned = a.file() == b.file() || a.rank() == b.rank() || a.file().abs_diff(b.file()) == a.rank().abs_diff(b.rank());
+    let aligned = a.file() == b.file()
+        || a.rank() == b.rank()
+        || a.file().abs_diff(b.file()) == a.rank().abs_diff(b.rank());
     if !aligned || a == b {
         return 0;
     }
@@ -407,7 +461,9 @@ impl Position {
     /// Squares of `by`'s pieces attacking `sq` on the current board.
     pub(crate) fn attackers(&self, sq: Square, by: Color) -> SquareSet {
         let mut set = SquareSet::EMPTY;
-        let is = |s: Square, roles: &[Role]| self.piece_at(s).is_some_and(|p| p.color == by && roles.contains(&p.role));
+        let is = |s: Square, roles: &[Role]| {
+            self.piece_at(s).is_some_and(|p| p.color == by && roles.contains(&p.role))
+        };
         for df in [-1, 1] {
             if let Some(s) = sq.offset(df, -forward(by)) {
                 if is(s, &[Role::Pawn]) {

@@ -76,7 +76,9 @@ impl fmt::Display for SeriesError {
         let n = self.index + 1;
         match self.kind {
             SeriesErrorKind::NoPieceToMove => write!(f, "move {n}: no piece of the player to move there"),
-            SeriesErrorKind::PieceAlreadyMoved => write!(f, "move {n}: this piece already moved in the series"),
+            SeriesErrorKind::PieceAlreadyMoved => {
+                write!(f, "move {n}: this piece already moved in the series")
+            }
             SeriesErrorKind::CapturesKing => write!(f, "move {n}: a piece never captures the king"),
             SeriesErrorKind::KingIntoCheck => write!(f, "move {n}: the king may not move into check"),
             SeriesErrorKind::NotAMove => write!(f, "move {n}: the piece cannot move there"),
@@ -92,13 +94,14 @@ impl std::error::Error for SeriesError {}
 /// One Flickering chess turn being built, move by move, from the [`Position`] at its start.
 ///
 /// ```
-/// use tavoliere_rules::chess::{Position, Series};
+/// use tavoliere_rules::chess::{Move, MoveKind, Position, Series, SeriesErrorKind};
 /// let mut series = Series::new(Position::new());
 /// assert!(!series.can_end()); // at least one move
 /// let e4 = series.legal_next_moves().into_iter().find(|m| m.to.to_string() == "e4").unwrap();
 /// series.push(e4).unwrap();
 /// assert!(series.can_end());
-/// assert_eq!(series.push(e4).unwrap_err().kind, tavoliere_rules::chess::SeriesErrorKind::PieceAlreadyMoved);
+/// let e5 = Move { from: e4.to, to: "e5".parse().unwrap(), kind: MoveKind::Normal };
+/// assert_eq!(series.push(e5).unwrap_err().kind, SeriesErrorKind::PieceAlreadyMoved);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Series {
@@ -325,7 +328,9 @@ impl Series {
     pub(crate) fn movable_pieces(&self) -> SquareSet {
         let us = self.player();
         Square::all()
-            .filter(|&sq| !self.frozen.contains(sq) && self.current.piece_at(sq).is_some_and(|p| p.color == us))
+            .filter(|&sq| {
+                !self.frozen.contains(sq) && self.current.piece_at(sq).is_some_and(|p| p.color == us)
+            })
             .collect()
     }
 }

@@ -69,8 +69,26 @@ fn parse_text(text: &str) -> Option<Parsed> {
     let t = t.trim_end_matches(['+', '#', '!', '?']);
     let castle_text: String = t.chars().map(|c| if c == '0' { 'O' } else { c }).collect();
     match castle_text.as_str() {
-        "O-O" => return Some(Parsed { castle: Some(true), role: Role::King, from_file: None, from_rank: None, to: Square::new(6, 0)?, promotion: None }),
-        "O-O-O" => return Some(Parsed { castle: Some(false), role: Role::King, from_file: None, from_rank: None, to: Square::new(2, 0)?, promotion: None }),
+        "O-O" => {
+            return Some(Parsed {
+                castle: Some(true),
+                role: Role::King,
+                from_file: None,
+                from_rank: None,
+                to: Square::new(6, 0)?,
+                promotion: None,
+            })
+        }
+        "O-O-O" => {
+            return Some(Parsed {
+                castle: Some(false),
+                role: Role::King,
+                from_file: None,
+                from_rank: None,
+                to: Square::new(2, 0)?,
+                promotion: None,
+            })
+        }
         _ => {}
     }
     let mut chars: Vec<char> = t.chars().filter(|c| !matches!(c, 'x' | ':' | '×' | '-')).collect();
@@ -160,7 +178,8 @@ pub fn parse_move(series: &Series, text: &str) -> Result<Move, NotationError> {
         let kind = crate::chess::SeriesErrorKind::CapturesKing;
         return Err(NotationError::Series(crate::chess::SeriesError { kind, index }));
     }
-    let candidates: Vec<Move> = series.moves_ignoring_series_limits().into_iter().filter(|m| fits(m)).collect();
+    let candidates: Vec<Move> =
+        series.moves_ignoring_series_limits().into_iter().filter(|m| fits(m)).collect();
     if let [m] = candidates.as_slice() {
         if let Err(e) = series.clone().push(*m) {
             return Err(NotationError::Series(e));

@@ -110,7 +110,7 @@ pub fn parse_setup(text: &str) -> Result<Setup, FenError> {
     let mut en_passant = SquareSet::EMPTY;
     if fields[3] != "-" {
         let ep = fields[3];
-        if ep.is_empty() || ep.len() % 2 != 0 || !ep.is_ascii() {
+        if ep.is_empty() || !ep.len().is_multiple_of(2) || !ep.is_ascii() {
             return Err(FenError::EnPassant);
         }
         for i in (0..ep.len()).step_by(2) {

@@ -118,7 +118,8 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     let mut game = Game::from_position(start.clone());
     let mut series = Vec::with_capacity(chunks.len());
     for (index, chunk) in chunks.iter().enumerate() {
-        let s = algebraic::parse_series(game.position(), chunk).map_err(|error| RecordError::Series { index, error })?;
+        let s = algebraic::parse_series(game.position(), chunk)
+            .map_err(|error| RecordError::Series { index, error })?;
         let moves = s.moves().to_vec();
         game.play_series(&moves).map_err(|error| RecordError::Game { index, error })?;
         series.push(moves);
