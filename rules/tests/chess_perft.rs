@@ -59,7 +59,8 @@ fn orthodox_mate_and_stalemate_by_the_basic_rules() {
 fn zobrist_keys_follow_the_moves_and_ignore_the_path() {
     let a = fen::parse("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1").unwrap();
     let mut b = Position::new();
-    let nf3 = b.legal_moves().into_iter().find(|m| m.to.to_string() == "f3" && m.from.to_string() == "g1").unwrap();
+    let nf3 =
+        b.legal_moves().into_iter().find(|m| m.to.to_string() == "f3" && m.from.to_string() == "g1").unwrap();
     b.play_unchecked(nf3);
     assert_eq!(a.zobrist(), b.zobrist());
     assert_ne!(a.zobrist(), Position::new().zobrist());

@@ -153,7 +153,8 @@ impl Search {
         let mut moves = series.legal_next_moves();
         if prune {
             let before = moves.len();
-            moves.retain(|m| analysis.relevant_pieces.contains(m.from));
+            let relevant = analysis.relevant_pieces(series);
+            moves.retain(|m| relevant.contains(m.from));
             self.stats.irrelevant_moves += (before - moves.len()) as u64;
         }
         order_moves(series, &mut moves);
@@ -265,8 +266,11 @@ fn rays(sq: Square, dirs: &[(i8, i8)], walls: Walls) -> u64 {
 
 /// The squares that matter at a state, and the pieces that may matter.
 struct Relevance {
-    relevant_pieces: SquareSet,
+    walls: Walls,
+    /// Squares the king may still end on (or cross, when castling).
     king_targets: u64,
+    /// Squares that matter to the king's safety on those squares.
+    squares: u64,
 }
 
 impl Relevance {
@@ -306,6 +310,16 @@ impl Relevance {
             squares |= rays(k, &ROOK_DIRS, walls) | rays(k, &BISHOP_DIRS, walls);
             squares |= reach(Piece { color: us, role: Role::Knight }, k, Walls { before: 0, at: 0 });
         }
+        Relevance { walls, king_targets, squares }
+    }
+
+    /// The pieces whose moves may matter (the fixed point described in the module docs).
+    fn relevant_pieces(&self, series: &Series) -> SquareSet {
+        let pos = series.current();
+        let us = series.player();
+        let walls = self.walls;
+        let king_targets = self.king_targets;
+        let mut squares = self.squares;
         let movable = series.movable_pieces();
         let mut relevant = 0u64;
         loop {
@@ -341,7 +355,7 @@ impl Relevance {
                 break;
             }
         }
-        Relevance { relevant_pieces: SquareSet(relevant), king_targets }
+        SquareSet(relevant)
     }
 
     /// The necessary condition: for some square the king may end on, every enemy
@@ -351,7 +365,7 @@ impl Relevance {
         let us = series.player();
         let king = pos.king(us);
         let enemy_king = pos.king(!us);
-        let walls = Walls::new(series);
+        let walls = self.walls;
         // What each free non-king piece could reach. An en passant capture removes a
         // pawn beside the capturer.
         let mut helpers: ArrayVec<u64, MAX_SERIES_LEN> = ArrayVec::new();
