@@ -17,8 +17,17 @@
 //! - [`Series`]: one Flickering chess turn under construction, from the [`Position`] at
 //!   its start: [`Series::legal_next_moves`], [`Series::push`], [`Series::can_end`],
 //!   [`Series::finish`].
-//! - [`search_saving_series`]: the exact mate / stalemate search over series.
+//! - [`search_saving_series`]: the exact mate / stalemate search over series, bounded
+//!   by [`SearchLimits`] (hard positions: see `benches/chess.rs`).
 //! - [`Game`]: a Flickering chess game with history, repetition and outcome.
+//!
+//! The rules' **Interpretation**s are documented where they are decided: the series
+//! (king moves, exposure mid-series, en passant rights, promotions) in [`Series`], mate
+//! and stalemate in [`Game`].
+//!
+//! Notation lives in [`crate::notation::chess`]: FEN (with several en passant squares
+//! for Flickering chess), algebraic series (`a) e4, Nf3, d4`), coordinate moves
+//! (`e2e4,g1f3`, the canonical form) and game records.
 //!
 //! ```
 //! use tavoliere_rules::chess::{Position, Series};
