@@ -41,6 +41,9 @@ DEFAULT_BINARY = REPO_ROOT / "target" / "release" / "examples" / "legal_moves"
 GAMES = ("xiangqi", "shogi", "minishogi")
 
 # Known values of the start positions, checking the conversions before anything else.
+# Random minishogi games are short: more of them for a comparable number of positions.
+DEFAULT_PLAYOUTS = {"xiangqi": 20, "shogi": 20, "minishogi": 35}
+
 START_MOVE_COUNTS = {"xiangqi": 44, "shogi": 30, "minishogi": 14}
 START_POSITIONS = {
     "xiangqi": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
@@ -235,7 +238,8 @@ def check_start_position(game: str) -> None:
 def crosscheck(game: str, args: argparse.Namespace) -> bool:
     began = time.monotonic()
     check_start_position(game)
-    visited = playouts(game, args.playouts, args.max_plies, args.seed)
+    count = DEFAULT_PLAYOUTS[game] if args.playouts is None else args.playouts
+    visited = playouts(game, count, args.max_plies, args.seed)
     for v in visited:
         v.fen = our_position(game, v.ffish_fen)
         for m in v.ffish_moves:
@@ -290,7 +294,14 @@ def report(game: str, v: Visited, ours: set[str] | None, error: str | None, inde
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--playouts", type=int, default=20, help="random games per game kind (20)")
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=None,
+        help="random games per game kind (default: "
+        + ", ".join(f"{g} {n}" for g, n in DEFAULT_PLAYOUTS.items())
+        + "; about 3000 positions each)",
+    )
     parser.add_argument("--max-plies", type=int, default=150, help="longest playout in plies (150)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (1)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated subset of " + ",".join(GAMES))
