@@ -7,6 +7,8 @@ converts positions to FEN / SFEN and moves to ICCS / USI, asks our rules crate f
 moves of all positions in one batch (the `legal_moves` example of `tavoliere-rules`), and
 compares the two sets position by position.
 
+Besides the playouts, a few hand-picked positions (`EXTRA_POSITIONS`) are always checked.
+
 Expected difference: a pawn drop that gives checkmate (uchifuzume) is illegal in shogi and
 minishogi; if pyffish lists one that we do not, the script verifies with pyffish that the drop
 really gives check and leaves the opponent without a legal move, and counts it separately.
@@ -51,6 +53,22 @@ START_POSITIONS = {
     "minishogi": "rbsgk/4p/5/P4/KGSBR b - 1",
 }
 BOARD_SIZE = {"shogi": 9, "minishogi": 5}
+
+# Hand-picked positions (pyffish FEN) checked besides the playouts, so that the rare cases are
+# always exercised: a mating pawn drop (P*1b, which pyffish lists and we must not) next to legal
+# pawn drops, and a flying-general pin.
+EXTRA_POSITIONS = {
+    "xiangqi": [
+        "4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1",  # the advisor between the generals cannot move
+        "3k5/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1",  # the black general cannot step onto the e file
+    ],
+    "shogi": [
+        "8k/9/8G/9/7R1/9/9/9/4K4[P] w - - 0 1",  # P*1b mates: uchifuzume
+    ],
+    "minishogi": [
+        "1br2/P+B2G/3k1/1Ks2/2G1R[PS] w - - 1 28",  # P*2d mates: uchifuzume
+    ],
+}
 
 # pyffish's UCI-like moves: files a.. from the left, ranks 1.. from the bottom (first player's side).
 NORMAL_MOVE = re.compile(r"^([a-i])(\d{1,2})([a-i])(\d{1,2})([+=]?)$")
@@ -240,6 +258,7 @@ def crosscheck(game: str, args: argparse.Namespace) -> bool:
     check_start_position(game)
     count = DEFAULT_PLAYOUTS[game] if args.playouts is None else args.playouts
     visited = playouts(game, count, args.max_plies, args.seed)
+    visited += [Visited(f, list(pyffish.legal_moves(game, f, []))) for f in EXTRA_POSITIONS[game]]
     for v in visited:
         v.fen = our_position(game, v.ffish_fen)
         for m in v.ffish_moves:
@@ -265,7 +284,7 @@ def crosscheck(game: str, args: argparse.Namespace) -> bool:
             report(game, v, ours, None, mismatches, args.show)
     elapsed = time.monotonic() - began
     print(
-        f"{game}: {len(visited)} positions, {mismatches} mismatches, "
+        f"{game}: {len(visited)} positions ({len({v.fen for v in visited})} distinct), {mismatches} mismatches, "
         f"{mating_pawn_drops} mating pawn drops listed by pyffish only (expected), "
         f"{elapsed:.1f} s",
         flush=True,
