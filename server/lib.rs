@@ -1,1 +1,10 @@
-//! Tavoliere: the play server.
+//! Tavoliere: the play server. `config` → `storage` (PostgreSQL) → `domain` (the
+//! decisions) ← `http` (thin adapters); `startup` builds and runs it, `cli` is the binary.
+
+pub mod cli;
+pub mod config;
+pub mod domain;
+pub mod http;
+pub mod startup;
+pub mod storage;
+pub mod telemetry;

@@ -1,1 +1,5 @@
-fn main() {}
+//! The `tavoliere` binary: see [`tavoliere::cli`].
+
+fn main() -> std::process::ExitCode {
+    tavoliere::cli::main()
+}

@@ -15,9 +15,12 @@ mod color;
 mod outcome;
 
 pub mod chess;
+pub mod game;
 pub mod notation;
+pub mod replay;
 pub mod seven_kingdoms;
 pub mod shogi;
+pub mod variant;
 pub mod xiangqi;
 
 pub use color::Color;

@@ -1,0 +1,11 @@
+//! Game records and the laws that judge them: history, Zobrist keys, repetition,
+//! perpetual check and chase, jishogi, move-count draws, handicaps.
+
+pub mod cxq;
+pub mod handicap;
+pub mod ruleset;
+pub mod shogi;
+pub mod xiangqi;
+
+pub use handicap::{Handicap, HandicapRules, UnknownHandicap};
+pub use ruleset::{CxqLimits, ImpasseRule, MiniRepetitionRule, Ruleset, UnknownRuleset};

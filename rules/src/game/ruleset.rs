@@ -1,0 +1,170 @@
+//! Rulesets: the laws a game is judged by, with every limit in one value so that a
+//! tournament can change them.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The limits of the CXQ supplementary rules (`xiangqi.md` "CXQ supplementary rules"
+/// and "CXQ automatic draws").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CxqLimits {
+    /// Consecutive checks or attacks allowed per distinct piece before a series is
+    /// perpetual (rule 3: 6 with one piece).
+    pub series_per_piece: u32,
+    /// At most this many distinct pieces raise the allowance (rule 3: 18 with three pieces).
+    pub series_max_pieces: u32,
+    /// Efficiency draw: each side has made this many effective moves (120).
+    pub effective_moves: u32,
+    /// Progress draw: each side has made this many moves since the last progress (30).
+    pub moves_without_progress: u32,
+    /// Length draw: each side has made this many moves (300).
+    pub moves_per_side: u32,
+}
+
+impl CxqLimits {
+    /// The published CXQ numbers: 6/12/18, 120, 30, 300.
+    pub const STANDARD: CxqLimits = CxqLimits {
+        series_per_piece: 6,
+        series_max_pieces: 3,
+        effective_moves: 120,
+        moves_without_progress: 30,
+        moves_per_side: 300,
+    };
+
+    /// The longest series that is not yet perpetual, for a series made with `pieces`
+    /// distinct pieces: `6 x min(k, 3)` (`xiangqi.md` "Interpretation").
+    pub fn series_allowance(&self, pieces: u32) -> u32 {
+        self.series_per_piece * pieces.clamp(1, self.series_max_pieces)
+    }
+}
+
+impl Default for CxqLimits {
+    fn default() -> Self {
+        CxqLimits::STANDARD
+    }
+}
+
+/// How a Shogi impasse is decided (`shogi.md` "End of the game", Impasse).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ImpasseRule {
+    /// The 24-point rule, on a player's claim when both kings are in their zones (default).
+    #[default]
+    TwentyFourPoints,
+    /// The 27-point declaration (28 for Black, 27 for White).
+    TwentySevenDeclaration,
+}
+
+/// How a MiniShogi fourfold repetition is decided (`minishogi.md` "End of the game").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MiniRepetitionRule {
+    /// AISE: a perpetual checker loses, otherwise the player who started the cycle loses.
+    #[default]
+    Aise,
+    /// Modern Japanese reading: a perpetual checker loses, otherwise the first player loses.
+    Modern,
+}
+
+/// The laws a game is played under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ruleset {
+    /// Xiangqi under the CXQ rules (the default for Xiangqi).
+    Cxq(CxqLimits),
+    /// Xiangqi by the basic rules only: no repetition law, no automatic draws.
+    XiangqiBasic,
+    /// Shogi with sennichite and the given impasse rule.
+    Shogi(ImpasseRule),
+    /// MiniShogi with the given repetition rule; `tournament` selects the 11-point
+    /// jishogi count instead of a jishogi draw.
+    MiniShogi {
+        /// Repetition rule.
+        repetition: MiniRepetitionRule,
+        /// Tournament mode: jishogi is counted.
+        tournament: bool,
+    },
+}
+
+impl Ruleset {
+    /// The canonical name of the ruleset, as stored by the server and read by `--ruleset`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Ruleset::Cxq(_) => "cxq",
+            Ruleset::XiangqiBasic => "basic",
+            Ruleset::Shogi(ImpasseRule::TwentyFourPoints) => "shogi-24",
+            Ruleset::Shogi(ImpasseRule::TwentySevenDeclaration) => "shogi-27",
+            Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, .. } => "aise",
+            Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, .. } => "modern",
+        }
+    }
+
+    /// Whether this is a tournament game where that matters (MiniShogi jishogi count).
+    pub fn is_tournament(&self) -> bool {
+        matches!(self, Ruleset::MiniShogi { tournament: true, .. })
+    }
+
+    /// The same ruleset in tournament mode (only MiniShogi changes).
+    pub fn with_tournament(self, tournament: bool) -> Ruleset {
+        match self {
+            Ruleset::MiniShogi { repetition, .. } => Ruleset::MiniShogi { repetition, tournament },
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A ruleset name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRuleset(pub String);
+
+impl fmt::Display for UnknownRuleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown ruleset {:?} (known: cxq, basic, shogi-24, shogi-27, aise, modern)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownRuleset {}
+
+impl FromStr for Ruleset {
+    type Err = UnknownRuleset;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "cxq" => Ruleset::Cxq(CxqLimits::STANDARD),
+            "basic" | "xiangqi-basic" => Ruleset::XiangqiBasic,
+            "shogi-24" | "shogi" | "24" => Ruleset::Shogi(ImpasseRule::TwentyFourPoints),
+            "shogi-27" | "27" => Ruleset::Shogi(ImpasseRule::TwentySevenDeclaration),
+            "aise" | "minishogi" => {
+                Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: false }
+            }
+            "modern" => Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, tournament: false },
+            _ => return Err(UnknownRuleset(s.to_owned())),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cxq_allowance_is_six_per_piece_up_to_three_pieces() {
+        let limits = CxqLimits::STANDARD;
+        assert_eq!(limits.series_allowance(1), 6);
+        assert_eq!(limits.series_allowance(2), 12);
+        assert_eq!(limits.series_allowance(3), 18);
+        assert_eq!(limits.series_allowance(5), 18, "more than three pieces still allow 18");
+    }
+
+    #[test]
+    fn ruleset_names_round_trip() {
+        for name in ["cxq", "basic", "shogi-24", "shogi-27", "aise", "modern"] {
+            let ruleset: Ruleset = name.parse().unwrap();
+            assert_eq!(ruleset.name(), name);
+        }
+        assert!("chess960".parse::<Ruleset>().is_err());
+    }
+}

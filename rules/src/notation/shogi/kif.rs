@@ -1,0 +1,574 @@
+//! KIF game records (Japanese text): header lines `key：value` (`手合割：二枚落ち` for
+//! handicaps, `5五将棋` for MiniShogi), an optional board diagram (BOD) with hands and
+//! `後手番`, moves `７六歩(77)`, `同　歩(77)`, `５五角打`, `２二角成(88)`, `不成`,
+//! promoted names (成銀 全, 成桂 圭, 成香 杏, と, 龍/竜, 馬), comment lines `*` / `#`,
+//! endings (投了, 中断, 千日手, 持将棋, 切れ負け, 反則負け, 詰み, 入玉勝ち) and the
+//! `まで..` summary. Input in UTF-8 or Shift_JIS ([`read_bytes`]). Variations (`変化：`)
+//! are not read: the main line ends there.
+
+use crate::shogi::{Hand, Handicap, Move, Piece, Position, Role, Setup, Square, Variant};
+use crate::Color;
+
+use super::game::{decode, Ending, GameRecord, RecordError, BLACK_NAME, WHITE_NAME};
+
+const HANDICAP_KEY: &str = "手合割";
+const MINI_NAME: &str = "5五将棋";
+
+fn handicap_position(name: &str) -> Option<Position> {
+    match name {
+        "平手" => Some(Position::startpos(Variant::Standard)),
+        MINI_NAME => Some(Position::startpos(Variant::Mini)),
+        "飛落ち" => handicap_position("飛車落ち"),
+        _ => {
+            let handicap = Handicap::ALL.into_iter().find(|h| h.kif_name() == name)?;
+            Position::from_setup(Setup::handicap(handicap)).ok()
+        }
+    }
+}
+
+fn handicap_name(pos: &Position) -> Option<&'static str> {
+    if pos.move_number() != 1 {
+        return None;
+    }
+    if *pos == Position::startpos(Variant::Standard) {
+        return Some("平手");
+    }
+    if *pos == Position::startpos(Variant::Mini) {
+        return Some(MINI_NAME);
+    }
+    Handicap::ALL.into_iter().map(Handicap::kif_name).find(|n| handicap_position(n).as_ref() == Some(pos))
+}
+
+/// Board and move names of the roles (the first name is the one written).
+const NAMES: [(&str, Role); 18] = [
+    ("成銀", Role::ProSilver),
+    ("成桂", Role::ProKnight),
+    ("成香", Role::ProLance),
+    ("玉", Role::King),
+    ("王", Role::King),
+    ("飛", Role::Rook),
+    ("角", Role::Bishop),
+    ("金", Role::Gold),
+    ("銀", Role::Silver),
+    ("桂", Role::Knight),
+    ("香", Role::Lance),
+    ("歩", Role::Pawn),
+    ("龍", Role::Dragon),
+    ("竜", Role::Dragon),
+    ("馬", Role::Horse),
+    ("と", Role::Tokin),
+    ("全", Role::ProSilver),
+    ("圭", Role::ProKnight),
+];
+
+/// One-character names, for board diagrams.
+fn diagram_role(c: char) -> Option<Role> {
+    match c {
+        '杏' => Some(Role::ProLance),
+        '全' => Some(Role::ProSilver),
+        '圭' => Some(Role::ProKnight),
+        _ => NAMES.iter().find(|(n, _)| n.chars().count() == 1 && n.starts_with(c)).map(|&(_, r)| r),
+    }
+}
+
+fn diagram_char(role: Role) -> char {
+    match role {
+        Role::ProSilver => '全',
+        Role::ProKnight => '圭',
+        Role::ProLance => '杏',
+        other => move_name(other).chars().next().unwrap_or('歩'),
+    }
+}
+
+fn move_name(role: Role) -> &'static str {
+    NAMES.iter().find(|(_, r)| *r == role).map_or("歩", |&(n, _)| n)
+}
+
+const KANJI_DIGITS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+const WIDE_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+
+fn digit_value(c: char) -> Option<u8> {
+    let pos = |set: &[char; 9]| set.iter().position(|&d| d == c);
+    pos(&KANJI_DIGITS)
+        .or_else(|| pos(&WIDE_DIGITS))
+        .or_else(|| c.to_digit(10).filter(|&d| d > 0).map(|d| d as usize - 1))
+        .map(|i| i as u8 + 1)
+}
+
+/// `十八` → 18, `三` → 3, `十` → 10.
+fn kanji_number(text: &str) -> Option<u8> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (Some('十'), None, None) => Some(10),
+        (Some('十'), Some(d), None) => Some(10 + digit_value(d)?),
+        (Some(d), None, None) => digit_value(d),
+        _ => None,
+    }
+}
+
+fn kanji_count(n: u8) -> String {
+    match n {
+        1..=9 => KANJI_DIGITS[usize::from(n - 1)].to_string(),
+        10 => "十".to_owned(),
+        11..=19 => format!("十{}", KANJI_DIGITS[usize::from(n - 11)]),
+        _ => n.to_string(),
+    }
+}
+
+fn ending_of(word: &str, turn: Color) -> Option<Ending> {
+    Some(match word {
+        "投了" => Ending::Resignation,
+        "中断" => Ending::Interrupted,
+        "千日手" => Ending::Sennichite,
+        "持将棋" => Ending::Jishogi,
+        "切れ負け" | "時間切れ" => Ending::TimeUp,
+        "反則負け" => Ending::IllegalMove,
+        "反則勝ち" => Ending::IllegalAction(!turn),
+        "詰み" => Ending::Checkmate,
+        "入玉勝ち" => Ending::DeclarationWin,
+        _ => return None,
+    })
+}
+
+fn ending_word(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Resignation => "投了",
+        Ending::Interrupted => "中断",
+        Ending::Sennichite => "千日手",
+        Ending::Jishogi | Ending::Draw => "持将棋",
+        Ending::TimeUp => "切れ負け",
+        Ending::IllegalMove => "反則負け",
+        Ending::IllegalAction(_) => "反則勝ち",
+        Ending::Checkmate => "詰み",
+        Ending::DeclarationWin => "入玉勝ち",
+    }
+}
+
+/// Reads a KIF record from bytes, UTF-8 or Shift_JIS (see [`decode`]).
+///
+/// # Errors
+///
+/// As [`read`].
+pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, RecordError> {
+    read(&decode(bytes))
+}
+
+/// Reads a KIF record.
+///
+/// # Errors
+///
+/// A [`RecordError`] for an unreadable line, an unknown handicap, an illegal start
+/// position or an illegal move.
+pub fn read(text: &str) -> Result<GameRecord, RecordError> {
+    let mut headers = Vec::new();
+    let mut start: Option<Position> = None;
+    let mut diagram_rows: Vec<Vec<Option<Piece>>> = Vec::new();
+    let mut hands = [Hand::new(); 2];
+    let mut diagram_turn = Color::First;
+    let mut pos: Option<Position> = None;
+    let mut moves = Vec::new();
+    let mut ending = None;
+    let mut last_to: Option<Square> = None;
+    for (index, raw) in text.lines().enumerate() {
+        let line_no = index + 1;
+        let bad = |detail| RecordError::BadLine { line: line_no, detail };
+        let line = raw.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        if line.is_empty() || line.starts_with('#') || line.starts_with('*') || line.starts_with('&') {
+            continue;
+        }
+        if line.starts_with("変化") {
+            break;
+        }
+        if line.starts_with("まで")
+            || line.starts_with("手数")
+            || line.starts_with('+')
+            || line.contains("９ ８ ７")
+            || line.contains("５ ４ ３")
+        {
+            continue;
+        }
+        if let Some(row) = line.strip_prefix('|') {
+            diagram_rows.push(read_diagram_row(row).ok_or(bad("unreadable board row"))?);
+            continue;
+        }
+        if line == "後手番" || line == "上手番" {
+            diagram_turn = Color::Second;
+            continue;
+        }
+        if line == "先手番" || line == "下手番" {
+            diagram_turn = Color::First;
+            continue;
+        }
+        if line.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            let current = match &mut pos {
+                Some(p) => p,
+                None => pos.insert(start_position(&mut start, &diagram_rows, hands, diagram_turn)?),
+            };
+            let rest = line.trim_start_matches(|c: char| c.is_ascii_digit());
+            let word = rest.split_ascii_whitespace().next().ok_or(bad("move number without a move"))?;
+            if let Some(e) = ending_of(word, current.turn()) {
+                ending = Some(e);
+                break;
+            }
+            let m = read_move(current, word, last_to).ok_or(bad("unreadable move"))?;
+            let ply = moves.len() + 1;
+            let m = m.map_err(|kind| RecordError::IllegalMove { line: line_no, ply, kind })?;
+            current.check_move(m).map_err(|kind| RecordError::IllegalMove {
+                line: line_no,
+                ply,
+                kind: Some(kind),
+            })?;
+            current.play_unchecked(m);
+            last_to = Some(m.to());
+            moves.push(m);
+            continue;
+        }
+        let Some((key, value)) = line.split_once('：').or_else(|| line.split_once(':')) else {
+            return Err(bad("unreadable line"));
+        };
+        let (key, value) = (key.trim(), value.trim());
+        match key {
+            HANDICAP_KEY => {
+                start = Some(
+                    handicap_position(value).ok_or_else(|| RecordError::UnknownHandicap(value.to_owned()))?,
+                );
+            }
+            "先手" | "下手" => headers.push((BLACK_NAME.to_owned(), value.to_owned())),
+            "後手" | "上手" => headers.push((WHITE_NAME.to_owned(), value.to_owned())),
+            "先手の持駒" | "下手の持駒" => {
+                hands[0] = read_hand(value).ok_or(bad("unreadable hand"))?
+            }
+            "後手の持駒" | "上手の持駒" => {
+                hands[1] = read_hand(value).ok_or(bad("unreadable hand"))?
+            }
+            _ => headers.push((key.to_owned(), value.to_owned())),
+        }
+    }
+    let start = match pos {
+        Some(_) => start.unwrap_or_else(|| Position::startpos(Variant::Standard)),
+        None => start_position(&mut start, &diagram_rows, hands, diagram_turn)?,
+    };
+    Ok(GameRecord { start, moves, ending, headers })
+}
+
+/// The start: a board diagram if there is one, else the handicap, else the standard start.
+fn start_position(
+    start: &mut Option<Position>,
+    rows: &[Vec<Option<Piece>>],
+    hands: [Hand; 2],
+    turn: Color,
+) -> Result<Position, RecordError> {
+    if rows.is_empty() {
+        let pos = start.clone().unwrap_or_else(|| Position::startpos(Variant::Standard));
+        *start = Some(pos.clone());
+        return Ok(pos);
+    }
+    let variant = match (rows.len(), rows.iter().all(|r| r.len() == rows.len())) {
+        (9, true) => Variant::Standard,
+        (5, true) => Variant::Mini,
+        _ => return Err(RecordError::BadLine { line: 0, detail: "the board diagram must be 9x9 or 5x5" }),
+    };
+    let size = variant.size();
+    let mut setup = Setup { hands, turn, ..Setup::empty(variant) };
+    for (r, row) in rows.iter().enumerate() {
+        for (c, piece) in row.iter().enumerate() {
+            if let Some(sq) = Square::new(size - c as u8, r as u8 + 1) {
+                setup.board[sq.index()] = *piece;
+            }
+        }
+    }
+    let pos = Position::from_setup(setup)?;
+    *start = Some(pos.clone());
+    Ok(pos)
+}
+
+/// ` ・v飛 ・ ・ ・ ・ ・v角 ・|二`: two characters per square.
+fn read_diagram_row(row: &str) -> Option<Vec<Option<Piece>>> {
+    let cells: Vec<char> = row.split('|').next()?.chars().collect();
+    if !cells.len().is_multiple_of(2) {
+        return None;
+    }
+    cells
+        .chunks(2)
+        .map(|cell| match cell {
+            [_, '・'] => Some(None),
+            ['v', c] => Some(Some(Piece { color: Color::Second, role: diagram_role(*c)? })),
+            [' ' | '^', c] => Some(Some(Piece { color: Color::First, role: diagram_role(*c)? })),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `銀二　歩三`, `なし`.
+fn read_hand(text: &str) -> Option<Hand> {
+    let mut hand = Hand::new();
+    if text == "なし" {
+        return Some(hand);
+    }
+    for item in text.split(|c: char| c == '　' || c.is_ascii_whitespace()).filter(|s| !s.is_empty()) {
+        let mut chars = item.chars();
+        let role = diagram_role(chars.next()?).filter(|r| r.is_hand_role())?;
+        let rest = chars.as_str();
+        let n = if rest.is_empty() { 1 } else { kanji_number(rest)? };
+        hand.set(role, hand.count(role).checked_add(n)?);
+    }
+    Some(hand)
+}
+
+/// Reads `７六歩(77)`, `同　歩(77)`, `５五角打`, `２二角成(88)`, `２二角不成(88)`.
+/// `None` if unreadable; `Some(Err(..))` if readable but no legal move fits.
+#[allow(clippy::type_complexity)]
+fn read_move(
+    pos: &Position,
+    word: &str,
+    last_to: Option<Square>,
+) -> Option<Result<Move, Option<crate::shogi::IllegalMoveKind>>> {
+    let mut s = word;
+    let to = if let Some(rest) = s.strip_prefix('同') {
+        s = rest.trim_start_matches(['　', ' ']);
+        last_to?
+    } else {
+        let mut chars = s.chars();
+        let file = digit_value(chars.next()?)?;
+        let rank = digit_value(chars.next()?)?;
+        s = chars.as_str();
+        Square::new(file, rank).filter(|sq| sq.is_on(pos.variant()))?
+    };
+    let (name, role) = NAMES.iter().chain(&[("杏", Role::ProLance)]).find(|(n, _)| s.starts_with(n))?;
+    s = &s[name.len()..];
+    s = s.trim_start_matches(['右', '左', '直', '上', '引', '寄', '行', '入']);
+    let mut promotion = None;
+    let mut drop = false;
+    if let Some(rest) = s.strip_prefix("不成") {
+        promotion = Some(false);
+        s = rest;
+    } else if let Some(rest) = s.strip_prefix('成') {
+        promotion = Some(true);
+        s = rest;
+    } else if let Some(rest) = s.strip_prefix('打') {
+        drop = true;
+        s = rest;
+    }
+    let origin = if let Some(rest) = s.strip_prefix('(') {
+        let b = rest.as_bytes();
+        if b.len() != 3 || b[2] != b')' {
+            return None;
+        }
+        s = "";
+        Some(Square::new(b[0].checked_sub(b'0')?, b[1].checked_sub(b'0')?)?)
+    } else {
+        None
+    };
+    if !s.is_empty() {
+        return None;
+    }
+    if drop {
+        if !role.is_hand_role() || origin.is_some() {
+            return None;
+        }
+        return Some(Ok(Move::Drop { role: *role, to }));
+    }
+    if let Some(from) = origin {
+        let promote = promotion.unwrap_or(false);
+        if pos.piece_at(from).map(|p| p.role) != Some(*role) {
+            return Some(Err(Some(crate::shogi::IllegalMoveKind::NoPiece)));
+        }
+        return Some(Ok(Move::Normal { from, to, promote }));
+    }
+    // No origin (KI2 style): resolve against the legal moves.
+    let legal = pos.legal_moves();
+    let matching: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| match *m {
+            Move::Normal { from, to: t, promote } => {
+                t == to
+                    && pos.piece_at(from).map(|p| p.role) == Some(*role)
+                    && promote == promotion.unwrap_or(false)
+            }
+            Move::Drop { .. } => false,
+        })
+        .collect();
+    Some(match matching.as_slice() {
+        [m] => Ok(*m),
+        [] if promotion.is_none() && role.is_hand_role() => Ok(Move::Drop { role: *role, to }),
+        _ => Err(None),
+    })
+}
+
+fn square_text(sq: Square) -> String {
+    format!("{}{}", WIDE_DIGITS[usize::from(sq.file() - 1)], KANJI_DIGITS[usize::from(sq.rank() - 1)])
+}
+
+/// Writes a record in KIF (UTF-8). Standard starts and handicaps are written as
+/// `手合割`, other positions as a board diagram.
+pub fn write(record: &GameRecord) -> String {
+    let mut out = String::from("# KIF written by Tavoliere\n");
+    let start = &record.start;
+    match handicap_name(start) {
+        Some(name) => out.push_str(&format!("{HANDICAP_KEY}：{name}\n")),
+        None => write_diagram(&mut out, start),
+    }
+    for (key, value) in &record.headers {
+        let key = match key.as_str() {
+            BLACK_NAME => "先手",
+            WHITE_NAME => "後手",
+            other => other,
+        };
+        out.push_str(&format!("{key}：{value}\n"));
+    }
+    out.push_str("手数----指手---------消費時間--\n");
+    let mut pos = start.clone();
+    let mut last_to = None;
+    for (i, &m) in record.moves.iter().enumerate() {
+        let mut text = String::new();
+        match m {
+            Move::Normal { from, to, promote } => {
+                text.push_str(&if last_to == Some(to) { "同　".to_owned() } else { square_text(to) });
+                let role = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
+                text.push_str(move_name(role));
+                let could_promote = pos.is_legal(Move::Normal { from, to, promote: true });
+                if promote {
+                    text.push('成');
+                } else if could_promote {
+                    text.push_str("不成");
+                }
+                text.push_str(&format!("({}{})", from.file(), from.rank()));
+            }
+            Move::Drop { role, to } => {
+                text.push_str(&square_text(to));
+                text.push_str(move_name(role));
+                text.push('打');
+            }
+        }
+        out.push_str(&format!("{:>4} {text}\n", i + 1));
+        if pos.is_legal(m) {
+            pos.play_unchecked(m);
+        }
+        last_to = Some(m.to());
+    }
+    let n = record.moves.len();
+    if let Some(ending) = record.ending {
+        out.push_str(&format!("{:>4} {}\n", n + 1, ending_word(ending)));
+    }
+    match record.outcome() {
+        Some(outcome) => match outcome.winner() {
+            Some(Color::First) => out.push_str(&format!("まで{n}手で先手の勝ち\n")),
+            Some(Color::Second) => out.push_str(&format!("まで{n}手で後手の勝ち\n")),
+            None => out.push_str(&format!(
+                "まで{n}手で{}\n",
+                ending_word(record.ending.unwrap_or(Ending::Sennichite))
+            )),
+        },
+        None if record.ending == Some(Ending::Interrupted) => out.push_str(&format!("まで{n}手で中断\n")),
+        None => {}
+    }
+    out
+}
+
+fn write_diagram(out: &mut String, pos: &Position) {
+    let size = pos.variant().size();
+    let hand_text = |color: Color| {
+        let items: Vec<String> = pos
+            .hand(color)
+            .iter()
+            .map(|(role, n)| {
+                format!("{}{}", diagram_char(role), if n > 1 { kanji_count(n) } else { String::new() })
+            })
+            .collect();
+        if items.is_empty() {
+            "なし".to_owned()
+        } else {
+            items.join("　")
+        }
+    };
+    out.push_str(&format!("後手の持駒：{}\n", hand_text(Color::Second)));
+    let header: Vec<String> = (1..=size).rev().map(|f| WIDE_DIGITS[usize::from(f - 1)].to_string()).collect();
+    out.push_str(&format!("  {}\n", header.join(" ")));
+    out.push_str(&format!("+{}+\n", "-".repeat(usize::from(size) * 3)));
+    for rank in 1..=size {
+        out.push('|');
+        for file in (1..=size).rev() {
+            match Square::new(file, rank).and_then(|sq| pos.piece_at(sq)) {
+                Some(p) => {
+                    out.push(if p.color == Color::Second { 'v' } else { ' ' });
+                    out.push(diagram_char(p.role));
+                }
+                None => out.push_str(" ・"),
+            }
+        }
+        out.push('|');
+        out.push(KANJI_DIGITS[usize::from(rank - 1)]);
+        out.push('\n');
+    }
+    out.push_str(&format!("+{}+\n", "-".repeat(usize::from(size) * 3)));
+    out.push_str(&format!("先手の持駒：{}\n", hand_text(Color::First)));
+    if pos.turn() == Color::Second {
+        out.push_str("後手番\n");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::shogi::sfen;
+
+    #[test]
+    fn reads_a_kifu_for_windows_game() {
+        let text = "# ---- Kifu for Windows ----\n開始日時：2024/01/01\n手合割：平手\n先手：羽生\n後手：藤井\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:01/00:00:01)\n*comment\n   3 ２二角成(88)   ( 0:01/00:00:02)\n   4 同　銀(31)   ( 0:01/00:00:02)\n   5 ５五角打   ( 0:01/00:00:03)\n   6 投了\nまで5手で先手の勝ち\n";
+        let record = read(text).unwrap();
+        let usi: Vec<String> = record.moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(usi, ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]);
+        assert_eq!(record.ending, Some(Ending::Resignation));
+        assert_eq!(record.header(BLACK_NAME), Some("羽生"));
+        assert_eq!(record.header("開始日時"), Some("2024/01/01"));
+        assert_eq!(record.outcome().and_then(|o| o.winner()), Some(Color::First));
+        let written = write(&record);
+        assert!(written.contains("同　銀(31)"), "{written}");
+        assert_eq!(read(&written).unwrap(), record);
+    }
+
+    #[test]
+    fn reads_shift_jis() {
+        let text = "手合割：平手\n   1 ７六歩(77)\n   2 投了\n";
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+        let record = read_bytes(&bytes).unwrap();
+        assert_eq!(record.moves.len(), 1);
+        assert_eq!(record.ending, Some(Ending::Resignation));
+    }
+
+    #[test]
+    fn reads_handicaps_and_diagrams() {
+        let record = read("手合割：二枚落ち\n   1 ５二玉(51)\n").unwrap();
+        assert_eq!(sfen::write(&record.start), "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+        assert_eq!(record.moves[0].to_string(), "5a5b");
+        assert_eq!(read(&write(&record)).unwrap(), record);
+        assert_eq!(read("手合割：百枚落ち\n"), Err(RecordError::UnknownHandicap("百枚落ち".to_owned())));
+        let tsume = sfen::parse("7lk/9/8S/9/9/9/9/7L1/8K b Pr2b4g3s4n2l17p 1", None).unwrap();
+        let record = GameRecord { start: tsume, moves: vec![], ending: None, headers: vec![] };
+        let written = write(&record);
+        assert!(written.contains("後手の持駒：飛　角二"), "{written}");
+        assert_eq!(read(&written).unwrap(), record);
+        let mini = GameRecord {
+            start: Position::startpos(Variant::Mini),
+            moves: vec![],
+            ending: None,
+            headers: vec![],
+        };
+        assert_eq!(read(&write(&mini)).unwrap(), mini);
+    }
+
+    #[test]
+    fn promoted_pieces_and_refusals() {
+        assert_eq!(kanji_number("十八"), Some(18));
+        assert_eq!(read_hand("歩十七　銀"), {
+            let mut h = Hand::new();
+            h.set(Role::Pawn, 17);
+            h.set(Role::Silver, 1);
+            Some(h)
+        });
+        assert!(matches!(read("   1 ７五歩(77)\n"), Err(RecordError::IllegalMove { ply: 1, .. })));
+        assert!(matches!(read("   1 ７六飛(77)\n"), Err(RecordError::IllegalMove { ply: 1, .. })));
+        assert!(matches!(read("   1 同　歩(77)\n"), Err(RecordError::BadLine { line: 1, .. })));
+    }
+}

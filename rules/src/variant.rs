@@ -1,0 +1,755 @@
+//! The facade the server uses: one game type over every variant, speaking text.
+//!
+//! The server stores moves in a canonical notation (ICCS for Xiangqi, USI for Shogi and
+//! MiniShogi), reads moves in any notation a player types, and shows them in a display
+//! notation. [`AnyGame`] hides which game is played behind those strings, and judges
+//! every move by the game's laws ([`crate::game`]).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::handicap::Handicap;
+use crate::game::ruleset::{CxqLimits, ImpasseRule, MiniRepetitionRule, Ruleset};
+use crate::game::shogi::{Claim, GameError as ShogiGameError, ShogiGame};
+use crate::game::xiangqi::{GameError as XiangqiGameError, XiangqiGame};
+use crate::notation::shogi as shogi_notation;
+use crate::notation::xiangqi as xiangqi_notation;
+use crate::{shogi, xiangqi, Color, Outcome};
+
+/// The games the server plays through this facade.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Xiangqi (`xiangqi.md`).
+    Xiangqi,
+    /// Shogi (`shogi.md`).
+    Shogi,
+    /// MiniShogi (`minishogi.md`).
+    MiniShogi,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 3] = [Variant::Xiangqi, Variant::Shogi, Variant::MiniShogi];
+
+    /// The variant's name: `xiangqi`, `shogi`, `minishogi`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Xiangqi => "xiangqi",
+            Variant::Shogi => "shogi",
+            Variant::MiniShogi => "minishogi",
+        }
+    }
+
+    /// The ruleset a game of this variant uses unless another is chosen.
+    pub const fn default_ruleset(self) -> Ruleset {
+        match self {
+            Variant::Xiangqi => Ruleset::Cxq(CxqLimits::STANDARD),
+            Variant::Shogi => Ruleset::Shogi(ImpasseRule::TwentyFourPoints),
+            Variant::MiniShogi => {
+                Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: false }
+            }
+        }
+    }
+
+    /// Whether `ruleset` is one of this variant's.
+    pub const fn accepts(self, ruleset: Ruleset) -> bool {
+        matches!(
+            (self, ruleset),
+            (Variant::Xiangqi, Ruleset::Cxq(_) | Ruleset::XiangqiBasic)
+                | (Variant::Shogi, Ruleset::Shogi(_))
+                | (Variant::MiniShogi, Ruleset::MiniShogi { .. })
+        )
+    }
+
+    /// The canonical move notation stored by the server.
+    pub const fn canonical_notation(self) -> Notation {
+        match self {
+            Variant::Xiangqi => Notation::Iccs,
+            Variant::Shogi | Variant::MiniShogi => Notation::Usi,
+        }
+    }
+
+    /// The notation moves are shown in unless a player chooses another.
+    pub const fn display_notation(self) -> Notation {
+        match self {
+            Variant::Xiangqi => Notation::Wxf,
+            Variant::Shogi => Notation::Western,
+            Variant::MiniShogi => Notation::Aise,
+        }
+    }
+
+    /// The notations of this variant (besides [`Notation::Auto`]).
+    pub const fn notations(self) -> &'static [Notation] {
+        match self {
+            Variant::Xiangqi => &[Notation::Iccs, Notation::Wxf, Notation::Fix, Notation::Chinese],
+            Variant::Shogi | Variant::MiniShogi => &[Notation::Usi, Notation::Western, Notation::Aise],
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown variant {:?} (known: xiangqi, shogi, minishogi)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "xiangqi" => Ok(Variant::Xiangqi),
+            "shogi" => Ok(Variant::Shogi),
+            "minishogi" | "mini-shogi" => Ok(Variant::MiniShogi),
+            _ => Err(UnknownVariant(s.to_owned())),
+        }
+    }
+}
+
+/// A move notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// Whatever notation the text is in.
+    Auto,
+    /// Xiangqi coordinates, `h2e2`.
+    Iccs,
+    /// Xiangqi WXF, `C2=5`.
+    Wxf,
+    /// Xiangqi FIX western algebraic, `Bh3e3`.
+    Fix,
+    /// Xiangqi Chinese notation, `炮二平五`.
+    Chinese,
+    /// Shogi USI, `7g7f`.
+    Usi,
+    /// Shogi western notation with hyphens, `P-7f`.
+    Western,
+    /// Shogi western notation in the AISE magazine style, `P7f`.
+    Aise,
+}
+
+impl Notation {
+    /// The notation's name, lower case.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Notation::Auto => "auto",
+            Notation::Iccs => "iccs",
+            Notation::Wxf => "wxf",
+            Notation::Fix => "fix",
+            Notation::Chinese => "chinese",
+            Notation::Usi => "usi",
+            Notation::Western => "western",
+            Notation::Aise => "aise",
+        }
+    }
+}
+
+impl fmt::Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownNotation(pub String);
+
+impl fmt::Display for UnknownNotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown notation {:?} (known: auto, iccs, wxf, fix, chinese, usi, western, aise)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownNotation {}
+
+impl FromStr for Notation {
+    type Err = UnknownNotation;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Notation::Auto,
+            "iccs" => Notation::Iccs,
+            "wxf" => Notation::Wxf,
+            "fix" => Notation::Fix,
+            "chinese" => Notation::Chinese,
+            "usi" => Notation::Usi,
+            "western" => Notation::Western,
+            "aise" => Notation::Aise,
+            _ => return Err(UnknownNotation(s.to_owned())),
+        })
+    }
+}
+
+/// A start position or game set-up that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// What kind of problem a move text has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveErrorKind {
+    /// Not a move in any notation (or in the notation asked for).
+    Unreadable,
+    /// Several legal moves fit the text.
+    Ambiguous,
+    /// A move, but not a legal one (by the position or the game's laws).
+    Illegal,
+    /// The game is over.
+    GameOver,
+}
+
+/// A move text that cannot be played, with a message for the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    /// What kind of problem.
+    pub kind: MoveErrorKind,
+    /// A sentence for the player, naming the move text.
+    pub detail: String,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// A move that was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// In the canonical notation (ICCS or USI).
+    pub canonical: String,
+    /// In the variant's display notation.
+    pub display: String,
+    /// The Zobrist key of the position after the move.
+    pub position_key: u64,
+    /// Whether the move gave check.
+    pub check: bool,
+    /// The game's end, if this move ended it.
+    pub outcome: Option<Outcome>,
+}
+
+/// What a move would do, found without playing it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DryRun {
+    /// In the canonical notation.
+    pub canonical: String,
+    /// In the variant's display notation.
+    pub display: String,
+    /// Whether the move would give check.
+    pub check: bool,
+    /// The game's end, if the move would end it.
+    pub outcome: Option<Outcome>,
+}
+
+impl DryRun {
+    /// A sentence for the player about the consequences, e.g. "this move would lose by
+    /// perpetual check".
+    pub fn summary(&self, mover: Color) -> String {
+        match self.outcome {
+            None => format!("{} is legal", self.display),
+            Some(outcome) => match outcome.winner() {
+                Some(winner) if winner == mover => {
+                    format!("this move would win by {}", outcome.reason().as_str().replace('-', " "))
+                }
+                Some(_) => format!("this move would lose by {}", outcome.reason().as_str().replace('-', " ")),
+                None => format!("this move would draw by {}", outcome.reason().as_str().replace('-', " ")),
+            },
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Inner {
+    Xiangqi(XiangqiGame),
+    Shogi(ShogiGame),
+}
+
+/// A game of any variant: the start, the moves, the laws.
+#[derive(Clone, Debug)]
+pub struct AnyGame {
+    variant: Variant,
+    handicap: Option<Handicap>,
+    canonical_moves: Vec<String>,
+    inner: Inner,
+}
+
+fn xiangqi_move_error(text: &str, e: xiangqi_notation::NotationError) -> MoveError {
+    use xiangqi_notation::NotationError as E;
+    let kind = match e {
+        E::Unreadable => MoveErrorKind::Unreadable,
+        E::Ambiguous => MoveErrorKind::Ambiguous,
+        E::Illegal(_) => MoveErrorKind::Illegal,
+    };
+    MoveError { kind, detail: format!("{text}: {e}") }
+}
+
+fn shogi_move_error(text: &str, e: shogi_notation::NotationError) -> MoveError {
+    use shogi_notation::NotationError as E;
+    let kind = match e {
+        E::Unreadable => MoveErrorKind::Unreadable,
+        E::Ambiguous => MoveErrorKind::Ambiguous,
+        E::Illegal(_) => MoveErrorKind::Illegal,
+    };
+    MoveError { kind, detail: format!("{text}: {e}") }
+}
+
+fn game_error(text: &str, over: bool, e: impl fmt::Display) -> MoveError {
+    let kind = if over { MoveErrorKind::GameOver } else { MoveErrorKind::Illegal };
+    MoveError { kind, detail: format!("{text}: {e}") }
+}
+
+impl AnyGame {
+    /// A game of `variant` from its standard start position or from `start` (FEN for
+    /// Xiangqi, SFEN for Shogi and MiniShogi), under the variant's default ruleset.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] when `start` cannot be read or is not a legal position.
+    pub fn new(variant: Variant, start: Option<&str>) -> Result<AnyGame, SetupError> {
+        AnyGame::with_rules(variant, variant.default_ruleset(), None, start)
+    }
+
+    /// A game with a chosen ruleset and handicap. The handicap gives the start position
+    /// unless `start` is given.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] when the ruleset or handicap does not belong to the variant, or the
+    /// start position cannot be read or played.
+    pub fn with_rules(
+        variant: Variant,
+        ruleset: Ruleset,
+        handicap: Option<Handicap>,
+        start: Option<&str>,
+    ) -> Result<AnyGame, SetupError> {
+        if !variant.accepts(ruleset) {
+            return Err(SetupError(format!("ruleset {ruleset} is not a {variant} ruleset")));
+        }
+        let handicap_fits = matches!(
+            (variant, handicap),
+            (_, None)
+                | (Variant::Xiangqi, Some(Handicap::Xiangqi(_)))
+                | (Variant::Shogi, Some(Handicap::Shogi(_)))
+                | (Variant::MiniShogi, Some(Handicap::MiniShogi(_)))
+        );
+        if !handicap_fits {
+            return Err(SetupError(format!("that handicap is not a {variant} handicap")));
+        }
+        let start = start.or(handicap.as_ref().map(Handicap::start_fen));
+        let inner = match variant {
+            Variant::Xiangqi => {
+                let position = match start {
+                    Some(fen) => xiangqi_notation::fen::parse(fen).map_err(|e| SetupError(e.to_string()))?,
+                    None => xiangqi::Position::new(),
+                };
+                Inner::Xiangqi(XiangqiGame::new(position, ruleset, handicap))
+            }
+            Variant::Shogi | Variant::MiniShogi => {
+                let board =
+                    if variant == Variant::Shogi { shogi::Variant::Standard } else { shogi::Variant::Mini };
+                let position = match start {
+                    Some(sfen) => shogi_notation::sfen::parse(sfen, Some(board))
+                        .map_err(|e| SetupError(e.to_string()))?,
+                    None => shogi::Position::startpos(board),
+                };
+                Inner::Shogi(ShogiGame::new(position, ruleset, handicap))
+            }
+        };
+        Ok(AnyGame { variant, handicap, canonical_moves: Vec::new(), inner })
+    }
+
+    /// A game with its canonical moves replayed.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] naming the first move that cannot be replayed.
+    pub fn replay<'a>(
+        variant: Variant,
+        ruleset: Ruleset,
+        handicap: Option<Handicap>,
+        start: Option<&str>,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<AnyGame, SetupError> {
+        let mut game = AnyGame::with_rules(variant, ruleset, handicap, start)?;
+        for (ply, text) in moves.into_iter().enumerate() {
+            game.play(text).map_err(|e| SetupError(format!("ply {}: {e}", ply + 1)))?;
+        }
+        Ok(game)
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The ruleset in force.
+    pub fn ruleset(&self) -> Ruleset {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.ruleset(),
+            Inner::Shogi(g) => g.ruleset(),
+        }
+    }
+
+    /// The handicap, if any.
+    pub fn handicap(&self) -> Option<Handicap> {
+        self.handicap
+    }
+
+    /// The start position as FEN or SFEN.
+    pub fn start_fen(&self) -> String {
+        match &self.inner {
+            Inner::Xiangqi(g) => xiangqi_notation::fen::write(g.start()),
+            Inner::Shogi(g) => shogi_notation::sfen::write(g.start()),
+        }
+    }
+
+    /// The current position as FEN or SFEN.
+    pub fn fen(&self) -> String {
+        match &self.inner {
+            Inner::Xiangqi(g) => xiangqi_notation::fen::write(g.position()),
+            Inner::Shogi(g) => shogi_notation::sfen::write(g.position()),
+        }
+    }
+
+    /// Moves played so far.
+    pub fn ply(&self) -> u32 {
+        self.canonical_moves.len() as u32
+    }
+
+    /// The side that makes the next move.
+    pub fn side_to_move(&self) -> Color {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.side_to_move(),
+            Inner::Shogi(g) => g.side_to_move(),
+        }
+    }
+
+    /// Moves the side to move still makes in this turn after the next one (handicap
+    /// turns of several moves); 0 in ordinary play.
+    pub fn moves_left_in_turn(&self) -> u8 {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.moves_left_in_turn(),
+            Inner::Shogi(g) => g.moves_left_in_turn(),
+        }
+    }
+
+    /// The Zobrist key of the current position.
+    pub fn position_key(&self) -> u64 {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.position().zobrist(),
+            Inner::Shogi(g) => g.position().zobrist(),
+        }
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.position().is_check(),
+            Inner::Shogi(g) => g.position().is_check(),
+        }
+    }
+
+    /// The legal moves now, canonical; empty when the game is over.
+    pub fn legal_moves(&self) -> Vec<String> {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.legal_moves().iter().map(ToString::to_string).collect(),
+            Inner::Shogi(g) => g.legal_moves().iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// The game's end by rule, once reached.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.outcome(),
+            Inner::Shogi(g) => g.outcome(),
+        }
+    }
+
+    /// The canonical moves played.
+    pub fn moves(&self) -> &[String] {
+        &self.canonical_moves
+    }
+
+    /// Reads a move in `notation` (any notation of the variant for [`Notation::Auto`])
+    /// and returns it canonical. The move must be legal in the position; the game's laws
+    /// (handicap bans) are checked by [`AnyGame::play`] and [`AnyGame::dry_run`].
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`] when the text is unreadable, ambiguous or names no legal move.
+    pub fn resolve(&self, text: &str, notation: Notation) -> Result<String, MoveError> {
+        let text = text.trim();
+        match &self.inner {
+            Inner::Xiangqi(g) => self.xiangqi_move(g, text, notation).map(|m| m.to_string()),
+            Inner::Shogi(g) => self.shogi_move(g, text, notation).map(|m| m.to_string()),
+        }
+    }
+
+    fn wrong_notation(&self, text: &str, notation: Notation) -> MoveError {
+        MoveError {
+            kind: MoveErrorKind::Unreadable,
+            detail: format!("{text}: {notation} is not a {} notation", self.variant),
+        }
+    }
+
+    fn xiangqi_move(
+        &self,
+        g: &XiangqiGame,
+        text: &str,
+        notation: Notation,
+    ) -> Result<xiangqi::Move, MoveError> {
+        let pos = g.position();
+        let parsed = match notation {
+            Notation::Auto => xiangqi_notation::parse_any(pos, text),
+            Notation::Iccs => xiangqi_notation::iccs::parse(pos, text),
+            Notation::Wxf => xiangqi_notation::wxf::parse(pos, text),
+            Notation::Fix => xiangqi_notation::fix::parse(pos, text),
+            Notation::Chinese => xiangqi_notation::chinese::parse(pos, text),
+            _ => return Err(self.wrong_notation(text, notation)),
+        };
+        parsed.map_err(|e| xiangqi_move_error(text, e))
+    }
+
+    fn shogi_move(&self, g: &ShogiGame, text: &str, notation: Notation) -> Result<shogi::Move, MoveError> {
+        let pos = g.position();
+        let parsed = match notation {
+            Notation::Auto => shogi_notation::parse_any(pos, text),
+            Notation::Usi => shogi_notation::usi::parse(pos, text),
+            Notation::Western | Notation::Aise => shogi_notation::western::parse(pos, text),
+            _ => return Err(self.wrong_notation(text, notation)),
+        };
+        parsed.map_err(|e| shogi_move_error(text, e))
+    }
+
+    fn write_xiangqi(pos: &xiangqi::Position, m: xiangqi::Move, notation: Notation) -> String {
+        match notation {
+            Notation::Wxf => xiangqi_notation::wxf::write(pos, m),
+            Notation::Fix => xiangqi_notation::fix::write(pos, m),
+            Notation::Chinese => xiangqi_notation::chinese::write(pos, m),
+            _ => xiangqi_notation::iccs::write(pos, m),
+        }
+    }
+
+    fn write_shogi(pos: &shogi::Position, m: shogi::Move, notation: Notation) -> String {
+        match notation {
+            Notation::Western => {
+                shogi_notation::western::write(pos, m, shogi_notation::western::Style::Hyphenated)
+            }
+            Notation::Aise => shogi_notation::western::write(pos, m, shogi_notation::western::Style::Aise),
+            _ => shogi_notation::usi::write(pos, m),
+        }
+    }
+
+    /// What `text` would do if played now, without changing the game.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`] when the move cannot be played.
+    pub fn dry_run(&self, text: &str) -> Result<DryRun, MoveError> {
+        let mut probe = self.clone();
+        let played = probe.play(text)?;
+        Ok(DryRun {
+            canonical: played.canonical,
+            display: played.display,
+            check: played.check,
+            outcome: played.outcome,
+        })
+    }
+
+    /// Plays `text` (any notation of the variant).
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`] when the move cannot be played; the game is unchanged.
+    pub fn play(&mut self, text: &str) -> Result<PlayedMove, MoveError> {
+        let text = text.trim();
+        let display_notation = self.variant.display_notation();
+        let played = match &mut self.inner {
+            Inner::Xiangqi(g) => {
+                if g.outcome().is_some() {
+                    return Err(game_error(text, true, XiangqiGameError::GameOver));
+                }
+                let m = xiangqi_notation::parse_any(g.position(), text)
+                    .map_err(|e| xiangqi_move_error(text, e))?;
+                let display = Self::write_xiangqi(g.position(), m, display_notation);
+                let outcome = g.play(m).map_err(|e| game_error(text, e == XiangqiGameError::GameOver, e))?;
+                PlayedMove {
+                    canonical: m.to_string(),
+                    display,
+                    position_key: g.position().zobrist(),
+                    check: g.was_check(g.moves().len() - 1),
+                    outcome,
+                }
+            }
+            Inner::Shogi(g) => {
+                if g.outcome().is_some() {
+                    return Err(game_error(text, true, ShogiGameError::GameOver));
+                }
+                let m =
+                    shogi_notation::parse_any(g.position(), text).map_err(|e| shogi_move_error(text, e))?;
+                let display = Self::write_shogi(g.position(), m, display_notation);
+                let outcome = g.play(m).map_err(|e| game_error(text, e == ShogiGameError::GameOver, e))?;
+                PlayedMove {
+                    canonical: m.to_string(),
+                    display,
+                    position_key: g.position().zobrist(),
+                    check: g.was_check(g.moves().len() - 1),
+                    outcome,
+                }
+            }
+        };
+        self.canonical_moves.push(played.canonical.clone());
+        Ok(played)
+    }
+
+    /// The moves played, in `notation` ([`Notation::Auto`]: the display notation).
+    pub fn display_moves(&self, notation: Notation) -> Vec<String> {
+        let notation = if notation == Notation::Auto { self.variant.display_notation() } else { notation };
+        match &self.inner {
+            Inner::Xiangqi(g) => {
+                let mut replay = XiangqiGame::new(g.start().clone(), g.ruleset(), self.handicap);
+                g.moves()
+                    .iter()
+                    .map(|&m| {
+                        let text = Self::write_xiangqi(replay.position(), m, notation);
+                        let _ = replay.play(m);
+                        text
+                    })
+                    .collect()
+            }
+            Inner::Shogi(g) => {
+                let mut replay = ShogiGame::new(g.start().clone(), g.ruleset(), self.handicap);
+                g.moves()
+                    .iter()
+                    .map(|&m| {
+                        let text = Self::write_shogi(replay.position(), m, notation);
+                        let _ = replay.play(m);
+                        text
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// What a claim (Shogi impasse) would decide, without changing the game.
+    ///
+    /// # Errors
+    ///
+    /// A message when no claim is available now.
+    pub fn judge_claim(&self) -> Result<Outcome, String> {
+        match &self.inner {
+            Inner::Shogi(g) => g.judge_claim(Claim::Impasse).map_err(|e| e.to_string()),
+            Inner::Xiangqi(_) => Err("Xiangqi has no claims; draws are by agreement".to_owned()),
+        }
+    }
+
+    /// Makes a claim (Shogi impasse); the game ends with the judged outcome.
+    ///
+    /// # Errors
+    ///
+    /// A message when no claim is available now.
+    pub fn claim(&mut self) -> Result<Outcome, String> {
+        match &mut self.inner {
+            Inner::Shogi(g) => g.claim(Claim::Impasse).map_err(|e| e.to_string()),
+            Inner::Xiangqi(_) => Err("Xiangqi has no claims; draws are by agreement".to_owned()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::EndReason;
+
+    #[test]
+    fn a_game_reads_any_notation_and_stores_it_canonical() {
+        let mut game = AnyGame::new(Variant::Xiangqi, None).unwrap();
+        assert_eq!(game.legal_moves().len(), 44);
+        let played = game.play("C2=5").unwrap();
+        assert_eq!(played.canonical, "h2e2");
+        assert_eq!(played.display, "C2=5");
+        let played = game.play("h9g7").unwrap();
+        assert_eq!(played.canonical, "h9g7");
+        assert_eq!(game.ply(), 2);
+        assert_eq!(game.side_to_move(), Color::First);
+        assert_eq!(game.moves(), ["h2e2", "h9g7"]);
+    }
+
+    #[test]
+    fn a_shogi_game_takes_western_and_usi_moves() {
+        let mut game = AnyGame::new(Variant::Shogi, None).unwrap();
+        assert_eq!(game.play("P-7f").unwrap().canonical, "7g7f");
+        assert_eq!(game.play("3c3d").unwrap().display, "P-3d");
+        assert_eq!(game.display_moves(Notation::Usi), ["7g7f", "3c3d"]);
+        assert_eq!(game.display_moves(Notation::Western), ["P-7f", "P-3d"]);
+    }
+
+    #[test]
+    fn bad_moves_are_reported_by_kind_and_change_nothing() {
+        let mut game = AnyGame::new(Variant::MiniShogi, None).unwrap();
+        let before = game.fen();
+        assert_eq!(game.play("zz").unwrap_err().kind, MoveErrorKind::Unreadable);
+        assert_eq!(game.play("5e5a").unwrap_err().kind, MoveErrorKind::Illegal);
+        assert_eq!(game.fen(), before);
+        assert_eq!(game.ply(), 0);
+    }
+
+    #[test]
+    fn a_dry_run_tells_the_outcome_without_playing() {
+        let game = AnyGame::new(Variant::Xiangqi, Some("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1")).unwrap();
+        let dry = game.dry_run("i0i9").unwrap();
+        assert_eq!(dry.outcome, Some(Outcome::win(Color::First, EndReason::Checkmate)));
+        assert_eq!(dry.summary(Color::First), "this move would win by checkmate");
+        assert_eq!(game.ply(), 0);
+    }
+
+    #[test]
+    fn rulesets_and_handicaps_must_belong_to_the_variant() {
+        assert!(AnyGame::with_rules(Variant::Shogi, Ruleset::XiangqiBasic, None, None).is_err());
+        let h = Handicap::parse("xiangqi", "chariot").unwrap();
+        assert!(AnyGame::with_rules(Variant::Shogi, Variant::Shogi.default_ruleset(), Some(h), None).is_err());
+        let two = Handicap::parse("shogi", "two-pieces").unwrap();
+        let game =
+            AnyGame::with_rules(Variant::Shogi, Variant::Shogi.default_ruleset(), Some(two), None).unwrap();
+        assert_eq!(game.side_to_move(), Color::Second, "the stronger player (White) moves first");
+    }
+
+    #[test]
+    fn replay_rebuilds_a_game_from_canonical_moves() {
+        let game = AnyGame::replay(
+            Variant::Shogi,
+            Variant::Shogi.default_ruleset(),
+            None,
+            None,
+            ["7g7f", "3c3d", "8h2b+"],
+        )
+        .unwrap();
+        assert_eq!(game.ply(), 3);
+        assert!(AnyGame::replay(
+            Variant::Shogi,
+            Variant::Shogi.default_ruleset(),
+            None,
+            None,
+            ["7g7f", "7g7f"]
+        )
+        .is_err());
+    }
+}

@@ -1,0 +1,121 @@
+//! The command line: `serve`, `migrate`, `admin create-user`, `perft`, `replay`.
+
+pub mod perft;
+pub mod replay;
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use secrecy::SecretString;
+
+use crate::config::Settings;
+use crate::domain::accounts::{self, Role, Username};
+use crate::startup::Application;
+use crate::{storage, telemetry};
+
+/// Tavoliere: online play server for xiangqi, shogi and minishogi.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve HTTP (starts the private PostgreSQL cluster when no database URL is set).
+    Serve,
+    /// Run the database migrations and exit.
+    Migrate,
+    /// Administration.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+    /// Count move-generation leaf nodes.
+    Perft(perft::Args),
+    /// Replay a game record.
+    Replay(replay::Args),
+}
+
+/// Administration subcommands.
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Create an account, e.g. the first admin.
+    CreateUser {
+        /// Username.
+        name: String,
+        /// Role.
+        #[arg(long, value_enum, default_value = "player")]
+        role: Role,
+        /// Read the password from standard input (otherwise from TAVOLIERE_ADMIN_PASSWORD).
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+/// Parses the arguments and runs the command.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Perft(args) => perft::run(args),
+        Command::Replay(args) => replay::run(args),
+        other => {
+            telemetry::init();
+            let runtime = match tokio::runtime::Runtime::new() {
+                Ok(runtime) => runtime,
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match runtime.block_on(run(other)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("error: {error:#}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}
+
+async fn run(command: Command) -> anyhow::Result<()> {
+    let settings = Settings::load()?;
+    match command {
+        Command::Serve => Application::build(settings).await?.run_until_stopped().await,
+        Command::Migrate => {
+            let database = storage::open(&settings.database).await?;
+            database.pool.close().await;
+            if let Some(mut cluster) = database.embedded {
+                cluster.stop()?;
+            }
+            println!("migrations applied");
+            Ok(())
+        }
+        Command::Admin(AdminCommand::CreateUser { name, role, password_stdin }) => {
+            let username = Username::parse(&name)?;
+            let password = if password_stdin {
+                let mut text = String::new();
+                std::io::stdin().read_to_string(&mut text)?;
+                text.trim_end_matches(['\r', '\n']).to_owned()
+            } else {
+                std::env::var("TAVOLIERE_ADMIN_PASSWORD").map_err(|_| {
+                    anyhow::anyhow!("give the password with --password-stdin or TAVOLIERE_ADMIN_PASSWORD")
+                })?
+            };
+            let database = storage::open(&settings.database).await?;
+            let result =
+                accounts::register(&database.pool, &username, SecretString::from(password), role).await;
+            database.pool.close().await;
+            if let Some(mut cluster) = database.embedded {
+                cluster.stop()?;
+            }
+            let account = result?;
+            println!("created {} ({})", account.username, account.role.as_str());
+            Ok(())
+        }
+        Command::Perft(_) | Command::Replay(_) => anyhow::bail!("perft and replay run without a runtime"),
+    }
+}

@@ -1,0 +1,85 @@
+//! `tavoliere perft <xiangqi|shogi|minishogi> <depth> [--fen <FEN-or-SFEN>] [--divide]`:
+//! counts the leaves of the legal move tree. Its last line is exactly
+//! `nodes <N> time <seconds> nps <nodes-per-second>` (other tools read it).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use tavoliere_rules::notation::{shogi as shogi_notation, xiangqi as xiangqi_notation};
+use tavoliere_rules::variant::Variant;
+use tavoliere_rules::{shogi, xiangqi};
+
+/// Arguments of `tavoliere perft`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game: xiangqi, shogi or minishogi.
+    pub variant: Variant,
+    /// The depth of the tree, in plies.
+    pub depth: u32,
+    /// The root position (FEN for xiangqi, SFEN for shogi and minishogi); the start
+    /// position when absent.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print the leaf count below each root move first.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> ExitCode {
+    let started = Instant::now();
+    let counted = match args.variant {
+        Variant::Xiangqi => count_xiangqi(&args),
+        Variant::Shogi => count_shogi(&args, shogi::Variant::Standard),
+        Variant::MiniShogi => count_shogi(&args, shogi::Variant::Mini),
+    };
+    let nodes = match counted {
+        Ok(nodes) => nodes,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let nps = if seconds > 0.0 { (nodes as f64 / seconds) as u64 } else { 0 };
+    println!("nodes {nodes} time {seconds:.3} nps {nps}");
+    ExitCode::SUCCESS
+}
+
+fn count_xiangqi(args: &Args) -> Result<u64, String> {
+    let root = match &args.fen {
+        Some(fen) => xiangqi_notation::fen::parse(fen).map_err(|e| format!("{fen}: {e}"))?,
+        None => xiangqi::Position::new(),
+    };
+    if !args.divide || args.depth == 0 {
+        return Ok(xiangqi::perft(&root, args.depth));
+    }
+    let mut total = 0;
+    for m in root.legal_moves() {
+        let mut child = root.clone();
+        child.play_unchecked(m);
+        let nodes = xiangqi::perft(&child, args.depth - 1);
+        println!("{m}: {nodes}");
+        total += nodes;
+    }
+    Ok(total)
+}
+
+fn count_shogi(args: &Args, variant: shogi::Variant) -> Result<u64, String> {
+    let root = match &args.fen {
+        Some(sfen) => shogi_notation::sfen::parse(sfen, Some(variant)).map_err(|e| format!("{sfen}: {e}"))?,
+        None => shogi::Position::startpos(variant),
+    };
+    if !args.divide || args.depth == 0 {
+        return Ok(shogi::perft(&root, args.depth));
+    }
+    let mut total = 0;
+    for m in root.legal_moves() {
+        let mut child = root.clone();
+        child.play_unchecked(m);
+        let nodes = shogi::perft(&child, args.depth - 1);
+        println!("{m}: {nodes}");
+        total += nodes;
+    }
+    Ok(total)
+}

@@ -1,0 +1,90 @@
+//! Layered configuration: `config/base.toml`, then `config/<environment>.toml`, then
+//! `TAVOLIERE_`-prefixed environment variables (`__` separates levels).
+
+use std::path::PathBuf;
+
+use secrecy::SecretString;
+use serde::Deserialize;
+
+/// Everything the server reads at start.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Settings {
+    /// HTTP listener and cookies.
+    pub application: ApplicationSettings,
+    /// External or embedded PostgreSQL.
+    pub database: DatabaseSettings,
+    /// Correspondence clocks.
+    pub clocks: ClockSettings,
+    /// Login protection.
+    pub auth: AuthSettings,
+}
+
+/// HTTP listener settings.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ApplicationSettings {
+    /// Address to bind.
+    pub host: String,
+    /// Port to bind; 0 picks a free one (tests).
+    pub port: u16,
+    /// Whether session cookies carry the `Secure` flag.
+    pub secure_cookies: bool,
+    /// Largest accepted request body in bytes.
+    pub body_limit_bytes: usize,
+}
+
+/// Database settings.
+#[derive(Clone, Debug, Deserialize)]
+pub struct DatabaseSettings {
+    /// External database URL; `None` means the embedded private cluster.
+    pub url: Option<SecretString>,
+    /// Pool size.
+    pub max_connections: u32,
+    /// Where the embedded cluster lives.
+    pub embedded_data_dir: PathBuf,
+    /// Port of the embedded cluster on 127.0.0.1 (0 = any free port).
+    pub embedded_port: u16,
+}
+
+/// Correspondence clock settings.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ClockSettings {
+    /// Period of the timeout sweep; 0 disables the background task (tests drive it).
+    pub sweep_interval_seconds: u64,
+}
+
+/// Login rate limit.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AuthSettings {
+    /// Failed attempts allowed per window.
+    pub login_attempts: u32,
+    /// Window length.
+    pub login_window_seconds: u64,
+}
+
+impl Settings {
+    /// Reads the layered configuration from `config/` in the working directory.
+    ///
+    /// # Errors
+    /// A file that does not parse or a value of the wrong type.
+    pub fn load() -> Result<Settings, config::ConfigError> {
+        let base =
+            std::env::current_dir().map(|d| d.join("config")).unwrap_or_else(|_| PathBuf::from("config"));
+        let environment = std::env::var("TAVOLIERE_ENVIRONMENT").unwrap_or_else(|_| "local".to_owned());
+        config::Config::builder()
+            .add_source(config::File::from(base.join("base.toml")).required(false))
+            .add_source(config::File::from(base.join(format!("{environment}.toml"))).required(false))
+            .add_source(config::Environment::with_prefix("TAVOLIERE").prefix_separator("_").separator("__"))
+            .set_default("application.host", "127.0.0.1")?
+            .set_default("application.port", 8000)?
+            .set_default("application.secure_cookies", true)?
+            .set_default("application.body_limit_bytes", 65536)?
+            .set_default("database.max_connections", 20)?
+            .set_default("database.embedded_data_dir", "data/postgres")?
+            .set_default("database.embedded_port", 0)?
+            .set_default("clocks.sweep_interval_seconds", 30)?
+            .set_default("auth.login_attempts", 5)?
+            .set_default("auth.login_window_seconds", 60)?
+            .build()?
+            .try_deserialize()
+    }
+}

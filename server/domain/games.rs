@@ -1,0 +1,915 @@
+//! Games: the one move-submission function, the other game actions (resign, draw, abort),
+//! the game view and the list of a player's games.
+
+use serde::Serialize;
+use sqlx::types::Json;
+use sqlx::{Postgres, Transaction};
+use tavoliere_rules::{Color, EndReason, Outcome};
+use time::OffsetDateTime;
+
+use super::error::{DomainError, DomainResult};
+use super::rules_adapter::{RulesGame, RulesMoveErrorKind, RulesPlayed, Variant};
+use super::time_control::{self, TimeControl};
+use super::vacation;
+use super::Domain;
+
+/// A game row.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GameRow {
+    game_id: i64,
+    variant: String,
+    ruleset: String,
+    handicap: Option<String>,
+    start_position: Option<String>,
+    seat_count: i32,
+    status: String,
+    result: Option<String>,
+    reason: Option<String>,
+    current_ply: i32,
+    turn_seat: i32,
+    time_control: Json<TimeControl>,
+    vacation_allowed: bool,
+    turn_started_at: OffsetDateTime,
+    draw_offer_seat: Option<i32>,
+}
+
+const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_position, seat_count, status,
+    result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at,
+    draw_offer_seat"#;
+
+/// A seat row joined with its account.
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct SeatRow {
+    seat: i32,
+    account_id: i64,
+    username: String,
+    remaining_ms: i64,
+    moves_made: i32,
+    outcome: Option<String>,
+}
+
+/// A stored move.
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct MoveRow {
+    ply: i32,
+    turn_number: i32,
+    seat: i32,
+    notation: String,
+    played_at: OffsetDateTime,
+}
+
+/// One seat of a game as shown to clients.
+#[derive(Debug, Serialize)]
+pub struct SeatView {
+    /// 0-based seat index (turn order of the start position: seat 0 plays the first colour).
+    pub seat: i32,
+    /// `first` or `second` (Red/Black, sente/gote).
+    pub color: &'static str,
+    /// The player.
+    pub username: String,
+    /// Clock time left at the start of the current turn, in seconds.
+    pub remaining_seconds: i64,
+    /// `win`, `loss` or `draw` once the game is over.
+    pub outcome: Option<String>,
+}
+
+/// A played move as shown to clients.
+#[derive(Debug, Serialize)]
+pub struct MoveView {
+    /// 1-based ply.
+    pub ply: i32,
+    /// Turn number (several moves may make one turn in some handicaps).
+    pub turn_number: i32,
+    /// Seat that moved.
+    pub seat: i32,
+    /// Canonical notation (ICCS / USI).
+    pub canonical: String,
+    /// The game's display notation (WXF / western).
+    pub display: Option<String>,
+    /// When it was played.
+    #[serde(with = "time::serde::rfc3339")]
+    pub played_at: OffsetDateTime,
+}
+
+/// The whole state of a game.
+#[derive(Debug, Serialize)]
+pub struct GameView {
+    /// Game id.
+    pub id: i64,
+    /// `xiangqi`, `shogi` or `minishogi`.
+    pub variant: String,
+    /// Ruleset name.
+    pub ruleset: String,
+    /// Handicap name, if any.
+    pub handicap: Option<String>,
+    /// Number of seats.
+    pub seat_count: i32,
+    /// The seats in turn order.
+    pub seats: Vec<SeatView>,
+    /// Start position (FEN/SFEN), `null` for the standard one.
+    pub start_position: Option<String>,
+    /// Current position (FEN/SFEN).
+    pub position: String,
+    /// Number of moves played.
+    pub ply: i32,
+    /// `first` or `second`.
+    pub side_to_move: &'static str,
+    /// Seat to move (while active).
+    pub to_move_seat: Option<i32>,
+    /// Username to move (while active).
+    pub to_move: Option<String>,
+    /// The moves.
+    pub moves: Vec<MoveView>,
+    /// Display notation name.
+    pub display_notation: &'static str,
+    /// Legal moves in canonical notation (empty once over).
+    pub legal_moves: Vec<String>,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Whether leave stops the clocks in this game.
+    pub vacation_allowed: bool,
+    /// When the side to move runs out of time (leave included).
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub deadline: Option<OffsetDateTime>,
+    /// `active`, `finished` or `aborted`.
+    pub status: String,
+    /// `1-0`, `0-1`, `1/2-1/2` once finished.
+    pub result: Option<String>,
+    /// Why it ended (kebab-case).
+    pub reason: Option<String>,
+    /// Seat that offers a draw, if any.
+    pub draw_offer_seat: Option<i32>,
+}
+
+/// A game in a player's list.
+#[derive(Debug, Serialize, sqlx::FromRow)]
+pub struct GameSummary {
+    /// Game id.
+    pub id: i64,
+    /// Variant.
+    pub variant: String,
+    /// Status.
+    pub status: String,
+    /// Moves played.
+    pub ply: i32,
+    /// Whether it is the listed player's turn.
+    pub your_turn: bool,
+    /// Usernames in seat order.
+    pub players: Vec<String>,
+    /// Result once over.
+    pub result: Option<String>,
+    /// Current deadline.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub deadline: Option<OffsetDateTime>,
+}
+
+/// What a move would do (dry run).
+#[derive(Debug, Serialize)]
+pub struct MoveCheck {
+    /// Canonical notation.
+    pub canonical: String,
+    /// Display notation.
+    pub display: String,
+    /// Whether the move would end the game.
+    pub ends_game: bool,
+    /// `1-0`, `0-1`, `1/2-1/2` if it would end it.
+    pub result: Option<String>,
+    /// The reason, if it would end it.
+    pub reason: Option<String>,
+    /// A sentence for the player, e.g. "this move would lose by perpetual check".
+    pub message: String,
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::First => "first",
+        Color::Second => "second",
+    }
+}
+
+fn seat_color(seat: i32) -> Color {
+    if seat == 0 {
+        Color::First
+    } else {
+        Color::Second
+    }
+}
+
+fn variant_of(row: &GameRow) -> DomainResult<Variant> {
+    row.variant.parse().map_err(|e: String| DomainError::Internal(anyhow::anyhow!(e)))
+}
+
+async fn lock_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<GameRow> {
+    sqlx::query_as::<_, GameRow>(&format!("select {GAME_COLUMNS} from game where game_id = $1 for update"))
+        .bind(game_id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))
+}
+
+async fn load_seats(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<Vec<SeatRow>> {
+    Ok(sqlx::query_as::<_, SeatRow>(
+        r#"select s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made, s.outcome
+           from game_seat s join account a using (account_id)
+           where s.game_id = $1 order by s.seat"#,
+    )
+    .bind(game_id)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+async fn load_moves(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<Vec<MoveRow>> {
+    Ok(sqlx::query_as::<_, MoveRow>(
+        r#"select ply, turn_number, seat, notation, played_at from move
+           where game_id = $1 order by ply"#,
+    )
+    .bind(game_id)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+/// Rebuilds the rules game from the stored canonical moves.
+fn replay(domain: &Domain, row: &GameRow, moves: &[MoveRow]) -> DomainResult<Box<dyn RulesGame>> {
+    let variant = variant_of(row)?;
+    let mut game = domain
+        .rules
+        .new_game(variant, &row.ruleset, row.start_position.as_deref())
+        .map_err(|e| DomainError::Internal(anyhow::anyhow!("game {}: {e}", row.game_id)))?;
+    for stored in moves {
+        game.play(&stored.notation).map_err(|e| {
+            DomainError::Internal(anyhow::anyhow!(
+                "game {} ply {}: stored move {} refused: {}",
+                row.game_id,
+                stored.ply,
+                stored.notation,
+                e.detail
+            ))
+        })?;
+    }
+    Ok(game)
+}
+
+/// The seat `account_id` holds in the game, or why it may not act.
+fn seat_of(seats: &[SeatRow], account_id: i64) -> DomainResult<&SeatRow> {
+    seats
+        .iter()
+        .find(|s| s.account_id == account_id)
+        .ok_or_else(|| DomainError::Forbidden("you do not play in this game".to_owned()))
+}
+
+fn ensure_active(row: &GameRow) -> DomainResult<()> {
+    if row.status == "active" {
+        Ok(())
+    } else {
+        Err(DomainError::Conflict(format!("the game is over ({})", row.status)))
+    }
+}
+
+/// Leave periods of the seat's account that count in this game.
+async fn counted_leave(
+    tx: &mut Transaction<'_, Postgres>,
+    row: &GameRow,
+    account_id: i64,
+) -> DomainResult<Vec<time_control::Period>> {
+    if row.vacation_allowed {
+        vacation::periods_after(tx, account_id, row.turn_started_at).await
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// How a game ends, per seat.
+struct Ending {
+    winner_seat: Option<i32>,
+    reason: String,
+}
+
+impl Ending {
+    fn from_outcome(outcome: &Outcome) -> Ending {
+        Ending {
+            winner_seat: outcome.winner().map(|c| c.index() as i32),
+            reason: outcome.reason().as_str().to_owned(),
+        }
+    }
+
+    fn result(&self) -> &'static str {
+        match self.winner_seat {
+            Some(0) => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+async fn finish(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    ending: &Ending,
+    now: OffsetDateTime,
+) -> DomainResult<()> {
+    sqlx::query(
+        r#"update game set status = 'finished', result = $2, reason = $3, deadline = null,
+               draw_offer_seat = null, finished_at = $4
+           where game_id = $1"#,
+    )
+    .bind(game_id)
+    .bind(ending.result())
+    .bind(&ending.reason)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        r#"update game_seat set
+               outcome = case when $2::int is null then 'draw'
+                              when seat = $2 then 'win' else 'loss' end,
+               points = case when $2::int is null then 0.5
+                             when seat = $2 then 1 else 0 end
+           where game_id = $1"#,
+    )
+    .bind(game_id)
+    .bind(ending.winner_seat)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+fn move_error(error: super::rules_adapter::RulesMoveError) -> DomainError {
+    let prefix = match error.kind {
+        RulesMoveErrorKind::Unreadable => "unreadable move",
+        RulesMoveErrorKind::Ambiguous => "ambiguous move",
+        RulesMoveErrorKind::Illegal => "illegal move",
+    };
+    DomainError::Invalid(format!("{prefix}: {}", error.detail))
+}
+
+/// Submits a move: the ONE function through which every transport plays a move.
+///
+/// In one transaction: locks the game row (concurrent submissions for the same ply are
+/// serialised, the later ones see the new ply and get a conflict), checks the expected
+/// ply, the turn and the clock, asks the rules, stores the move, charges the clock,
+/// moves the turn and ends the game if the rules say so. The move is committed before
+/// this returns `Ok`; on any error nothing is stored.
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over / stale ply / not your turn / time
+/// ran out (409), unreadable or illegal move (422).
+#[tracing::instrument(skip(domain, text), fields(game.id = game_id))]
+pub async fn submit_move(
+    domain: &Domain,
+    game_id: i64,
+    account_id: i64,
+    text: &str,
+    expected_ply: i32,
+) -> DomainResult<GameView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let mine = seat_of(&seats, account_id)?;
+    ensure_active(&row)?;
+    if expected_ply != row.current_ply {
+        return Err(DomainError::Conflict(format!(
+            "stale ply {expected_ply}: the game is at ply {}",
+            row.current_ply
+        )));
+    }
+    if mine.seat != row.turn_seat {
+        return Err(DomainError::Conflict("it is not your turn".to_owned()));
+    }
+    let now = domain.clock.now();
+    let leave = counted_leave(&mut tx, &row, account_id).await?;
+    let charged = time_control::charged_time(row.turn_started_at, now, &leave);
+    let remaining_ms = mine.remaining_ms - charged.whole_milliseconds() as i64;
+    if remaining_ms < 0 {
+        return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
+    }
+    let moves = load_moves(&mut tx, game_id).await?;
+    let mut game = replay(domain, &row, &moves)?;
+    let played: RulesPlayed = game.play(text).map_err(move_error)?;
+
+    let control = row.time_control.0;
+    let moves_made = i64::from(mine.moves_made) + 1;
+    let new_remaining = control.after_move(remaining_ms, moves_made);
+    let ply = row.current_ply + 1;
+    let turn_number = match moves.last() {
+        Some(last) if last.seat == mine.seat => last.turn_number,
+        Some(last) => last.turn_number + 1,
+        None => 1,
+    };
+    sqlx::query(
+        r#"insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
+           values ($1, $2, $3, $4, $5, $6, $7)"#,
+    )
+    .bind(game_id)
+    .bind(ply)
+    .bind(turn_number)
+    .bind(mine.seat)
+    .bind(&played.canonical)
+    .bind(played.position_key as i64)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        r#"update game_seat set remaining_ms = $3, moves_made = moves_made + 1
+           where game_id = $1 and seat = $2"#,
+    )
+    .bind(game_id)
+    .bind(mine.seat)
+    .bind(new_remaining)
+    .execute(&mut *tx)
+    .await?;
+
+    let next_seat = game.side_to_move().index() as i32;
+    let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(mine);
+    let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
+    let next_leave = if row.vacation_allowed {
+        vacation::periods_after(&mut tx, next.account_id, now).await?
+    } else {
+        Vec::new()
+    };
+    let deadline = time_control::deadline(now, time_control::ms(next_remaining), &next_leave);
+    // A draw offer stands until the opponent moves (declining it by playing on).
+    let draw_offer = row.draw_offer_seat.filter(|s| *s == mine.seat);
+    sqlx::query(
+        r#"update game set current_ply = $2, turn_seat = $3, turn_started_at = $4,
+               deadline = $5, draw_offer_seat = $6
+           where game_id = $1"#,
+    )
+    .bind(game_id)
+    .bind(ply)
+    .bind(next_seat)
+    .bind(now)
+    .bind(deadline)
+    .bind(draw_offer)
+    .execute(&mut *tx)
+    .await?;
+    if let Some(outcome) = played.outcome {
+        finish(&mut tx, game_id, &Ending::from_outcome(&outcome), now).await?;
+    }
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// What `text` would do in the game now, without storing anything.
+///
+/// # Errors
+/// As [`submit_move`] for the game and the move; the ply and turn are not checked.
+pub async fn check_move(
+    domain: &Domain,
+    game_id: i64,
+    account_id: i64,
+    text: &str,
+) -> DomainResult<MoveCheck> {
+    let mut tx = domain.pool.begin().await?;
+    let row = load_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    seat_of(&seats, account_id)?;
+    ensure_active(&row)?;
+    let moves = load_moves(&mut tx, game_id).await?;
+    let game = replay(domain, &row, &moves)?;
+    let mover = game.side_to_move();
+    let dry = game.dry_run(text).map_err(move_error)?;
+    tx.rollback().await?;
+    let (message, result, reason) = match dry.outcome {
+        None => ("this move is legal".to_owned(), None, None),
+        Some(outcome) => {
+            let reason = outcome.reason().as_str().replace('-', " ");
+            let verdict = match outcome.winner() {
+                Some(winner) if winner == mover => "win",
+                Some(_) => "lose",
+                None => "draw",
+            };
+            let message = if verdict == "draw" {
+                format!("this move would draw by {reason}")
+            } else {
+                format!("this move would {verdict} by {reason}")
+            };
+            (message, Some(outcome.result_str().to_owned()), Some(outcome.reason().as_str().to_owned()))
+        }
+    };
+    Ok(MoveCheck {
+        canonical: dry.canonical,
+        display: dry.display,
+        ends_game: result.is_some(),
+        result,
+        reason,
+        message,
+    })
+}
+
+async fn load_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<GameRow> {
+    sqlx::query_as::<_, GameRow>(&format!("select {GAME_COLUMNS} from game where game_id = $1"))
+        .bind(game_id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))
+}
+
+/// The full state of a game (anyone may look).
+///
+/// # Errors
+/// Unknown game (404).
+pub async fn view(domain: &Domain, game_id: i64) -> DomainResult<GameView> {
+    let mut tx = domain.pool.begin().await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+async fn view_in(
+    domain: &Domain,
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+) -> DomainResult<GameView> {
+    let row = load_game(tx, game_id).await?;
+    let seats = load_seats(tx, game_id).await?;
+    let moves = load_moves(tx, game_id).await?;
+    let game = replay(domain, &row, &moves)?;
+    let variant = variant_of(&row)?;
+    let display = game.display_moves();
+    let active = row.status == "active";
+    let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
+    let deadline = match to_move {
+        Some(seat) => {
+            let leave = counted_leave(tx, &row, seat.account_id).await?;
+            Some(time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave))
+        }
+        None => None,
+    };
+    Ok(GameView {
+        id: row.game_id,
+        variant: row.variant.clone(),
+        ruleset: row.ruleset.clone(),
+        handicap: row.handicap.clone(),
+        seat_count: row.seat_count,
+        seats: seats
+            .iter()
+            .map(|s| SeatView {
+                seat: s.seat,
+                color: color_name(seat_color(s.seat)),
+                username: s.username.clone(),
+                remaining_seconds: s.remaining_ms / 1000,
+                outcome: s.outcome.clone(),
+            })
+            .collect(),
+        start_position: row.start_position.clone(),
+        position: game.fen(),
+        ply: row.current_ply,
+        side_to_move: color_name(game.side_to_move()),
+        to_move_seat: to_move.map(|s| s.seat),
+        to_move: to_move.map(|s| s.username.clone()),
+        moves: moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MoveView {
+                ply: m.ply,
+                turn_number: m.turn_number,
+                seat: m.seat,
+                canonical: m.notation.clone(),
+                display: display.get(i).cloned(),
+                played_at: m.played_at,
+            })
+            .collect(),
+        display_notation: variant.display_notation(),
+        legal_moves: if active { game.legal_moves() } else { Vec::new() },
+        time_control: row.time_control.0,
+        vacation_allowed: row.vacation_allowed,
+        deadline,
+        status: row.status.clone(),
+        result: row.result.clone(),
+        reason: row.reason.clone(),
+        draw_offer_seat: row.draw_offer_seat,
+    })
+}
+
+/// A player's games, those where it is their turn first.
+///
+/// # Errors
+/// Unknown player (404), unknown status filter (422).
+pub async fn list_for_player(
+    domain: &Domain,
+    username: &str,
+    status: Option<&str>,
+) -> DomainResult<Vec<GameSummary>> {
+    if let Some(s) = status {
+        if !["active", "finished", "aborted"].contains(&s) {
+            return Err(DomainError::Invalid(format!(
+                "unknown status {s:?} (known: active, finished, aborted)"
+            )));
+        }
+    }
+    let account_id = super::accounts::account_id_by_username(&domain.pool, username).await?;
+    Ok(sqlx::query_as::<_, GameSummary>(
+        r#"select g.game_id as id, g.variant, g.status, g.current_ply as ply,
+                  (g.status = 'active' and g.turn_seat = mine.seat) as your_turn,
+                  array(select a.username from game_seat s join account a using (account_id)
+                        where s.game_id = g.game_id order by s.seat) as players,
+                  g.result, g.deadline
+           from game g join game_seat mine on mine.game_id = g.game_id and mine.account_id = $1
+           where ($2::text is null or g.status = $2)
+           order by your_turn desc, g.deadline asc nulls last, g.game_id desc
+           limit 200"#,
+    )
+    .bind(account_id)
+    .bind(status)
+    .fetch_all(&domain.pool)
+    .await?)
+}
+
+/// Resigns: the other side wins.
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over (409).
+pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let mine = seat_of(&seats, account_id)?.seat;
+    ensure_active(&row)?;
+    let winner = seats.iter().map(|s| s.seat).find(|s| *s != mine);
+    let ending = Ending { winner_seat: winner, reason: EndReason::Resignation.as_str().to_owned() };
+    finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Offers a draw (stands until the opponent accepts, declines or moves).
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over or an offer already made (409).
+pub async fn offer_draw(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let mine = seat_of(&seats, account_id)?.seat;
+    ensure_active(&row)?;
+    match row.draw_offer_seat {
+        Some(seat) if seat == mine => {
+            return Err(DomainError::Conflict("you have already offered a draw".to_owned()))
+        }
+        Some(_) => {
+            return Err(DomainError::Conflict("your opponent offers a draw: accept or decline it".to_owned()))
+        }
+        None => {}
+    }
+    sqlx::query(r#"update game set draw_offer_seat = $2 where game_id = $1"#)
+        .bind(game_id)
+        .bind(mine)
+        .execute(&mut *tx)
+        .await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Accepts the opponent's draw offer: the game is drawn by agreement.
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over or no offer to accept (409).
+pub async fn accept_draw(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let mine = seat_of(&seats, account_id)?.seat;
+    ensure_active(&row)?;
+    if !matches!(row.draw_offer_seat, Some(seat) if seat != mine) {
+        return Err(DomainError::Conflict("there is no draw offer to accept".to_owned()));
+    }
+    let ending = Ending { winner_seat: None, reason: EndReason::Agreement.as_str().to_owned() };
+    finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Declines the opponent's draw offer.
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over or no offer to decline (409).
+pub async fn decline_draw(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let mine = seat_of(&seats, account_id)?.seat;
+    ensure_active(&row)?;
+    if !matches!(row.draw_offer_seat, Some(seat) if seat != mine) {
+        return Err(DomainError::Conflict("there is no draw offer to decline".to_owned()));
+    }
+    sqlx::query(r#"update game set draw_offer_seat = null where game_id = $1"#)
+        .bind(game_id)
+        .execute(&mut *tx)
+        .await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Aborts the game: only before every side has moved; no result.
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over or every side has moved (409).
+pub async fn abort(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    seat_of(&seats, account_id)?;
+    ensure_active(&row)?;
+    if seats.iter().all(|s| s.moves_made > 0) {
+        return Err(DomainError::Conflict(
+            "every side has moved: the game can no longer be aborted".to_owned(),
+        ));
+    }
+    sqlx::query(
+        r#"update game set status = 'aborted', reason = $2, deadline = null,
+               draw_offer_seat = null, finished_at = $3
+           where game_id = $1"#,
+    )
+    .bind(game_id)
+    .bind(EndReason::Aborted.as_str())
+    .bind(domain.clock.now())
+    .execute(&mut *tx)
+    .await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Creates a game (from an accepted challenge) inside the caller's transaction.
+/// `accounts` are in seat order.
+///
+/// # Errors
+/// The rules refuse the start position.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn create_in(
+    domain: &Domain,
+    tx: &mut Transaction<'_, Postgres>,
+    variant: Variant,
+    ruleset: &str,
+    handicap: Option<&str>,
+    start_position: Option<&str>,
+    control: TimeControl,
+    vacation_allowed: bool,
+    accounts: &[i64],
+) -> DomainResult<i64> {
+    let game = domain.rules.new_game(variant, ruleset, start_position).map_err(DomainError::Invalid)?;
+    let now = domain.clock.now();
+    let turn_seat = game.side_to_move().index() as i32;
+    let initial = control.initial_ms();
+    let game_id: i64 = sqlx::query_scalar(
+        r#"insert into game (variant, ruleset, handicap, start_position, seat_count, turn_seat,
+               time_control, vacation_allowed, turn_started_at, deadline)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           returning game_id"#,
+    )
+    .bind(variant.as_str())
+    .bind(ruleset)
+    .bind(handicap)
+    .bind(start_position)
+    .bind(accounts.len() as i32)
+    .bind(turn_seat)
+    .bind(Json(control))
+    .bind(vacation_allowed)
+    .bind(now)
+    .bind(now + time_control::ms(initial))
+    .fetch_one(&mut **tx)
+    .await?;
+    for (seat, account_id) in accounts.iter().enumerate() {
+        sqlx::query(
+            r#"insert into game_seat (game_id, seat, account_id, remaining_ms)
+               values ($1, $2, $3, $4)"#,
+        )
+        .bind(game_id)
+        .bind(seat as i32)
+        .bind(account_id)
+        .bind(initial)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(game_id)
+}
+
+/// Recomputes the stored deadlines of the active games where `account_id` is to move
+/// (after its leave changed).
+///
+/// # Errors
+/// Database failure.
+pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult<()> {
+    let ids: Vec<i64> = sqlx::query_scalar(
+        r#"select g.game_id from game g
+           join game_seat s on s.game_id = g.game_id and s.seat = g.turn_seat
+           where g.status = 'active' and s.account_id = $1"#,
+    )
+    .bind(account_id)
+    .fetch_all(&domain.pool)
+    .await?;
+    for game_id in ids {
+        let mut tx = domain.pool.begin().await?;
+        let row = lock_game(&mut tx, game_id).await?;
+        if row.status == "active" {
+            let seats = load_seats(&mut tx, game_id).await?;
+            if let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) {
+                let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
+                let deadline =
+                    time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+                sqlx::query(r#"update game set deadline = $2 where game_id = $1"#)
+                    .bind(game_id)
+                    .bind(deadline)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
+/// Ends the game on time if its side to move has run out at `now` (leave included):
+/// a loss, or a draw when the opponent cannot possibly win. Returns whether it ended.
+///
+/// # Errors
+/// Database failure.
+pub(crate) async fn expire_if_overdue(
+    domain: &Domain,
+    game_id: i64,
+    now: OffsetDateTime,
+) -> DomainResult<bool> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    if row.status != "active" {
+        return Ok(false);
+    }
+    let seats = load_seats(&mut tx, game_id).await?;
+    let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) else {
+        return Ok(false);
+    };
+    let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
+    let deadline = time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+    if deadline > now {
+        // Leave moved it: store the real deadline and look again then.
+        sqlx::query(r#"update game set deadline = $2 where game_id = $1"#)
+            .bind(game_id)
+            .bind(deadline)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        return Ok(false);
+    }
+    let moves = load_moves(&mut tx, game_id).await?;
+    let game = replay(domain, &row, &moves)?;
+    let winner = seats.iter().map(|s| s.seat).find(|s| *s != seat.seat);
+    let opponent_can_win = winner
+        .map(|w| can_possibly_win(variant_of(&row)?, &game.fen(), seat_color(w)))
+        .transpose()?
+        .unwrap_or(false);
+    let ending = if opponent_can_win {
+        Ending { winner_seat: winner, reason: EndReason::Timeout.as_str().to_owned() }
+    } else {
+        Ending { winner_seat: None, reason: EndReason::TimeoutInsufficientMaterial.as_str().to_owned() }
+    };
+    // The game ends at the deadline, not at the sweep.
+    finish(&mut tx, game_id, &ending, deadline).await?;
+    tx.commit().await?;
+    tracing::info!(game.id = game_id, reason = %ending.reason, "game ended on time");
+    Ok(true)
+}
+
+/// Whether `color` still has material to win with.
+///
+/// Xiangqi (xiangqi.md "CXQ automatic draws", dead position: a side with no chariot,
+/// horse, cannon or soldier cannot attack): only those pieces can give mate. Shogi and MiniShogi: captured pieces return
+/// as drops, so a player can always still win.
+fn can_possibly_win(variant: Variant, fen: &str, color: Color) -> DomainResult<bool> {
+    Ok(match variant {
+        Variant::Xiangqi => {
+            let board = fen.split_whitespace().next().unwrap_or("");
+            board.chars().any(|c| {
+                let own = match color {
+                    Color::First => c.is_ascii_uppercase(),
+                    Color::Second => c.is_ascii_lowercase(),
+                };
+                own && matches!(c.to_ascii_lowercase(), 'r' | 'n' | 'h' | 'c' | 'p')
+            })
+        }
+        Variant::Shogi | Variant::MiniShogi => true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_xiangqi_side_without_attackers_cannot_win() {
+        let fen = "4k4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1";
+        assert!(!can_possibly_win(Variant::Xiangqi, fen, Color::First).unwrap());
+        let with_pawn = "4k4/4a4/9/9/9/9/4P4/9/4A4/3AK4 w - - 0 1";
+        assert!(can_possibly_win(Variant::Xiangqi, with_pawn, Color::First).unwrap());
+        assert!(!can_possibly_win(Variant::Xiangqi, with_pawn, Color::Second).unwrap());
+    }
+
+    #[test]
+    fn a_shogi_player_can_always_still_win() {
+        assert!(can_possibly_win(Variant::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b - 1", Color::Second).unwrap());
+    }
+}

@@ -1,0 +1,29 @@
+//! The decisions: accounts, challenges, games and their clocks. Transport adapters
+//! (REST, web forms, WebSocket) call these functions; nothing else writes game rows.
+
+pub mod accounts;
+pub mod challenges;
+pub mod clock;
+pub mod error;
+pub mod games;
+pub mod rules_adapter;
+pub mod time_control;
+pub mod timeouts;
+pub mod vacation;
+
+use std::sync::Arc;
+
+use sqlx::PgPool;
+
+pub use error::{DomainError, DomainResult};
+
+/// What the domain functions work with: the database, the time source and the rules.
+#[derive(Clone, Debug)]
+pub struct Domain {
+    /// The database.
+    pub pool: PgPool,
+    /// "Now", injectable for tests.
+    pub clock: Arc<dyn clock::Clock>,
+    /// Starts rules games.
+    pub rules: Arc<dyn rules_adapter::RulesEngine>,
+}

@@ -1,0 +1,35 @@
+//! `POST /api/accounts`: register; `GET /api/accounts/me`: who am I.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use secrecy::SecretString;
+use serde::Deserialize;
+
+use super::auth::AuthUser;
+use super::error::ApiResult;
+use super::extract::Json;
+use crate::domain::accounts::{self, Account, Role, Username};
+use crate::domain::Domain;
+
+/// Registration request.
+#[derive(Deserialize)]
+pub struct Register {
+    username: String,
+    password: SecretString,
+}
+
+/// Creates a player account.
+#[tracing::instrument(skip_all)]
+pub async fn register(
+    State(domain): State<Domain>,
+    Json(body): Json<Register>,
+) -> ApiResult<(StatusCode, Json<Account>)> {
+    let username = Username::parse(&body.username)?;
+    let account = accounts::register(&domain.pool, &username, body.password, Role::Player).await?;
+    Ok((StatusCode::CREATED, Json(account)))
+}
+
+/// The signed-in account.
+pub async fn me(AuthUser(account): AuthUser) -> Json<Account> {
+    Json(account)
+}

@@ -1,0 +1,69 @@
+//! `/api/challenges`: create, list, show, accept, decline, cancel.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Serialize;
+
+use super::auth::AuthUser;
+use super::error::ApiResult;
+use super::extract::{Json, Path};
+use crate::domain::challenges::{self, ChallengeView, NewChallenge};
+use crate::domain::Domain;
+
+/// Creates a challenge.
+#[tracing::instrument(skip_all)]
+pub async fn create(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Json(body): Json<NewChallenge>,
+) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
+    Ok((StatusCode::CREATED, Json(challenges::create(&domain, me.id, body).await?)))
+}
+
+/// Open challenges the caller may accept or has made.
+pub async fn list(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+) -> ApiResult<Json<Vec<ChallengeView>>> {
+    Ok(Json(challenges::list_open(&domain, me.id).await?))
+}
+
+/// One challenge.
+pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<ChallengeView>> {
+    Ok(Json(challenges::get(&domain, id).await?))
+}
+
+/// The game an accepted challenge created.
+#[derive(Serialize)]
+pub struct Accepted {
+    game_id: i64,
+}
+
+/// Accepts a challenge → the new game's id.
+#[tracing::instrument(skip_all, fields(challenge.id = id))]
+pub async fn accept(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<(StatusCode, Json<Accepted>)> {
+    let game_id = challenges::accept(&domain, id, me.id).await?;
+    Ok((StatusCode::CREATED, Json(Accepted { game_id })))
+}
+
+/// Declines a challenge addressed to the caller.
+pub async fn decline(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<ChallengeView>> {
+    Ok(Json(challenges::decline(&domain, id, me.id).await?))
+}
+
+/// Cancels the caller's challenge.
+pub async fn cancel(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<ChallengeView>> {
+    Ok(Json(challenges::cancel(&domain, id, me.id).await?))
+}

@@ -1,0 +1,38 @@
+//! The HTTP adapters: REST API resources, one file each, wired in [`router`].
+
+pub mod accounts;
+pub mod auth;
+pub mod challenges;
+pub mod error;
+pub mod extract;
+pub mod games;
+pub mod health;
+pub mod openapi;
+pub mod router;
+pub mod session;
+pub mod tokens;
+pub mod vacation;
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+
+use crate::domain::accounts::LoginLimiter;
+use crate::domain::Domain;
+
+pub use router::router;
+
+/// Shared state of every handler.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// Database, clock and rules.
+    pub domain: Domain,
+    /// Failed-login counter.
+    pub login_limiter: Arc<LoginLimiter>,
+}
+
+impl FromRef<AppState> for Domain {
+    fn from_ref(state: &AppState) -> Domain {
+        state.domain.clone()
+    }
+}

@@ -1,0 +1,39 @@
+//! Cookie sessions for the web: `POST /api/session` (log in), `DELETE /api/session` (log out).
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::StatusCode;
+use tower_sessions::Session;
+
+use super::auth::SESSION_ACCOUNT_KEY;
+use super::error::ApiResult;
+use super::extract::Json;
+use super::tokens::{check_credentials, Credentials};
+use super::AppState;
+use crate::domain::accounts::Account;
+use crate::domain::DomainError;
+
+fn store_error(error: tower_sessions::session::Error) -> DomainError {
+    DomainError::Internal(anyhow::anyhow!("session store: {error}"))
+}
+
+/// Logs in: a new session id (no fixation), holding the account id.
+#[tracing::instrument(skip_all)]
+pub async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    session: Session,
+    Json(credentials): Json<Credentials>,
+) -> ApiResult<Json<Account>> {
+    let account = check_credentials(&state, client, credentials).await?;
+    session.cycle_id().await.map_err(store_error)?;
+    session.insert(SESSION_ACCOUNT_KEY, account.id).await.map_err(store_error)?;
+    Ok(Json(account))
+}
+
+/// Logs out: the session is deleted.
+pub async fn logout(session: Session) -> ApiResult<StatusCode> {
+    session.flush().await.map_err(store_error)?;
+    Ok(StatusCode::NO_CONTENT)
+}

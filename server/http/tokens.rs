@@ -1,0 +1,76 @@
+//! `POST /api/tokens`: username + password → bearer token; `DELETE /api/tokens/current`.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, StatusCode};
+use secrecy::{ExposeSecret, SecretString};
+use serde::{Deserialize, Serialize};
+
+use super::error::{ApiError, ApiResult};
+use super::extract::Json;
+use super::AppState;
+use crate::domain::accounts;
+
+/// Credentials.
+#[derive(Deserialize)]
+pub struct Credentials {
+    /// Username.
+    pub username: String,
+    /// Password.
+    pub password: SecretString,
+}
+
+/// A new token (shown once).
+#[derive(Serialize)]
+pub struct TokenCreated {
+    token: String,
+    username: String,
+}
+
+/// Checks credentials against the login rate limit.
+pub(crate) async fn check_credentials(
+    state: &AppState,
+    client: SocketAddr,
+    credentials: Credentials,
+) -> ApiResult<accounts::Account> {
+    state.login_limiter.check(&credentials.username, client.ip())?;
+    match accounts::authenticate(&state.domain.pool, &credentials.username, credentials.password).await {
+        Ok(account) => {
+            state.login_limiter.record_success(&credentials.username, client.ip());
+            Ok(account)
+        }
+        Err(error) => {
+            state.login_limiter.record_failure(&credentials.username, client.ip());
+            Err(error.into())
+        }
+    }
+}
+
+/// Issues a bearer token.
+#[tracing::instrument(skip_all)]
+pub async fn create(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    Json(credentials): Json<Credentials>,
+) -> ApiResult<(StatusCode, Json<TokenCreated>)> {
+    let account = check_credentials(&state, client, credentials).await?;
+    let token = accounts::issue_token(&state.domain.pool, account.id).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(TokenCreated { token: token.expose_secret().to_owned(), username: account.username }),
+    ))
+}
+
+/// Revokes the bearer token of the request.
+pub async fn revoke(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
+    let token = headers
+        .get(AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .ok_or_else(|| ApiError::unauthorized("send the token to revoke as a bearer token"))?;
+    accounts::account_for_token(&state.domain.pool, token.trim()).await?;
+    accounts::revoke_token(&state.domain.pool, token.trim()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

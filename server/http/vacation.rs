@@ -1,0 +1,35 @@
+//! `/api/vacation`: leave status, start, end.
+
+use axum::extract::State;
+use serde::Deserialize;
+
+use super::auth::AuthUser;
+use super::error::ApiResult;
+use super::extract::Json;
+use crate::domain::vacation::{self, VacationStatus};
+use crate::domain::Domain;
+
+/// The caller's leave.
+pub async fn show(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiResult<Json<VacationStatus>> {
+    Ok(Json(vacation::status(&domain, me.id).await?))
+}
+
+/// A leave request.
+#[derive(Deserialize)]
+pub struct StartLeave {
+    days: u32,
+}
+
+/// Starts a leave now.
+pub async fn start(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Json(body): Json<StartLeave>,
+) -> ApiResult<Json<VacationStatus>> {
+    Ok(Json(vacation::start(&domain, me.id, body.days).await?))
+}
+
+/// Ends the current leave.
+pub async fn end(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiResult<Json<VacationStatus>> {
+    Ok(Json(vacation::end(&domain, me.id).await?))
+}

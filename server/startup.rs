@@ -1,0 +1,167 @@
+//! Building and running the application: bind first, then the database, then serve.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::Router;
+use sqlx::PgPool;
+use tokio::net::TcpListener;
+use tower_sessions::{Expiry, SessionManagerLayer};
+use tower_sessions_sqlx_store::PostgresStore;
+
+use crate::config::Settings;
+use crate::domain::accounts::LoginLimiter;
+use crate::domain::clock::{Clock, SystemClock};
+use crate::domain::rules_adapter::{CrateRules, RulesEngine};
+use crate::domain::{timeouts, Domain};
+use crate::http::{self, AppState};
+use crate::storage::{self, embedded::EmbeddedPostgres};
+
+/// What can be swapped for tests: the time source, the rules and the database pool.
+#[derive(Default)]
+pub struct Dependencies {
+    /// Time source; the system clock by default.
+    pub clock: Option<Arc<dyn Clock>>,
+    /// Rules; the rules crate by default.
+    pub rules: Option<Arc<dyn RulesEngine>>,
+    /// An existing, migrated pool; otherwise the configured database is opened.
+    pub pool: Option<PgPool>,
+}
+
+/// A built application, bound to its port, not yet serving.
+pub struct Application {
+    listener: TcpListener,
+    port: u16,
+    router: Router,
+    domain: Domain,
+    embedded: Option<EmbeddedPostgres>,
+    sweep_every: Option<Duration>,
+}
+
+impl Application {
+    /// Builds with the default dependencies.
+    ///
+    /// # Errors
+    /// The port cannot be bound or the database cannot be opened.
+    pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        Application::build_with(settings, Dependencies::default()).await
+    }
+
+    /// Binds the listener first (port 0 picks one), then opens the database (the private
+    /// cluster if no URL is configured), runs the migrations and wires the router.
+    ///
+    /// # Errors
+    /// The port cannot be bound or the database cannot be opened.
+    pub async fn build_with(settings: Settings, deps: Dependencies) -> anyhow::Result<Application> {
+        let address = format!("{}:{}", settings.application.host, settings.application.port);
+        let listener = TcpListener::bind(&address).await?;
+        let port = listener.local_addr()?.port();
+        let (pool, embedded) = match deps.pool {
+            Some(pool) => (pool, None),
+            None => {
+                let database = storage::open(&settings.database).await?;
+                (database.pool, database.embedded)
+            }
+        };
+        let session_store = PostgresStore::new(pool.clone());
+        session_store.migrate().await?;
+        let domain = Domain {
+            pool,
+            clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),
+            rules: deps.rules.unwrap_or_else(|| Arc::new(CrateRules)),
+        };
+        let state = AppState {
+            domain: domain.clone(),
+            login_limiter: Arc::new(LoginLimiter::new(
+                settings.auth.login_attempts,
+                Duration::from_secs(settings.auth.login_window_seconds),
+            )),
+        };
+        let sessions = SessionManagerLayer::new(session_store)
+            .with_secure(settings.application.secure_cookies)
+            .with_http_only(true)
+            .with_same_site(tower_sessions::cookie::SameSite::Lax)
+            .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
+        let router = http::router(state)
+            .layer(sessions)
+            .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes));
+        let sweep_every = match settings.clocks.sweep_interval_seconds {
+            0 => None,
+            seconds => Some(Duration::from_secs(seconds)),
+        };
+        Ok(Application { listener, port, router, domain, embedded, sweep_every })
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The domain services (tests drive the timeout sweep through it).
+    pub fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    /// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
+    ///
+    /// # Errors
+    /// The server fails.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+
+    /// Serves until `shutdown` completes; then finishes the open requests, stops the
+    /// timeout task, closes the pool and stops the private cluster cleanly.
+    ///
+    /// # Errors
+    /// The server fails.
+    pub async fn run_until(
+        mut self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        let sweeper =
+            self.sweep_every.map(|every| tokio::spawn(timeouts::run(self.domain.clone(), every, stop_rx)));
+        tracing::info!(port = self.port, "serving");
+        let served =
+            axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+                .with_graceful_shutdown(shutdown)
+                .await;
+        let _ = stop_tx.send(true);
+        if let Some(task) = sweeper {
+            let _ = task.await;
+        }
+        self.domain.pool.close().await;
+        if let Some(mut cluster) = self.embedded.take() {
+            tokio::task::spawn_blocking(move || cluster.stop()).await??;
+            tracing::info!("private PostgreSQL cluster stopped");
+        }
+        served?;
+        Ok(())
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,262 @@
+//! The embedded default: a private PostgreSQL cluster run from the machine's PostgreSQL
+//! binaries (found on `PATH` or under `/usr/lib/postgresql/*/bin`).
+//!
+//! PostgreSQL refuses to run as root. When the server runs as root (containers, CI) the
+//! cluster commands run as the unprivileged `postgres` account through `runuser`, and the
+//! data directory moves to `/var/tmp/tavoliere-<hash of the configured path>` so that
+//! every parent directory is traversable by that account (`/root` is not).
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+/// The account that runs the cluster when the server runs as root.
+const UNPRIVILEGED_ACCOUNT: &str = "postgres";
+/// The superuser created by `initdb` and the database the server uses.
+pub const EMBEDDED_USER: &str = "tavoliere";
+/// Name of the application database inside the embedded cluster.
+pub const EMBEDDED_DATABASE: &str = "tavoliere";
+
+/// A running private PostgreSQL cluster. Stopped cleanly by [`EmbeddedPostgres::stop`]
+/// (or on drop, when it was started by this process).
+#[derive(Debug)]
+pub struct EmbeddedPostgres {
+    bin_dir: PathBuf,
+    data_dir: PathBuf,
+    port: u16,
+    run_as: Option<&'static str>,
+    started_here: bool,
+    stopped: bool,
+}
+
+impl EmbeddedPostgres {
+    /// Creates the cluster in `data_dir` if it does not exist, starts it on 127.0.0.1
+    /// (`port` 0 picks a free port) and waits until it accepts connections.
+    /// A cluster already running in that directory is reused.
+    ///
+    /// # Errors
+    /// No PostgreSQL binaries (the message says how to install them), or `initdb` /
+    /// `pg_ctl` failing.
+    pub fn start(data_dir: &Path, port: u16) -> anyhow::Result<EmbeddedPostgres> {
+        let bin_dir = find_bin_dir()?;
+        let run_as = is_root().then_some(UNPRIVILEGED_ACCOUNT);
+        let data_dir = effective_data_dir(data_dir, run_as.is_some())?;
+        let mut cluster =
+            EmbeddedPostgres { bin_dir, data_dir, port, run_as, started_here: false, stopped: false };
+        cluster.prepare_directory()?;
+        if !cluster.data_dir.join("PG_VERSION").exists() {
+            cluster.initdb()?;
+        }
+        if let Some(running_port) = cluster.running_port() {
+            tracing::info!(port = running_port, "reusing the running private PostgreSQL cluster");
+            cluster.port = running_port;
+        } else {
+            if cluster.port == 0 {
+                cluster.port = free_port()?;
+            }
+            cluster.pg_ctl_start()?;
+            cluster.started_here = true;
+        }
+        cluster.wait_ready()?;
+        Ok(cluster)
+    }
+
+    /// The TCP port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Where the cluster's files are.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    /// URL of database `database` in this cluster.
+    pub fn url(&self, database: &str) -> String {
+        format!("postgres://{EMBEDDED_USER}@127.0.0.1:{}/{database}", self.port)
+    }
+
+    /// Stops the cluster (fast shutdown: open sessions are ended, data is flushed).
+    ///
+    /// # Errors
+    /// `pg_ctl stop` failing.
+    pub fn stop(&mut self) -> anyhow::Result<()> {
+        if self.stopped {
+            return Ok(());
+        }
+        self.stopped = true;
+        let data_dir = self.data_dir.display().to_string();
+        let output =
+            self.run(&self.bin_dir.join("pg_ctl"), &["stop", "-D", &data_dir, "-m", "fast", "-w"])?;
+        if !output.status.success() {
+            bail!("pg_ctl stop failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        Ok(())
+    }
+
+    fn prepare_directory(&self) -> anyhow::Result<()> {
+        std::fs::create_dir_all(&self.data_dir)
+            .with_context(|| format!("creating {}", self.data_dir.display()))?;
+        if let Some(account) = self.run_as {
+            let status = Command::new("chown")
+                .args(["-R", &format!("{account}:"), &self.data_dir.display().to_string()])
+                .status()
+                .context("running chown")?;
+            if !status.success() {
+                bail!("could not give {} to the {account} account", self.data_dir.display());
+            }
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&self.data_dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+        Ok(())
+    }
+
+    fn initdb(&self) -> anyhow::Result<()> {
+        let data_dir = self.data_dir.display().to_string();
+        let output = self.run(
+            &self.bin_dir.join("initdb"),
+            &["-D", &data_dir, "-U", EMBEDDED_USER, "--auth=trust", "--encoding=UTF8", "--no-sync"],
+        )?;
+        if !output.status.success() {
+            bail!("initdb failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        Ok(())
+    }
+
+    fn pg_ctl_start(&self) -> anyhow::Result<()> {
+        let data_dir = self.data_dir.display().to_string();
+        let log = self.data_dir.join("server.log").display().to_string();
+        // Only 127.0.0.1, no Unix socket (its path could be too long or unwritable).
+        let options =
+            format!("-c listen_addresses=127.0.0.1 -c port={} -c unix_socket_directories=''", self.port);
+        let output = self.run(
+            &self.bin_dir.join("pg_ctl"),
+            &["start", "-D", &data_dir, "-l", &log, "-w", "-t", "60", "-o", &options],
+        )?;
+        if !output.status.success() {
+            let log_tail = std::fs::read_to_string(self.data_dir.join("server.log"))
+                .map(|text| text.lines().rev().take(10).collect::<Vec<_>>().join("\n"))
+                .unwrap_or_default();
+            bail!(
+                "pg_ctl start failed: {}{}\n{log_tail}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        Ok(())
+    }
+
+    /// The port of a postmaster already running in the data directory, if any.
+    fn running_port(&self) -> Option<u16> {
+        let data_dir = self.data_dir.display().to_string();
+        let status = self.run(&self.bin_dir.join("pg_ctl"), &["status", "-D", &data_dir]).ok()?;
+        if !status.status.success() {
+            return None;
+        }
+        // postmaster.pid line 4 is the port.
+        let pid_file = std::fs::read_to_string(self.data_dir.join("postmaster.pid")).ok()?;
+        pid_file.lines().nth(3)?.trim().parse().ok()
+    }
+
+    /// `pg_ctl start -w` already waits for "ready"; a reused cluster is checked by
+    /// connecting to its port.
+    fn wait_ready(&self) -> anyhow::Result<()> {
+        let address = std::net::SocketAddr::from(([127, 0, 0, 1], self.port));
+        for _ in 0..300 {
+            if std::net::TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok() {
+                return Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        bail!("the private PostgreSQL cluster did not become ready on port {}", self.port)
+    }
+
+    fn run(&self, program: &Path, args: &[&str]) -> anyhow::Result<Output> {
+        let mut command = match self.run_as {
+            Some(account) => {
+                let mut c = Command::new("runuser");
+                c.args(["-u", account, "--"]).arg(program);
+                c
+            }
+            None => Command::new(program),
+        };
+        command.args(args).current_dir("/");
+        command.output().with_context(|| format!("running {}", program.display()))
+    }
+}
+
+impl Drop for EmbeddedPostgres {
+    fn drop(&mut self) {
+        if self.started_here && !self.stopped {
+            if let Err(error) = self.stop() {
+                tracing::warn!(%error, "could not stop the private PostgreSQL cluster");
+            }
+        }
+    }
+}
+
+/// Finds the directory holding `initdb`, `pg_ctl` and `postgres`.
+///
+/// # Errors
+/// None found: the message explains how to install them.
+pub fn find_bin_dir() -> anyhow::Result<PathBuf> {
+    let has_all = |dir: &Path| ["initdb", "pg_ctl", "postgres"].iter().all(|b| dir.join(b).is_file());
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            if has_all(&dir) {
+                return Ok(dir);
+            }
+        }
+    }
+    let mut candidates: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.path().join("bin")).collect())
+        .unwrap_or_default();
+    // The newest major version first.
+    candidates.sort_by_key(|p| {
+        std::cmp::Reverse(
+            p.parent()
+                .and_then(|v| v.file_name())
+                .and_then(|v| v.to_str())
+                .and_then(|v| v.parse::<u32>().ok())
+                .unwrap_or(0),
+        )
+    });
+    candidates.into_iter().find(|d| has_all(d)).ok_or_else(|| {
+        anyhow::anyhow!(
+            "no PostgreSQL server binaries (initdb, pg_ctl, postgres) on PATH or under \
+             /usr/lib/postgresql/*/bin. Install them (Debian/Ubuntu: `apt-get install postgresql`, \
+             macOS: `brew install postgresql`) or set TAVOLIERE_DATABASE__URL to an existing database"
+        )
+    })
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// When root, the cluster lives under /var/tmp (traversable by the postgres account).
+fn effective_data_dir(configured: &Path, as_root: bool) -> anyhow::Result<PathBuf> {
+    let absolute = if configured.is_absolute() {
+        configured.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(configured)
+    };
+    if !as_root || absolute.starts_with("/var/tmp") {
+        return Ok(absolute);
+    }
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(absolute.display().to_string().as_bytes());
+    Ok(PathBuf::from(format!("/var/tmp/tavoliere-{}", hex::encode(&digest[..8]))))
+}
+
+fn free_port() -> anyhow::Result<u16> {
+    let listener = TcpListener::bind("127.0.0.1:0").context("finding a free port")?;
+    Ok(listener.local_addr()?.port())
+}

@@ -1,0 +1,236 @@
+//! The Swiss (Dutch subset) pairings on hand-worked examples, and the TRF export.
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+
+use common::{players, result};
+use tavoliere_tournament::swiss::{
+    pair_swiss_round, trf_export, SwissBye, SwissError, SwissOptions, SwissRound,
+};
+use tavoliere_tournament::tables::PlayerInfo;
+use tavoliere_tournament::{GameId, GameRecord, GameResult, PlayerId};
+
+fn boards(round: &SwissRound) -> Vec<(i64, i64)> {
+    round.pairings.iter().map(|p| (p.first.0, p.second.0)).collect()
+}
+
+/// Games of earlier rounds from `round: first second result` lines.
+fn history(sheet: &str) -> Vec<GameRecord> {
+    sheet
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .enumerate()
+        .map(|(i, line)| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            GameRecord {
+                game: GameId(i as i64 + 1),
+                round: f[0].trim_end_matches(':').parse().unwrap(),
+                first: PlayerId(f[1].parse().unwrap()),
+                second: PlayerId(f[2].parse().unwrap()),
+                result: result(f[3]),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn round_one_pairs_the_top_half_against_the_bottom_half_with_alternating_colours() {
+    // C.04.3: 1 v 5, 2 v 6, 3 v 7, 4 v 8; odd pairing numbers of S1 get the initial colour.
+    let round = pair_swiss_round(&players(8), &[], &[], &SwissOptions::default()).unwrap();
+    assert_eq!(round.round, 1);
+    assert_eq!(boards(&round), vec![(1, 5), (6, 2), (3, 7), (8, 4)]);
+    assert_eq!(round.bye, None);
+    let black_first = SwissOptions { initial_first: false, ..Default::default() };
+    let round = pair_swiss_round(&players(8), &[], &[], &black_first).unwrap();
+    assert_eq!(boards(&round), vec![(5, 1), (2, 6), (7, 3), (4, 8)]);
+}
+
+#[test]
+fn round_one_with_an_odd_number_gives_the_bye_to_the_last_player() {
+    let round = pair_swiss_round(&players(7), &[], &[], &SwissOptions::default()).unwrap();
+    assert_eq!(round.bye, Some(PlayerId(7)));
+    assert_eq!(boards(&round), vec![(1, 4), (5, 2), (3, 6)]);
+}
+
+#[test]
+fn round_two_floats_down_and_alternates_colours() {
+    // After round 1 (1-5 1-0, 6-2 0-1, 3-7 =, 8-4 0-1): brackets {1,2,4} on 1, {3,7} on ½,
+    // {5,6,8} on 0. Bracket 1: S1 {1}, S2 {2,4}: 1-2, 4 floats. Bracket ½: 4 (moved down)
+    // with 3, 7 floats. Bracket 0: S1 {7,5}, S2 {6,8}: 7-6, 5-8 (every colour preference
+    // granted; 7-5 would leave both 7 and 5 and both 6 and 8 without theirs).
+    // Colours: everyone alternates from round 1.
+    let games = history(
+        "1: 1 5 1-0
+         1: 6 2 0-1
+         1: 3 7 =-=
+         1: 8 4 0-1",
+    );
+    let round = pair_swiss_round(&players(8), &games, &[], &SwissOptions::default()).unwrap();
+    assert_eq!(round.round, 2);
+    assert_eq!(boards(&round), vec![(2, 1), (4, 3), (7, 6), (5, 8)]);
+}
+
+#[test]
+fn completion_forces_the_only_pairing_left_in_round_three() {
+    // Four players who met 1-3, 2-4 and 1-2, 3-4: only 1-4 and 2-3 remain, whatever the
+    // scores say (1 and 2 lead the first bracket but have met).
+    let games = history(
+        "1: 1 3 1-0
+         1: 4 2 0-1
+         2: 2 1 =-=
+         2: 3 4 1-0",
+    );
+    let round = pair_swiss_round(&players(4), &games, &[], &SwissOptions::default()).unwrap();
+    let pairs: HashSet<(i64, i64)> = boards(&round).into_iter().map(|(a, b)| (a.min(b), a.max(b))).collect();
+    assert_eq!(pairs, HashSet::from([(1, 4), (2, 3)]));
+    // 1 had first, second: 1 prefers the first move (mild); 4 had first, second too.
+    // 2 had second, first: prefers second; 3 had second, first: prefers second too.
+    assert_eq!(round.pairings.len(), 2);
+}
+
+#[test]
+fn nobody_gets_a_second_bye() {
+    let games = history(
+        "1: 1 4 1-0
+         1: 5 2 0-1
+         1: 3 6 =-=",
+    );
+    let byes = [SwissBye { round: 1, player: PlayerId(7) }];
+    let round = pair_swiss_round(&players(7), &games, &byes, &SwissOptions::default()).unwrap();
+    // Scores: 1, 2 and 7 (bye) on 1, 3 and 6 on ½, 4 and 5 on 0. The lowest-ranked player
+    // is 5 (on 0, the higher pairing number); 7, who had the bye, plays.
+    assert_eq!(round.bye, Some(PlayerId(5)));
+    assert!(round.pairings.iter().any(|p| p.first == PlayerId(7) || p.second == PlayerId(7)));
+}
+
+/// Deterministic pseudo-random results.
+fn lcg(state: &mut u64) -> u64 {
+    *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *state >> 33
+}
+
+#[test]
+fn a_simulated_swiss_respects_the_absolute_criteria_every_round() {
+    for (count, rounds, seed) in [(11, 5, 1u64), (16, 6, 2), (9, 4, 3), (24, 7, 4)] {
+        let entries = players(count);
+        let mut games: Vec<GameRecord> = Vec::new();
+        let mut byes: Vec<SwissBye> = Vec::new();
+        let mut state = seed;
+        for _ in 0..rounds {
+            let round = pair_swiss_round(&entries, &games, &byes, &SwissOptions::default())
+                .unwrap_or_else(|e| panic!("{count} players: {e}"));
+            let mut seen = HashSet::new();
+            for pairing in &round.pairings {
+                assert!(seen.insert(pairing.first) && seen.insert(pairing.second), "one game each");
+                let rematch = games.iter().any(|g| {
+                    (g.first == pairing.first && g.second == pairing.second)
+                        || (g.first == pairing.second && g.second == pairing.first)
+                });
+                assert!(!rematch, "{count} players, round {}: rematch {pairing:?}", round.round);
+                let result = match lcg(&mut state) % 3 {
+                    0 => GameResult::FirstWins,
+                    1 => GameResult::SecondWins,
+                    _ => GameResult::Draw,
+                };
+                games.push(GameRecord {
+                    game: GameId(games.len() as i64 + 1),
+                    round: round.round,
+                    first: pairing.first,
+                    second: pairing.second,
+                    result,
+                });
+            }
+            if let Some(bye) = round.bye {
+                assert!(byes.iter().all(|b| b.player != bye), "{count}: second bye for {bye:?}");
+                seen.insert(bye);
+                byes.push(SwissBye { round: round.round, player: bye });
+            }
+            assert_eq!(seen.len() as i64, count, "everyone is paired or has the bye");
+        }
+        // Colours: a colour difference beyond 2 or three same colours in a row would break
+        // the absolute colour criterion.
+        let mut colours: HashMap<PlayerId, Vec<bool>> = HashMap::new();
+        for game in &games {
+            colours.entry(game.first).or_default().push(true);
+            colours.entry(game.second).or_default().push(false);
+        }
+        for (player, sides) in colours {
+            let difference: i64 = sides.iter().map(|&f| if f { 1 } else { -1 }).sum();
+            assert!(difference.abs() <= 2, "{count}: {player:?} colour difference {difference}");
+            assert!(
+                !sides.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
+                "{count}: {player:?} three times the same colour"
+            );
+        }
+    }
+}
+
+#[test]
+fn unfinished_rounds_and_bad_entries_are_errors() {
+    let pending = history("1: 1 2 *");
+    assert_eq!(
+        pair_swiss_round(&players(2), &pending, &[], &SwissOptions::default()),
+        Err(SwissError::RoundNotFinished(GameId(1)))
+    );
+    assert_eq!(
+        pair_swiss_round(&players(1), &[], &[], &SwissOptions::default()),
+        Err(SwissError::TooFewPlayers)
+    );
+    assert_eq!(
+        pair_swiss_round(&[PlayerId(1), PlayerId(1)], &[], &[], &SwissOptions::default()),
+        Err(SwissError::DuplicatePlayer(PlayerId(1)))
+    );
+    // Two players who have met cannot be paired again.
+    let met = history("1: 1 2 1-0");
+    assert_eq!(
+        pair_swiss_round(&players(2), &met, &[], &SwissOptions::default()),
+        Err(SwissError::NoPairing)
+    );
+}
+
+#[test]
+fn trf_export_writes_the_fixed_columns() {
+    let names: Vec<PlayerInfo> = ["Rossi, Mario", "Bianchi, Anna", "Verdi, Carlo"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| PlayerInfo { id: PlayerId(i as i64 + 1), name: (*n).into() })
+        .collect();
+    let games = history(
+        "1: 1 2 1-0
+         2: 3 1 =-=",
+    );
+    let byes = [SwissBye { round: 1, player: PlayerId(3) }, SwissBye { round: 2, player: PlayerId(2) }];
+    let trf =
+        trf_export("Torneo Svizzero", &names, &games, &byes, &SwissOptions::default(), Some(3)).unwrap();
+    let expected = "012 Torneo Svizzero\n\
+                    062 3\n\
+                    XXR 3\n\
+                    XXC white1\n\
+                    001    1      Rossi, Mario                                                       1.5    1     2 w 1     3 b =\n\
+                    001    2      Bianchi, Anna                                                      1.0    3     1 b 0  0000 - U\n\
+                    001    3      Verdi, Carlo                                                       1.5    2  0000 - U     1 w =\n";
+    assert_eq!(trf, expected);
+    let line = trf.lines().nth(4).unwrap();
+    assert_eq!(&line[0..3], "001");
+    assert_eq!(&line[4..8], "   1");
+    assert_eq!(&line[14..26], "Rossi, Mario");
+    assert_eq!(&line[80..84], " 1.5");
+    assert_eq!(&line[85..89], "   1");
+    assert_eq!(&line[91..99], "   2 w 1");
+}
+
+#[test]
+fn trf_export_refuses_absurd_round_numbers() {
+    let names = vec![
+        PlayerInfo { id: PlayerId(1), name: "A".into() },
+        PlayerInfo { id: PlayerId(2), name: "B".into() },
+    ];
+    let mut games = history("1: 1 2 1-0");
+    games[0].round = u32::MAX;
+    assert_eq!(
+        trf_export("T", &names, &games, &[], &SwissOptions::default(), None),
+        Err(SwissError::TooManyRounds(u32::MAX))
+    );
+}
