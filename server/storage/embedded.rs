@@ -30,6 +30,7 @@ pub struct EmbeddedPostgres {
     run_as: Option<&'static str>,
     started_here: bool,
     stopped: bool,
+    durable: bool,
 }
 
 impl EmbeddedPostgres {
@@ -41,11 +42,37 @@ impl EmbeddedPostgres {
     /// No PostgreSQL binaries (the message says how to install them), or `initdb` /
     /// `pg_ctl` failing.
     pub fn start(data_dir: &Path, port: u16) -> anyhow::Result<EmbeddedPostgres> {
+        EmbeddedPostgres::start_with(data_dir, port, true)
+    }
+
+    /// As [`EmbeddedPostgres::start`]; with `durable` false the cluster does not fsync
+    /// (throwaway test clusters only: a crash may lose or corrupt data).
+    ///
+    /// # Errors
+    /// As [`EmbeddedPostgres::start`].
+    pub fn start_with(data_dir: &Path, port: u16, durable: bool) -> anyhow::Result<EmbeddedPostgres> {
         let bin_dir = find_bin_dir()?;
         let run_as = is_root().then_some(UNPRIVILEGED_ACCOUNT);
+        if let Some(account) = run_as {
+            let exists = Command::new("id").arg("-u").arg(account).output().is_ok_and(|o| o.status.success());
+            if !exists {
+                bail!(
+                    "PostgreSQL refuses to run as root and there is no '{account}' account to run it as: \
+                     install the postgresql package (it creates the account), create it \
+                     (`useradd --system {account}`), or run tavoliere as an unprivileged user"
+                );
+            }
+        }
         let data_dir = effective_data_dir(data_dir, run_as.is_some())?;
-        let mut cluster =
-            EmbeddedPostgres { bin_dir, data_dir, port, run_as, started_here: false, stopped: false };
+        let mut cluster = EmbeddedPostgres {
+            bin_dir,
+            data_dir,
+            port,
+            run_as,
+            started_here: false,
+            stopped: false,
+            durable,
+        };
         cluster.prepare_directory()?;
         if !cluster.data_dir.join("PG_VERSION").exists() {
             cluster.initdb()?;
@@ -133,8 +160,11 @@ impl EmbeddedPostgres {
         let data_dir = self.data_dir.display().to_string();
         let log = self.data_dir.join("server.log").display().to_string();
         // Only 127.0.0.1, no Unix socket (its path could be too long or unwritable).
-        let options =
+        let mut options =
             format!("-c listen_addresses=127.0.0.1 -c port={} -c unix_socket_directories=''", self.port);
+        if !self.durable {
+            options.push_str(" -c fsync=off -c synchronous_commit=off -c full_page_writes=off");
+        }
         let output = self.run(
             &self.bin_dir.join("pg_ctl"),
             &["start", "-D", &data_dir, "-l", &log, "-w", "-t", "60", "-o", &options],

@@ -1,0 +1,247 @@
+//! The game flow through the REST API with stand-in rules: turns, plies, errors that
+//! store nothing, dry runs, resignation, draws, abort, the game list, authorization.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::support::{three_days, TestApp, User};
+
+async fn game_between(app: &TestApp) -> (User, User, i64) {
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    (alice, bob, game)
+}
+
+#[tokio::test]
+async fn players_alternate_and_each_move_is_stored_with_its_display_form() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, bob, game) = game_between(&app).await;
+    let state = app.post_move(&alice, game, "m1", 0).await;
+    let body = state.expect(StatusCode::CREATED);
+    assert_eq!(body["ply"], 1);
+    assert_eq!(body["to_move"], "bob");
+    assert_eq!(body["side_to_move"], "second");
+    app.post_move(&bob, game, "M2", 1).await.expect(StatusCode::CREATED);
+    let state = app.game(game).await;
+    assert_eq!(state["ply"], 2);
+    assert_eq!(state["moves"][1]["canonical"], "m2", "stored in the canonical notation");
+    assert_eq!(state["moves"][1]["display"], "M2");
+    assert_eq!(state["moves"][1]["seat"], 1);
+    assert_eq!(state["moves"][1]["turn_number"], 2);
+    assert!(state["position"].as_str().unwrap().ends_with("fake m1,m2"), "{}", state["position"]);
+    assert!(state["legal_moves"].as_array().unwrap().contains(&json!("m3")));
+    assert!(state["deadline"].is_string());
+    assert_eq!(app.stored_moves(game).await, 2);
+}
+
+#[tokio::test]
+async fn a_stale_ply_is_a_conflict_and_stores_nothing() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, bob, game) = game_between(&app).await;
+    app.post_move(&alice, game, "m1", 0).await.expect(StatusCode::CREATED);
+    let stale = app.post_move(&bob, game, "m1", 0).await;
+    stale.expect(StatusCode::CONFLICT);
+    assert!(stale.detail().contains("stale"), "{}", stale.detail());
+    app.post_move(&bob, game, "m1", 5).await.expect(StatusCode::CONFLICT);
+    assert_eq!(app.stored_moves(game).await, 1);
+}
+
+#[tokio::test]
+async fn moving_out_of_turn_is_a_conflict_and_stores_nothing() {
+    let app = TestApp::spawn_fake().await;
+    let (_alice, bob, game) = game_between(&app).await;
+    let reply = app.post_move(&bob, game, "m1", 0).await;
+    reply.expect(StatusCode::CONFLICT);
+    assert!(reply.detail().contains("not your turn"), "{}", reply.detail());
+    assert_eq!(app.stored_moves(game).await, 0);
+}
+
+#[tokio::test]
+async fn illegal_and_unreadable_moves_are_422_with_the_rules_reason_and_store_nothing() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, _bob, game) = game_between(&app).await;
+    let illegal = app.post_move(&alice, game, "m9", 0).await;
+    illegal.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(illegal.detail().contains("m9 is not legal in this position"), "{}", illegal.detail());
+    let unreadable = app.post_move(&alice, game, "??", 0).await;
+    unreadable.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(unreadable.detail().starts_with("unreadable move"), "{}", unreadable.detail());
+    assert_eq!(app.stored_moves(game).await, 0);
+    assert_eq!(app.game(game).await["ply"], 0);
+}
+
+#[tokio::test]
+async fn a_player_cannot_move_in_another_players_game() {
+    let app = TestApp::spawn_fake().await;
+    let (_alice, _bob, game) = game_between(&app).await;
+    let mallory = app.register("mallory").await;
+    app.post_move(&mallory, game, "m1", 0).await.expect(StatusCode::FORBIDDEN);
+    app.act(Some(&mallory), game, "resign").await.expect(StatusCode::FORBIDDEN);
+    app.act(Some(&mallory), game, "abort").await.expect(StatusCode::FORBIDDEN);
+    app.act(Some(&mallory), game, "draw/offer").await.expect(StatusCode::FORBIDDEN);
+    app.post(&format!("/api/games/{game}/moves/check"), Some(&mallory), json!({"move": "m1"}))
+        .await
+        .expect(StatusCode::FORBIDDEN);
+    app.act(None, game, "resign").await.expect(StatusCode::UNAUTHORIZED);
+    app.post_move(&mallory, 424242, "m1", 0).await.expect(StatusCode::NOT_FOUND);
+    assert_eq!(app.stored_moves(game).await, 0);
+}
+
+#[tokio::test]
+async fn a_mating_move_ends_the_game_and_later_moves_are_refused() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, bob, game) = game_between(&app).await;
+    app.post_move(&alice, game, "m1", 0).await.expect(StatusCode::CREATED);
+    let over = app.post_move(&bob, game, "mate", 1).await;
+    let body = over.expect(StatusCode::CREATED);
+    assert_eq!(body["status"], "finished");
+    assert_eq!(body["result"], "0-1");
+    assert_eq!(body["reason"], "checkmate");
+    assert_eq!(body["seats"][1]["outcome"], "win");
+    assert_eq!(body["seats"][0]["outcome"], "loss");
+    assert_eq!(body["legal_moves"], json!([]));
+    app.post_move(&alice, game, "m1", 2).await.expect(StatusCode::CONFLICT);
+    assert_eq!(app.stored_moves(game).await, 2);
+}
+
+#[tokio::test]
+async fn a_dry_run_says_what_the_move_would_do_and_stores_nothing() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, _bob, game) = game_between(&app).await;
+    let check =
+        app.post(&format!("/api/games/{game}/moves/check"), Some(&alice), json!({"move": "perp"})).await;
+    let body = check.expect(StatusCode::OK);
+    assert_eq!(body["message"], "this move would lose by perpetual check");
+    assert_eq!(body["ends_game"], true);
+    assert_eq!(body["reason"], "perpetual-check");
+    let quiet =
+        app.post(&format!("/api/games/{game}/moves/check"), Some(&alice), json!({"move": "M1"})).await;
+    assert_eq!(quiet.expect(StatusCode::OK)["canonical"], "m1");
+    assert_eq!(quiet.body["ends_game"], false);
+    app.post(&format!("/api/games/{game}/moves/check"), Some(&alice), json!({"move": "m9"}))
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(app.stored_moves(game).await, 0);
+    assert_eq!(app.game(game).await["status"], "active");
+}
+
+#[tokio::test]
+async fn resigning_gives_the_game_to_the_opponent() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, _bob, game) = game_between(&app).await;
+    let body = app.act(Some(&alice), game, "resign").await.expect(StatusCode::OK).clone();
+    assert_eq!(body["result"], "0-1");
+    assert_eq!(body["reason"], "resignation");
+    app.act(Some(&alice), game, "resign").await.expect(StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn a_draw_offer_can_be_declined_then_accepted() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, bob, game) = game_between(&app).await;
+    app.act(Some(&bob), game, "draw/accept").await.expect(StatusCode::CONFLICT);
+    app.act(Some(&alice), game, "draw/offer").await.expect(StatusCode::OK);
+    app.act(Some(&alice), game, "draw/offer").await.expect(StatusCode::CONFLICT);
+    app.act(Some(&alice), game, "draw/accept").await.expect(StatusCode::CONFLICT);
+    let declined = app.act(Some(&bob), game, "draw/decline").await;
+    assert!(declined.expect(StatusCode::OK)["draw_offer_seat"].is_null());
+    app.act(Some(&bob), game, "draw/offer").await.expect(StatusCode::OK);
+    let drawn = app.act(Some(&alice), game, "draw/accept").await;
+    let body = drawn.expect(StatusCode::OK);
+    assert_eq!(body["result"], "1/2-1/2");
+    assert_eq!(body["reason"], "agreement");
+    assert_eq!(body["seats"][0]["outcome"], "draw");
+}
+
+#[tokio::test]
+async fn a_game_can_be_aborted_only_before_each_side_has_moved() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, bob, game) = game_between(&app).await;
+    app.post_move(&alice, game, "m1", 0).await.expect(StatusCode::CREATED);
+    let aborted = app.act(Some(&bob), game, "abort").await;
+    let body = aborted.expect(StatusCode::OK);
+    assert_eq!(body["status"], "aborted");
+    assert!(body["result"].is_null());
+
+    let second = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    app.post_move(&alice, second, "m1", 0).await.expect(StatusCode::CREATED);
+    app.post_move(&bob, second, "m2", 1).await.expect(StatusCode::CREATED);
+    app.act(Some(&alice), second, "abort").await.expect(StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn the_game_list_puts_the_players_turn_first_and_filters_by_status() {
+    let app = TestApp::spawn_fake().await;
+    let (alice, bob, waiting) = game_between(&app).await;
+    let my_turn = app.start_game("xiangqi", &bob, &alice, three_days()).await;
+    let finished = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    app.act(Some(&alice), finished, "resign").await.expect(StatusCode::OK);
+    app.post_move(&alice, waiting, "m1", 0).await.expect(StatusCode::CREATED);
+    app.post_move(&bob, my_turn, "m1", 0).await.expect(StatusCode::CREATED);
+
+    let list = app.get("/api/games?player=alice", None).await;
+    let games = list.expect(StatusCode::OK).as_array().unwrap().clone();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0]["id"], my_turn, "alice's turn first");
+    assert_eq!(games[0]["your_turn"], true);
+    let active = app.get("/api/games?player=alice&status=active", None).await;
+    assert_eq!(active.expect(StatusCode::OK).as_array().unwrap().len(), 2);
+    let finished_list = app.get("/api/games?status=finished", Some(&alice)).await;
+    assert_eq!(finished_list.expect(StatusCode::OK)[0]["id"], finished);
+    app.get("/api/games?player=alice&status=sleeping", None).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    app.get("/api/games?player=nobody", None).await.expect(StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_claim_is_judged_by_the_rules_on_the_claimants_turn() {
+    let app = TestApp::spawn_fake().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let none = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    let refused = app.act(Some(&alice), none, "claim").await;
+    refused.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.detail().contains("no claim"), "{}", refused.detail());
+
+    let id = app
+        .post(
+            "/api/challenges",
+            Some(&alice),
+            json!({"variant": "shogi", "ruleset": "shogi-27", "opponent": "bob", "color": "first",
+                   "time_control": three_days()}),
+        )
+        .await
+        .expect(StatusCode::CREATED)["id"]
+        .as_i64()
+        .unwrap();
+    let game = app.accept(&bob, id).await;
+    app.act(Some(&bob), game, "claim").await.expect(StatusCode::CONFLICT);
+    let claimed = app.act(Some(&alice), game, "claim").await;
+    let body = claimed.expect(StatusCode::OK);
+    assert_eq!(body["result"], "1-0");
+    assert_eq!(body["reason"], "impasse-declaration");
+}
+
+#[tokio::test]
+async fn in_a_handicap_game_the_side_the_rules_name_moves_first() {
+    let app = TestApp::spawn_fake().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let id = app
+        .post(
+            "/api/challenges",
+            Some(&alice),
+            json!({"variant": "shogi", "handicap": "rook", "opponent": "bob", "color": "first",
+                   "time_control": three_days()}),
+        )
+        .await
+        .expect(StatusCode::CREATED)["id"]
+        .as_i64()
+        .unwrap();
+    let game = app.accept(&bob, id).await;
+    let state = app.game(game).await;
+    assert_eq!(state["handicap"], "rook");
+    assert_eq!(state["to_move"], "bob", "the second seat starts");
+    app.post_move(&alice, game, "m1", 0).await.expect(StatusCode::CONFLICT);
+    app.post_move(&bob, game, "m1", 0).await.expect(StatusCode::CREATED);
+}

@@ -1,0 +1,11 @@
+//! Integration tests of the server against a real PostgreSQL (one throwaway cluster per
+//! run, a fresh database per test), through the REST API.
+
+mod accounts;
+mod challenges;
+mod clocks;
+mod concurrency;
+mod errors;
+mod games;
+mod support;
+mod variants;

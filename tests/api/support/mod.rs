@@ -1,0 +1,228 @@
+//! The test application: a fresh database, the app on port 0, typed helpers.
+
+pub mod cluster;
+pub mod fake_rules;
+
+use std::sync::Arc;
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tavoliere::config::{ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, Settings};
+use tavoliere::domain::clock::ManualClock;
+use tavoliere::domain::rules_adapter::RulesEngine;
+use tavoliere::domain::Domain;
+use tavoliere::startup::{Application, Dependencies};
+use time::macros::datetime;
+
+pub use cluster::Cluster;
+
+/// A signed-up player with a bearer token.
+#[derive(Clone, Debug)]
+pub struct User {
+    pub name: String,
+    pub token: String,
+}
+
+/// A running application on its own database.
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub clock: ManualClock,
+    pub domain: Domain,
+    pub database_url: String,
+}
+
+/// A response: status and JSON body (`Value::Null` when empty or not JSON).
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: Value,
+}
+
+impl Reply {
+    /// The first error detail.
+    pub fn detail(&self) -> &str {
+        self.body["errors"][0]["detail"].as_str().unwrap_or("")
+    }
+
+    /// Asserts the status and the error shape for 4xx.
+    #[track_caller]
+    pub fn expect(&self, status: StatusCode) -> &Value {
+        assert_eq!(self.status, status, "body: {}", self.body);
+        if status.is_client_error() {
+            assert!(
+                self.body["errors"][0]["detail"].is_string(),
+                "every error has the shape {{\"errors\":[{{\"detail\":...}}]}}, got {}",
+                self.body
+            );
+        }
+        &self.body
+    }
+}
+
+pub fn test_settings(database_url: &str) -> Settings {
+    Settings {
+        application: ApplicationSettings {
+            host: "127.0.0.1".into(),
+            port: 0,
+            secure_cookies: false,
+            body_limit_bytes: 16 * 1024,
+        },
+        database: DatabaseSettings {
+            url: Some(database_url.to_owned().into()),
+            max_connections: 20,
+            embedded_data_dir: "unused".into(),
+            embedded_port: 0,
+        },
+        clocks: ClockSettings { sweep_interval_seconds: 0 },
+        auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+    }
+}
+
+impl TestApp {
+    /// The app with the real rules.
+    pub async fn spawn() -> TestApp {
+        TestApp::spawn_with(None).await
+    }
+
+    /// The app with the stand-in rules.
+    pub async fn spawn_fake() -> TestApp {
+        TestApp::spawn_with(Some(Arc::new(fake_rules::FakeRules::default()))).await
+    }
+
+    /// The app with the given rules (`None` = the real ones).
+    pub async fn spawn_with(rules: Option<Arc<dyn RulesEngine>>) -> TestApp {
+        let database_url = Cluster::get().fresh_database().await;
+        let clock = ManualClock::new(datetime!(2026-03-01 12:00 UTC));
+        TestApp::spawn_on(&database_url, clock, rules).await
+    }
+
+    /// Another app on an existing database (a restart).
+    pub async fn spawn_on(
+        database_url: &str,
+        clock: ManualClock,
+        rules: Option<Arc<dyn RulesEngine>>,
+    ) -> TestApp {
+        let deps = Dependencies { clock: Some(Arc::new(clock.clone())), rules, pool: None };
+        let app = Application::build_with(test_settings(database_url), deps).await.expect("build the app");
+        let address = format!("http://127.0.0.1:{}", app.port());
+        let domain = app.domain().clone();
+        tokio::spawn(app.run_until(std::future::pending()));
+        TestApp {
+            address,
+            client: reqwest::Client::builder().build().unwrap(),
+            clock,
+            domain,
+            database_url: database_url.to_owned(),
+        }
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> Reply {
+        let response = request.send().await.expect("request");
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply { status, body }
+    }
+
+    /// GET `path` (with a token if given).
+    pub async fn get(&self, path: &str, user: Option<&User>) -> Reply {
+        let mut request = self.client.get(format!("{}{path}", self.address));
+        if let Some(user) = user {
+            request = request.bearer_auth(&user.token);
+        }
+        self.send(request).await
+    }
+
+    /// POST JSON to `path` (with a token if given).
+    pub async fn post(&self, path: &str, user: Option<&User>, body: Value) -> Reply {
+        let mut request = self.client.post(format!("{}{path}", self.address)).json(&body);
+        if let Some(user) = user {
+            request = request.bearer_auth(&user.token);
+        }
+        self.send(request).await
+    }
+
+    /// A raw POST with a given content type.
+    pub async fn post_raw(&self, path: &str, content_type: &str, body: String) -> Reply {
+        let request = self
+            .client
+            .post(format!("{}{path}", self.address))
+            .header("content-type", content_type)
+            .body(body);
+        self.send(request).await
+    }
+
+    /// Registers `name` (password `password-of-<name>`) and gets a token.
+    pub async fn register(&self, name: &str) -> User {
+        let password = format!("password-of-{name}");
+        self.post("/api/accounts", None, json!({"username": name, "password": password}))
+            .await
+            .expect(StatusCode::CREATED);
+        let token = self
+            .post("/api/tokens", None, json!({"username": name, "password": password}))
+            .await
+            .expect(StatusCode::CREATED)["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        User { name: name.to_owned(), token }
+    }
+
+    /// `first` challenges `second` (taking the first seat) and `second` accepts.
+    pub async fn start_game(&self, variant: &str, first: &User, second: &User, time_control: Value) -> i64 {
+        let challenge = self
+            .post(
+                "/api/challenges",
+                Some(first),
+                json!({"variant": variant, "opponent": second.name, "color": "first",
+                       "time_control": time_control}),
+            )
+            .await;
+        let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
+        self.accept(second, id).await
+    }
+
+    /// Accepts challenge `id` → game id.
+    pub async fn accept(&self, user: &User, id: i64) -> i64 {
+        self.post(&format!("/api/challenges/{id}/accept"), Some(user), json!({}))
+            .await
+            .expect(StatusCode::CREATED)["game_id"]
+            .as_i64()
+            .unwrap()
+    }
+
+    /// Submits `text` at `ply`.
+    pub async fn post_move(&self, user: &User, game: i64, text: &str, ply: i64) -> Reply {
+        self.post(&format!("/api/games/{game}/moves"), Some(user), json!({"move": text, "ply": ply})).await
+    }
+
+    /// The game state.
+    pub async fn game(&self, game: i64) -> Value {
+        self.get(&format!("/api/games/{game}"), None).await.expect(StatusCode::OK).clone()
+    }
+
+    /// A game action (resign, draw/offer, abort...).
+    pub async fn act(&self, user: Option<&User>, game: i64, action: &str) -> Reply {
+        self.post(&format!("/api/games/{game}/{action}"), user, json!({})).await
+    }
+
+    /// Number of stored move rows of `game`.
+    pub async fn stored_moves(&self, game: i64) -> i64 {
+        sqlx::query_scalar("select count(*) from move where game_id = $1")
+            .bind(game)
+            .fetch_one(&self.domain.pool)
+            .await
+            .unwrap()
+    }
+
+    /// Runs the timeout sweep now.
+    pub async fn sweep(&self) -> Vec<i64> {
+        tavoliere::domain::timeouts::sweep(&self.domain).await.expect("sweep")
+    }
+}
+
+/// Three days per move.
+pub fn three_days() -> Value {
+    json!({"kind": "days-per-move", "days": 3})
+}
