@@ -8,3 +8,4 @@ mod concurrency;
 mod errors;
 mod games;
 mod support;
+mod tournaments;
