@@ -141,11 +141,17 @@ async fn a_four_player_round_robin_from_creation_to_tables() {
         assert_eq!(state["variant"], "xiangqi");
         pairs.push(seat_names(&state));
     }
-    let expected: Vec<(String, String)> =
-        [("player1", "player4"), ("player2", "player3"), ("player4", "player3"), ("player1", "player2"), ("player2", "player4"), ("player3", "player1")]
-            .iter()
-            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-            .collect();
+    let expected: Vec<(String, String)> = [
+        ("player1", "player4"),
+        ("player2", "player3"),
+        ("player4", "player3"),
+        ("player1", "player2"),
+        ("player2", "player4"),
+        ("player3", "player1"),
+    ]
+    .iter()
+    .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+    .collect();
     assert_eq!(pairs, expected, "the Berger table for four players, first mover first");
 
     // Results: played, resigned, agreed drawn, adjudicated, forfeited, one still running.
@@ -365,7 +371,11 @@ async fn a_withdrawal_before_half_the_games_annuls_them_all_when_the_section_say
     .expect(StatusCode::OK);
     let standings = app.get(&format!("/api/sections/{section}/standings"), None).await;
     let standings = standings.expect(StatusCode::OK);
-    assert_eq!(line(standings, "player2")["games_scheduled"], 0, "1 of 3 played: every game of p2 is annulled");
+    assert_eq!(
+        line(standings, "player2")["games_scheduled"],
+        0,
+        "1 of 3 played: every game of p2 is annulled"
+    );
     assert_eq!(line(standings, "player3")["points"], 0.0, "p3's loss to p2 no longer counts");
     assert_eq!(line(standings, "player3")["games_scheduled"], 2);
     assert_eq!(line(standings, "player1")["points"], 1.0, "games without p2 stand");
