@@ -239,22 +239,13 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     let accounts =
         if challenger_first { [row.challenger_id, account_id] } else { [account_id, row.challenger_id] };
     let variant: Variant = row.variant.parse().map_err(DomainError::Invalid)?;
-    let start = match row.handicap.as_deref() {
-        Some(name) => Some(
-            Handicap::parse(variant.as_str(), name)
-                .map_err(|e| DomainError::Invalid(format!("{e}")))?
-                .start_fen()
-                .to_owned(),
-        ),
-        None => None,
-    };
     let game_id = super::games::create_in(
         domain,
         &mut tx,
         variant,
         &row.ruleset,
         row.handicap.as_deref(),
-        start.as_deref(),
+        None,
         row.time_control.0,
         row.vacation_allowed,
         &accounts,

@@ -233,7 +233,7 @@ fn replay(domain: &Domain, row: &GameRow, moves: &[MoveRow]) -> DomainResult<Box
     let variant = variant_of(row)?;
     let mut game = domain
         .rules
-        .new_game(variant, &row.ruleset, row.start_position.as_deref())
+        .new_game(variant, &row.ruleset, row.handicap.as_deref(), row.start_position.as_deref())
         .map_err(|e| DomainError::Internal(anyhow::anyhow!("game {}: {e}", row.game_id)))?;
     for stored in moves {
         game.play(&stored.notation).map_err(|e| {
@@ -705,6 +705,30 @@ pub async fn decline_draw(domain: &Domain, game_id: i64, account_id: i64) -> Dom
     Ok(view)
 }
 
+/// Makes the claim the rules allow on the caller's turn (Shogi impasse declaration,
+/// shogi.md "End of the game": a declaration that does not meet the conditions loses).
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over or not your turn (409), no claim
+/// available (422, with the rules' reason).
+pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let mine = seat_of(&seats, account_id)?.seat;
+    ensure_active(&row)?;
+    if mine != row.turn_seat {
+        return Err(DomainError::Conflict("a claim is made on your own turn".to_owned()));
+    }
+    let moves = load_moves(&mut tx, game_id).await?;
+    let mut game = replay(domain, &row, &moves)?;
+    let outcome = game.claim().map_err(DomainError::Invalid)?;
+    finish(&mut tx, game_id, &Ending::from_outcome(&outcome), domain.clock.now()).await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
 /// Aborts the game: only before every side has moved; no result.
 ///
 /// # Errors
@@ -752,7 +776,8 @@ pub(crate) async fn create_in(
     vacation_allowed: bool,
     accounts: &[i64],
 ) -> DomainResult<i64> {
-    let game = domain.rules.new_game(variant, ruleset, start_position).map_err(DomainError::Invalid)?;
+    let game =
+        domain.rules.new_game(variant, ruleset, handicap, start_position).map_err(DomainError::Invalid)?;
     let now = domain.clock.now();
     let turn_seat = game.side_to_move().index() as i32;
     let initial = control.initial_ms();

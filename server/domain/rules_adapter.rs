@@ -9,6 +9,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
+use tavoliere_rules::game::{Handicap, Ruleset};
+use tavoliere_rules::variant::{self as facade, AnyGame};
 use tavoliere_rules::{Color, Outcome};
 
 /// The games the server plays.
@@ -45,9 +47,15 @@ impl Variant {
 
     /// The notation moves are shown in besides the canonical one.
     pub fn display_notation(self) -> &'static str {
+        self.to_rules().display_notation().name()
+    }
+
+    /// The rules crate's name for the variant.
+    pub fn to_rules(self) -> facade::Variant {
         match self {
-            Variant::Xiangqi => "wxf",
-            Variant::Shogi | Variant::MiniShogi => "western",
+            Variant::Xiangqi => facade::Variant::Xiangqi,
+            Variant::Shogi => facade::Variant::Shogi,
+            Variant::MiniShogi => facade::Variant::MiniShogi,
         }
     }
 }
@@ -124,23 +132,32 @@ pub trait RulesGame: Send {
     fn play(&mut self, text: &str) -> Result<RulesPlayed, RulesMoveError>;
     /// The moves so far in the variant's display notation.
     fn display_moves(&self) -> Vec<String>;
+    /// Makes the claim the rules allow now (Shogi impasse declaration); the outcome may
+    /// be a loss for the claimant (a false declaration).
+    ///
+    /// # Errors
+    /// No claim is available now, with the reason.
+    fn claim(&mut self) -> Result<Outcome, String>;
 }
 
 /// Starts games: the rules facade in production, a test double where wanted.
 pub trait RulesEngine: Send + Sync + fmt::Debug {
-    /// A game of `variant` under `ruleset` from `start` (FEN/SFEN; `None` = standard).
+    /// A game of `variant` under `ruleset` with an optional `handicap` (a name from the
+    /// rules crate's catalogue) from `start` (FEN/SFEN; `None` = the standard or handicap
+    /// start).
     ///
     /// # Errors
-    /// The start position or the ruleset is not valid for the variant.
+    /// The ruleset, handicap or start position is not valid for the variant.
     fn new_game(
         &self,
         variant: Variant,
         ruleset: &str,
+        handicap: Option<&str>,
         start: Option<&str>,
     ) -> Result<Box<dyn RulesGame>, String>;
 }
 
-/// The rules of `tavoliere-rules`.
+/// The rules of `tavoliere-rules`, through its facade [`AnyGame`].
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CrateRules;
 
@@ -148,10 +165,67 @@ impl RulesEngine for CrateRules {
     fn new_game(
         &self,
         variant: Variant,
-        _ruleset: &str,
-        _start: Option<&str>,
+        ruleset: &str,
+        handicap: Option<&str>,
+        start: Option<&str>,
     ) -> Result<Box<dyn RulesGame>, String> {
-        // The facade `tavoliere_rules::variant::AnyGame` is not on main yet.
-        Err(format!("the rules of {variant} are not available in this build yet"))
+        let ruleset: Ruleset = ruleset.parse().map_err(|e| format!("{e}"))?;
+        let handicap = handicap
+            .map(|name| Handicap::parse(variant.as_str(), name).map_err(|e| format!("{e}")))
+            .transpose()?;
+        let game =
+            AnyGame::with_rules(variant.to_rules(), ruleset, handicap, start).map_err(|e| e.to_string())?;
+        Ok(Box::new(game))
+    }
+}
+
+fn move_error(error: facade::MoveError) -> RulesMoveError {
+    let kind = match error.kind {
+        facade::MoveErrorKind::Unreadable => RulesMoveErrorKind::Unreadable,
+        facade::MoveErrorKind::Ambiguous => RulesMoveErrorKind::Ambiguous,
+        facade::MoveErrorKind::Illegal | facade::MoveErrorKind::GameOver => RulesMoveErrorKind::Illegal,
+    };
+    RulesMoveError { kind, detail: error.detail }
+}
+
+impl RulesGame for AnyGame {
+    fn fen(&self) -> String {
+        AnyGame::fen(self)
+    }
+
+    fn side_to_move(&self) -> Color {
+        AnyGame::side_to_move(self)
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        AnyGame::legal_moves(self)
+    }
+
+    fn dry_run(&self, text: &str) -> Result<RulesPlayed, RulesMoveError> {
+        let dry = AnyGame::dry_run(self, text).map_err(move_error)?;
+        Ok(RulesPlayed {
+            canonical: dry.canonical,
+            display: dry.display,
+            position_key: 0,
+            outcome: dry.outcome,
+        })
+    }
+
+    fn play(&mut self, text: &str) -> Result<RulesPlayed, RulesMoveError> {
+        let played = AnyGame::play(self, text).map_err(move_error)?;
+        Ok(RulesPlayed {
+            canonical: played.canonical,
+            display: played.display,
+            position_key: played.position_key,
+            outcome: played.outcome,
+        })
+    }
+
+    fn display_moves(&self) -> Vec<String> {
+        AnyGame::display_moves(self, facade::Notation::Auto)
+    }
+
+    fn claim(&mut self) -> Result<Outcome, String> {
+        AnyGame::claim(self)
     }
 }

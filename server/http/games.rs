@@ -128,3 +128,13 @@ pub async fn abort(
 ) -> ApiResult<Json<GameView>> {
     Ok(Json(games::abort(&domain, id, me.id).await?))
 }
+
+/// Makes the claim the rules allow (Shogi impasse declaration).
+#[tracing::instrument(skip_all, fields(game.id = id))]
+pub async fn claim(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<GameView>> {
+    Ok(Json(games::claim(&domain, id, me.id).await?))
+}

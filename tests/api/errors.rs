@@ -73,6 +73,7 @@ async fn the_openapi_document_describes_every_route() {
         "/api/games/{id}/draw/accept",
         "/api/games/{id}/draw/decline",
         "/api/games/{id}/abort",
+        "/api/games/{id}/claim",
         "/healthz",
     ] {
         assert!(doc["paths"][path].is_object(), "{path} is missing from /api/openapi.json");

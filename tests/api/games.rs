@@ -192,3 +192,56 @@ async fn the_game_list_puts_the_players_turn_first_and_filters_by_status() {
     app.get("/api/games?player=alice&status=sleeping", None).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
     app.get("/api/games?player=nobody", None).await.expect(StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_claim_is_judged_by_the_rules_on_the_claimants_turn() {
+    let app = TestApp::spawn_fake().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let none = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    let refused = app.act(Some(&alice), none, "claim").await;
+    refused.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.detail().contains("no claim"), "{}", refused.detail());
+
+    let id = app
+        .post(
+            "/api/challenges",
+            Some(&alice),
+            json!({"variant": "shogi", "ruleset": "shogi-27", "opponent": "bob", "color": "first",
+                   "time_control": three_days()}),
+        )
+        .await
+        .expect(StatusCode::CREATED)["id"]
+        .as_i64()
+        .unwrap();
+    let game = app.accept(&bob, id).await;
+    app.act(Some(&bob), game, "claim").await.expect(StatusCode::CONFLICT);
+    let claimed = app.act(Some(&alice), game, "claim").await;
+    let body = claimed.expect(StatusCode::OK);
+    assert_eq!(body["result"], "1-0");
+    assert_eq!(body["reason"], "impasse-declaration");
+}
+
+#[tokio::test]
+async fn in_a_handicap_game_the_side_the_rules_name_moves_first() {
+    let app = TestApp::spawn_fake().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let id = app
+        .post(
+            "/api/challenges",
+            Some(&alice),
+            json!({"variant": "shogi", "handicap": "rook", "opponent": "bob", "color": "first",
+                   "time_control": three_days()}),
+        )
+        .await
+        .expect(StatusCode::CREATED)["id"]
+        .as_i64()
+        .unwrap();
+    let game = app.accept(&bob, id).await;
+    let state = app.game(game).await;
+    assert_eq!(state["handicap"], "rook");
+    assert_eq!(state["to_move"], "bob", "the second seat starts");
+    app.post_move(&alice, game, "m1", 0).await.expect(StatusCode::CONFLICT);
+    app.post_move(&bob, game, "m1", 0).await.expect(StatusCode::CREATED);
+}

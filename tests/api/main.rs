@@ -9,3 +9,4 @@ mod errors;
 mod games;
 mod support;
 mod tournaments;
+mod variants;

@@ -1,7 +1,8 @@
 //! A stand-in for the rules, to test the server's own decisions (turns, plies, clocks,
 //! races, authorization) independently of any game's rules.
 //!
-//! Every position has the legal moves `m1`, `m2`, `m3`, `mate` and `perp`; `M1` etc. are
+//! A handicap makes the second colour start; under the ruleset `shogi-27` the side to move
+//! may claim (and wins). Every position has the legal moves `m1`, `m2`, `m3`, `mate` and `perp`; `M1` etc. are
 //! the same moves in a second "notation"; `mate` wins for the mover, `perp` loses for the
 //! mover by perpetual check. Anything else made of letters and digits is "illegal", the
 //! rest "unreadable".
@@ -27,11 +28,20 @@ impl RulesEngine for FakeRules {
     fn new_game(
         &self,
         _variant: Variant,
-        _ruleset: &str,
-        start: Option<&str>,
+        ruleset: &str,
+        handicap: Option<&str>,
+        _start: Option<&str>,
     ) -> Result<Box<dyn RulesGame>, String> {
-        let second_starts = start == Some("second-starts");
-        Ok(Box::new(FakeGame { moves: Vec::new(), second_starts, over: false, bare_kings: self.bare_kings }))
+        // As in Shogi handicaps, the handicap giver (the second colour) starts.
+        let second_starts = handicap.is_some();
+        let claims = ruleset == "shogi-27";
+        Ok(Box::new(FakeGame {
+            moves: Vec::new(),
+            second_starts,
+            over: false,
+            bare_kings: self.bare_kings,
+            claims,
+        }))
     }
 }
 
@@ -40,6 +50,7 @@ struct FakeGame {
     second_starts: bool,
     over: bool,
     bare_kings: bool,
+    claims: bool,
 }
 
 impl FakeGame {
@@ -112,5 +123,14 @@ impl RulesGame for FakeGame {
 
     fn display_moves(&self) -> Vec<String> {
         self.moves.iter().map(|m| m.to_ascii_uppercase()).collect()
+    }
+
+    /// Under "shogi-27" the side to move may declare and wins; otherwise no claim.
+    fn claim(&mut self) -> Result<Outcome, String> {
+        if !self.claims {
+            return Err("no claim is available in this ruleset".to_owned());
+        }
+        self.over = true;
+        Ok(Outcome::win(self.mover(), EndReason::ImpasseDeclaration))
     }
 }

@@ -81,7 +81,6 @@ pub fn test_settings(database_url: &str) -> Settings {
 
 impl TestApp {
     /// The app with the real rules.
-    #[allow(dead_code)] // used by the variant flows once the rules facade is on main
     pub async fn spawn() -> TestApp {
         TestApp::spawn_with(None).await
     }
