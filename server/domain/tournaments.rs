@@ -690,6 +690,108 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
     })
 }
 
+/// Changes to a section; absent fields stay as they are. The name, scoring and tie-break
+/// order may change at any time (the tables are recomputed); the game settings and the
+/// withdrawal rule only before the start; `status: "finished"` closes a running section.
+#[derive(Debug, Default, Deserialize)]
+pub struct SectionPatch {
+    /// New name.
+    pub name: Option<String>,
+    /// New ruleset (before the start).
+    pub ruleset: Option<String>,
+    /// New time control (before the start).
+    pub time_control: Option<TimeControl>,
+    /// Whether leave stops the clocks (before the start).
+    pub vacation_allowed: Option<bool>,
+    /// Round-robin start policy (before the start).
+    pub start_policy: Option<StartPolicy>,
+    /// Swiss rounds planned.
+    pub swiss_rounds: Option<u32>,
+    /// Scoring.
+    pub scoring: Option<ScoringSpec>,
+    /// Tie-break order.
+    pub tie_breaks: Option<Vec<TieBreak>>,
+    /// Withdrawal rule (before the start).
+    pub withdrawal_rule: Option<WithdrawalRule>,
+    /// Only `finished`, for a running section.
+    pub status: Option<String>,
+}
+
+/// Edits a section (its tournament's directors or an admin).
+///
+/// # Errors
+/// Unknown section (404), not its director (403), invalid values (422), a setting that is
+/// fixed once the section runs, or a status change that is not running → finished (409).
+pub async fn update_section(
+    domain: &Domain,
+    actor: &Account,
+    section_id: i64,
+    patch: SectionPatch,
+) -> DomainResult<SectionView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = load_section(&mut *tx, section_id, true).await?;
+    ensure_directs(&mut *tx, actor, row.tournament_id).await?;
+    let started = row.status != "registration";
+    let fixed_once_started = patch.ruleset.is_some()
+        || patch.time_control.is_some()
+        || patch.vacation_allowed.is_some()
+        || patch.start_policy.is_some()
+        || patch.withdrawal_rule.is_some();
+    if started && fixed_once_started {
+        return Err(DomainError::Conflict(
+            "the section has started: its ruleset, time control, vacation, start policy and withdrawal rule are fixed"
+                .to_owned(),
+        ));
+    }
+    if let Some(status) = patch.status.as_deref() {
+        if status != "finished" || row.status != "running" {
+            return Err(DomainError::Conflict(format!(
+                "a section goes registration → running (by its start) → finished; not {} → {status}",
+                row.status
+            )));
+        }
+    }
+    let variant: Variant = row.variant.parse().map_err(DomainError::Invalid)?;
+    let name = patch.name.as_deref().map(check_name).transpose()?;
+    let ruleset = patch.ruleset.as_deref().map(|r| ruleset_for(variant, Some(r))).transpose()?;
+    let control = patch.time_control.map(TimeControl::validate).transpose()?;
+    let swiss_rounds = match patch.swiss_rounds {
+        Some(rounds) if row.pairing()? != PairingSystem::Swiss => {
+            return Err(DomainError::Invalid(format!("swiss_rounds ({rounds}) is for Swiss sections")))
+        }
+        Some(rounds) if !(1..=50).contains(&rounds) || (rounds as i32) < row.current_round => {
+            return Err(DomainError::Invalid(format!(
+                "swiss_rounds must be 1 to 50 and at least the rounds already paired ({})",
+                row.current_round
+            )))
+        }
+        other => other.map(|r| r as i32),
+    };
+    sqlx::query(
+        r#"update section set name = coalesce($2, name), ruleset = coalesce($3, ruleset),
+               time_control = coalesce($4, time_control), vacation_allowed = coalesce($5, vacation_allowed),
+               start_policy = coalesce($6, start_policy), swiss_rounds = coalesce($7, swiss_rounds),
+               scoring = coalesce($8, scoring), tie_breaks = coalesce($9, tie_breaks),
+               withdrawal_rule = coalesce($10, withdrawal_rule), status = coalesce($11, status)
+           where section_id = $1"#,
+    )
+    .bind(section_id)
+    .bind(name)
+    .bind(ruleset)
+    .bind(control.map(Json))
+    .bind(patch.vacation_allowed)
+    .bind(patch.start_policy.map(start_policy_name))
+    .bind(swiss_rounds)
+    .bind(patch.scoring.map(|s| Json(s.scoring())))
+    .bind(patch.tie_breaks.map(Json))
+    .bind(patch.withdrawal_rule.map(withdrawal_rule_name))
+    .bind(patch.status)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    section(domain, section_id).await
+}
+
 // ---------------------------------------------------------------------------------------
 // Entries
 // ---------------------------------------------------------------------------------------

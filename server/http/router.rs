@@ -52,7 +52,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tournaments/{id}/grand-prix.json", get(tournaments::grand_prix_json))
         .route("/api/tournaments/{id}/grand-prix.csv", get(tournaments::grand_prix_csv_file))
         .route("/api/tournaments/{id}/grand-prix.html", get(tournaments::grand_prix_html_page))
-        .route("/api/sections/{id}", get(tournaments::show_section))
+        .route("/api/sections/{id}", get(tournaments::show_section).patch(tournaments::update_section))
         .route("/api/sections/{id}/entries", post(tournaments::register))
         .route("/api/sections/{id}/entries/{username}", patch(tournaments::seed))
         .route("/api/sections/{id}/entries/{username}/withdraw", post(tournaments::withdraw))

@@ -16,7 +16,7 @@ use super::error::{ApiError, ApiResult};
 use super::extract::{Json, Path, Query};
 use crate::domain::tournaments::{
     self, CorrectionView, Decision, GameDecision, MySection, NewSection, NewTournament, RoundStarted,
-    SectionView, StandingsView, TournamentPatch, TournamentSummary, TournamentView,
+    SectionPatch, SectionView, StandingsView, TournamentPatch, TournamentSummary, TournamentView,
 };
 use crate::domain::Domain;
 
@@ -91,6 +91,17 @@ pub async fn list_sections(
 /// One section.
 pub async fn show_section(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<SectionView>> {
     Ok(Json(tournaments::section(&domain, id).await?))
+}
+
+/// Edits a section (its directors).
+#[tracing::instrument(skip_all, fields(section.id = id))]
+pub async fn update_section(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Path(id): Path<i64>,
+    Json(body): Json<SectionPatch>,
+) -> ApiResult<Json<SectionView>> {
+    Ok(Json(tournaments::update_section(&domain, &me, id, body).await?))
 }
 
 /// A registration: oneself (no body fields) or, by a director, anyone with a seed.

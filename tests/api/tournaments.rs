@@ -513,3 +513,33 @@ async fn the_openapi_document_describes_the_tournament_routes() {
     assert!(doc["paths"]["/api/accounts"].is_object(), "the server's own routes are still there");
     assert!(doc["components"]["schemas"]["NewSection"].is_object());
 }
+
+#[tokio::test]
+async fn a_sections_settings_are_fixed_at_the_start_but_its_scoring_is_not() {
+    let app = TestApp::spawn_fake().await;
+    let director = with_role(&app, "director", "director").await;
+    let other = with_role(&app, "other", "director").await;
+    let tournament = create_tournament(&app, &director, "T").await;
+    let section = create_section(&app, &director, tournament, json!({})).await;
+    let path = format!("/api/sections/{section}");
+    patch(&app, &path, Some(&other), json!({"name": "Mine"})).await.expect(StatusCode::FORBIDDEN);
+    let edited =
+        patch(&app, &path, Some(&director), json!({"ruleset": "basic", "tie_breaks": ["wins"]})).await;
+    let edited = edited.expect(StatusCode::OK);
+    assert_eq!(edited["ruleset"], "basic");
+    assert_eq!(edited["tie_breaks"], json!(["wins"]));
+    patch(&app, &path, Some(&director), json!({"ruleset": "shogi-24"}))
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY);
+    four_players(&app, &director, section).await;
+    let games = start(&app, &director, section).await;
+    assert_eq!(app.game(games[0]).await["ruleset"], "basic", "the games use the section's ruleset");
+    patch(&app, &path, Some(&director), json!({"time_control": three_days()}))
+        .await
+        .expect(StatusCode::CONFLICT);
+    let rescored = patch(&app, &path, Some(&director), json!({"scoring": "3-2-1-0"})).await;
+    assert_eq!(rescored.expect(StatusCode::OK)["scoring"]["win"], 3.0);
+    let finished = patch(&app, &path, Some(&director), json!({"status": "finished"})).await;
+    assert_eq!(finished.expect(StatusCode::OK)["status"], "finished");
+    patch(&app, &path, Some(&director), json!({"status": "running"})).await.expect(StatusCode::CONFLICT);
+}

@@ -85,6 +85,7 @@ pub fn paths() -> Value {
         "/api/tournaments/{id}/grand-prix.html": { "get": table_operation("The Grand Prix table as a printable HTML page", &["text/html"]) },
         "/api/sections/{id}": {
             "get": operation("A section with its entries", false, &["id"], None, "200", JSON),
+            "patch": operation("Edit a section: name, scoring, tie-break order at any time; ruleset, time control, vacation, start policy, withdrawal rule before the start; status finished (its directors)", true, &["id"], Some("SectionPatch"), "200", JSON),
         },
         "/api/sections/{id}/entries": {
             "post": operation("Register: oneself while the tournament takes registrations, or (directors) anyone with a seed", true, &["id"], Some("Entry"), "201", JSON),
@@ -132,6 +133,7 @@ pub fn schemas() -> Value {
         {"type": "object", "required": ["win", "draw", "loss", "forfeit_win", "forfeit_loss"],
          "properties": {"win": {"type": "number"}, "draw": {"type": "number"}, "loss": {"type": "number"},
                         "forfeit_win": {"type": "number"}, "forfeit_loss": {"type": "number"}}}]});
+    let (scoring_patch, tie_breaks_patch) = (scoring.clone(), tie_breaks.clone());
     json!({
         "NewTournament": {"type": "object", "required": ["name"], "properties": {
             "name": {"type": "string"}, "description": {"type": "string"}, "season": {"type": "string"},
@@ -152,6 +154,13 @@ pub fn schemas() -> Value {
             "scoring": scoring,
             "tie_breaks": tie_breaks,
             "withdrawal_rule": {"type": "string", "enum": ["forfeit-unplayed", "annul-if-fewer-than-half-played"]}}},
+        "SectionPatch": {"type": "object", "properties": {
+            "name": {"type": "string"}, "ruleset": {"type": "string"},
+            "time_control": {"$ref": "#/components/schemas/TimeControl"}, "vacation_allowed": {"type": "boolean"},
+            "start_policy": {"type": "string", "enum": ["all-together", "round-by-round"]},
+            "swiss_rounds": {"type": "integer"}, "scoring": scoring_patch, "tie_breaks": tie_breaks_patch,
+            "withdrawal_rule": {"type": "string", "enum": ["forfeit-unplayed", "annul-if-fewer-than-half-played"]},
+            "status": {"type": "string", "enum": ["finished"]}}},
         "Username": {"type": "object", "required": ["username"], "properties": {"username": {"type": "string"}}},
         "Entry": {"type": "object", "properties": {"username": {"type": "string"}, "seed": {"type": "integer"}}},
         "Seed": {"type": "object", "properties": {"seed": {"type": ["integer", "null"]}}},
