@@ -899,7 +899,7 @@ async fn entry_account(
 }
 
 /// Withdraws a player (the player themself or a director). Before the start the entry
-/// simply ends; once the section runs, the section's withdrawal rule decides the player's
+/// is removed; once the section runs, the section's withdrawal rule decides the player's
 /// games (forfeits, or everything annulled when fewer than half were played), each change
 /// recorded in the audit trail.
 ///
@@ -920,6 +920,16 @@ pub async fn withdraw(
         ensure_directs(&mut *tx, actor, row.tournament_id).await?;
     }
     let now = domain.clock.now();
+    if row.status == "registration" {
+        // Before the draw the entry simply goes: the pairings only ever see who started.
+        sqlx::query("delete from entry where section_id = $1 and account_id = $2")
+            .bind(section_id)
+            .bind(player_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        return section(domain, section_id).await;
+    }
     let updated = sqlx::query(
         r#"update entry set status = 'withdrawn', withdrawn_at = $3
            where section_id = $1 and account_id = $2 and status = 'active'"#,
@@ -932,15 +942,12 @@ pub async fn withdraw(
     if updated.rows_affected() == 0 {
         return Err(DomainError::Conflict(format!("{username} has already withdrawn")));
     }
-    if row.status != "registration" {
-        let games = section_games(&mut *tx, section_id).await?;
-        let records: Vec<GameRecord> = games.iter().map(SectionGame::record).collect();
-        let reason = reason.map_or_else(|| format!("withdrawal of {username}"), str::to_owned);
-        for change in apply_withdrawal(PlayerId(player_id), &records, row.withdrawal_rule()) {
-            set_result(&mut tx, change.game.0, change.to, now).await?;
-            audit(&mut tx, change.game.0, actor.id, now, "withdrawal", change.from, change.to, &reason)
-                .await?;
-        }
+    let games = section_games(&mut *tx, section_id).await?;
+    let records: Vec<GameRecord> = games.iter().map(SectionGame::record).collect();
+    let reason = reason.map_or_else(|| format!("withdrawal of {username}"), str::to_owned);
+    for change in apply_withdrawal(PlayerId(player_id), &records, row.withdrawal_rule()) {
+        set_result(&mut tx, change.game.0, change.to, now).await?;
+        audit(&mut tx, change.game.0, actor.id, now, "withdrawal", change.from, change.to, &reason).await?;
     }
     tx.commit().await?;
     section(domain, section_id).await

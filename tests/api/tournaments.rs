@@ -543,3 +543,76 @@ async fn a_sections_settings_are_fixed_at_the_start_but_its_scoring_is_not() {
     assert_eq!(finished.expect(StatusCode::OK)["status"], "finished");
     patch(&app, &path, Some(&director), json!({"status": "running"})).await.expect(StatusCode::CONFLICT);
 }
+
+#[tokio::test]
+async fn the_grand_prix_table_adds_up_the_sections_by_the_tournaments_formula() {
+    let app = TestApp::spawn_fake().await;
+    let director = with_role(&app, "director", "director").await;
+    let gp = json!({"formula": {"kind": "placement-points", "table": [10, 6, 4]}, "best_sections": null,
+                    "tie_breaks": ["sections-played"]});
+    let tournament = app
+        .post("/api/tournaments", Some(&director), json!({"name": "Grand Prix", "grand_prix": gp}))
+        .await
+        .expect(StatusCode::CREATED)["id"]
+        .as_i64()
+        .unwrap();
+    for name in ["ann", "ben", "cat"] {
+        app.register(name).await;
+    }
+    let mut games = Vec::new();
+    for (section_name, opponent) in [("Xiangqi", "ben"), ("Shogi", "cat")] {
+        let section = create_section(&app, &director, tournament, json!({"name": section_name})).await;
+        for (seed, player) in [(1, "ann"), (2, opponent)] {
+            app.post(
+                &format!("/api/sections/{section}/entries"),
+                Some(&director),
+                json!({"username": player, "seed": seed}),
+            )
+            .await
+            .expect(StatusCode::CREATED);
+        }
+        games.extend(start(&app, &director, section).await);
+    }
+    for &game in &games {
+        decide(&app, &director, game, "adjudicate", "1-0", "ann was winning").await.expect(StatusCode::OK);
+    }
+    let table = app.get(&format!("/api/tournaments/{tournament}/grand-prix.json"), None).await;
+    let table = table.expect(StatusCode::OK);
+    assert_eq!(table["rows"][0]["player"]["name"], "ann");
+    assert_eq!(table["rows"][0]["score"], 20.0, "first in both sections: 10 + 10");
+    assert_eq!(table["rows"][1]["score"], 6.0);
+    assert_eq!(table["rows"][1]["place"], json!({"first": 2, "last": 3}), "ben and cat share second place");
+    assert_eq!(table["sections"].as_array().unwrap().len(), 2);
+    let (status, content_type, csv) =
+        get_text(&app, &format!("/api/tournaments/{tournament}/grand-prix?format=csv&lang=en"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(content_type.starts_with("text/csv"));
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    app.get(&format!("/api/tournaments/{tournament}/grand-prix?format=pdf"), None)
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn a_withdrawal_before_the_start_removes_the_entry_from_the_draw() {
+    let app = TestApp::spawn_fake().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "T").await;
+    let section =
+        create_section(&app, &director, tournament, json!({"start_policy": "round-by-round"})).await;
+    four_players(&app, &director, section).await;
+    let eve = app.register("eve").await;
+    app.post(&format!("/api/sections/{section}/entries"), Some(&director), json!({"username": "eve"}))
+        .await
+        .expect(StatusCode::CREATED);
+    let left =
+        app.post(&format!("/api/sections/{section}/entries/eve/withdraw"), Some(&eve), json!({})).await;
+    assert_eq!(left.expect(StatusCode::OK)["entries"].as_array().unwrap().len(), 4);
+    assert_eq!(start(&app, &director, section).await.len(), 2, "four players: no byes");
+    for _ in 2..=3 {
+        let next = app.post(&format!("/api/sections/{section}/next-round"), Some(&director), json!({})).await;
+        assert_eq!(next.expect(StatusCode::CREATED)["games"].as_array().unwrap().len(), 2);
+    }
+    let mine = app.get("/api/accounts/me/tournaments", Some(&eve)).await;
+    assert_eq!(mine.expect(StatusCode::OK).as_array().unwrap().len(), 0);
+}
