@@ -616,3 +616,39 @@ async fn a_withdrawal_before_the_start_removes_the_entry_from_the_draw() {
     let mine = app.get("/api/accounts/me/tournaments", Some(&eve)).await;
     assert_eq!(mine.expect(StatusCode::OK).as_array().unwrap().len(), 0);
 }
+
+#[tokio::test]
+async fn a_minishogi_section_creates_real_games_under_its_ruleset() {
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "T").await;
+    let section = create_section(
+        &app,
+        &director,
+        tournament,
+        json!({"name": "MiniShogi", "variant": "minishogi", "ruleset": "aise", "vacation_allowed": false}),
+    )
+    .await;
+    for (seed, name) in [(1, "sente"), (2, "gote")] {
+        app.register(name).await;
+        app.post(
+            &format!("/api/sections/{section}/entries"),
+            Some(&director),
+            json!({"username": name, "seed": seed}),
+        )
+        .await
+        .expect(StatusCode::CREATED);
+    }
+    let games = start(&app, &director, section).await;
+    let game = app.game(games[0]).await;
+    assert_eq!(game["variant"], "minishogi");
+    assert_eq!(game["ruleset"], "aise");
+    assert_eq!(game["vacation_allowed"], false);
+    assert_eq!(seat_names(&game), ("sente".to_owned(), "gote".to_owned()));
+    assert!(!game["legal_moves"].as_array().unwrap().is_empty(), "the real rules run the game: {game}");
+    let wrong = json!({"name": "X", "variant": "minishogi", "ruleset": "cxq", "time_control": three_days(),
+                       "pairing": "round-robin"});
+    app.post(&format!("/api/tournaments/{tournament}/sections"), Some(&director), wrong)
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY);
+}
