@@ -11,6 +11,7 @@ pub mod openapi;
 pub mod router;
 pub mod session;
 pub mod tokens;
+pub mod tournaments;
 pub mod vacation;
 
 use std::sync::Arc;
