@@ -69,7 +69,11 @@ impl<'a> From<&'a GameReport> for Line<'a> {
             result: &report.result,
             reason: report.reason.as_deref(),
             ended_at: report.ended_at,
-            error: report.error.as_ref().map(|e| ErrorLine { ply: e.ply, token: &e.token, reason: &e.reason }),
+            error: report.error.as_ref().map(|e| ErrorLine {
+                ply: e.ply,
+                token: &e.token,
+                reason: &e.reason,
+            }),
         }
     }
 }
