@@ -47,7 +47,7 @@ impl Username {
 }
 
 /// What an account may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// Plays games.
@@ -78,7 +78,7 @@ impl Role {
 }
 
 /// A signed-in account as the handlers see it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Account {
     /// Primary key.
     pub id: i64,

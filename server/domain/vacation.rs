@@ -10,7 +10,7 @@ use super::time_control::Period;
 use super::Domain;
 
 /// An account's leave: allowance, days used this year, the current period if any.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct VacationStatus {
     /// Days allowed per calendar year.
     pub allowance_days: i32,

@@ -12,12 +12,16 @@ use crate::domain::accounts::{self, Account, Role, Username};
 use crate::domain::Domain;
 
 /// Registration request.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct Register {
+    /// Login and display name.
     username: String,
+    /// At least 8 characters.
+    #[schema(value_type = String, format = Password)]
     password: SecretString,
 }
 
+#[utoipa::path(post, path = "/api/accounts", tag = "accounts", request_body = Register, responses((status = 201, description = "created", body = Account)))]
 /// Creates a player account.
 #[tracing::instrument(skip_all)]
 pub async fn register(
@@ -29,6 +33,7 @@ pub async fn register(
     Ok((StatusCode::CREATED, Json(account)))
 }
 
+#[utoipa::path(get, path = "/api/accounts/me", tag = "accounts", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the caller", body = Account)))]
 /// The signed-in account.
 pub async fn me(AuthUser(account): AuthUser) -> Json<Account> {
     Json(account)

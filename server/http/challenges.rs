@@ -10,6 +10,7 @@ use super::extract::{Json, Path};
 use crate::domain::challenges::{self, ChallengeView, NewChallenge};
 use crate::domain::Domain;
 
+#[utoipa::path(post, path = "/api/challenges", tag = "challenges", request_body = NewChallenge, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "created", body = ChallengeView)))]
 /// Creates a challenge.
 #[tracing::instrument(skip_all)]
 pub async fn create(
@@ -20,6 +21,7 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(challenges::create(&domain, me.id, body).await?)))
 }
 
+#[utoipa::path(get, path = "/api/challenges", tag = "challenges", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "open challenges", body = Vec<ChallengeView>)))]
 /// Open challenges the caller may accept or has made.
 pub async fn list(
     State(domain): State<Domain>,
@@ -28,17 +30,20 @@ pub async fn list(
     Ok(Json(challenges::list_open(&domain, me.id).await?))
 }
 
+#[utoipa::path(get, path = "/api/challenges/{id}", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), responses((status = 200, description = "the challenge", body = ChallengeView)))]
 /// One challenge.
 pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<ChallengeView>> {
     Ok(Json(challenges::get(&domain, id).await?))
 }
 
 /// The game an accepted challenge created.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct Accepted {
+    /// The new game.
     game_id: i64,
 }
 
+#[utoipa::path(post, path = "/api/challenges/{id}/accept", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the game created", body = Accepted)))]
 /// Accepts a challenge → the new game's id.
 #[tracing::instrument(skip_all, fields(challenge.id = id))]
 pub async fn accept(
@@ -50,6 +55,7 @@ pub async fn accept(
     Ok((StatusCode::CREATED, Json(Accepted { game_id })))
 }
 
+#[utoipa::path(post, path = "/api/challenges/{id}/decline", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge", body = ChallengeView)))]
 /// Declines a challenge addressed to the caller.
 pub async fn decline(
     State(domain): State<Domain>,
@@ -59,6 +65,7 @@ pub async fn decline(
     Ok(Json(challenges::decline(&domain, id, me.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/challenges/{id}/cancel", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge", body = ChallengeView)))]
 /// Cancels the caller's challenge.
 pub async fn cancel(
     State(domain): State<Domain>,

@@ -10,6 +10,7 @@ use super::extract::{Json, Path, Query};
 use crate::domain::games::{self, GameSummary, GameView, MoveCheck};
 use crate::domain::{Domain, DomainError};
 
+#[utoipa::path(get, path = "/api/games/{id}", tag = "games", params(("id" = i64, Path, description = "Game id")), responses((status = 200, description = "the game", body = GameView)))]
 /// The game's full state.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<GameView>> {
@@ -17,12 +18,16 @@ pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResul
 }
 
 /// Filters of the game list.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Whose games (default: the caller).
     player: Option<String>,
+    /// Only games with this status.
     status: Option<String>,
 }
 
+#[utoipa::path(get, path = "/api/games", tag = "games", params(ListQuery), security((), ("bearer" = []), ("session" = [])), responses((status = 200, description = "the games", body = Vec<GameSummary>)))]
 /// A player's games (default: the caller's), their turn first.
 pub async fn list(
     State(domain): State<Domain>,
@@ -40,7 +45,7 @@ pub async fn list(
 }
 
 /// A move submission.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct MoveRequest {
     /// The move in any supported notation.
     #[serde(rename = "move")]
@@ -49,6 +54,7 @@ pub struct MoveRequest {
     ply: i32,
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/moves", tag = "games", params(("id" = i64, Path, description = "Game id")), request_body = MoveRequest, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the game", body = GameView)))]
 /// Plays a move → 201 with the new state.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn submit_move(
@@ -62,12 +68,14 @@ pub async fn submit_move(
 }
 
 /// A dry-run request.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct CheckRequest {
+    /// The move in any supported notation.
     #[serde(rename = "move")]
     text: String,
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/moves/check", tag = "games", params(("id" = i64, Path, description = "Game id")), request_body = CheckRequest, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = MoveCheck)))]
 /// What a move would do, without playing it.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn check_move(
@@ -79,6 +87,7 @@ pub async fn check_move(
     Ok(Json(games::check_move(&domain, id, me.id, &body.text).await?))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
 /// Resigns.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn resign(
@@ -89,6 +98,7 @@ pub async fn resign(
     Ok(Json(games::resign(&domain, id, me.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/draw/offer", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
 /// Offers a draw.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn offer_draw(
@@ -99,6 +109,7 @@ pub async fn offer_draw(
     Ok(Json(games::offer_draw(&domain, id, me.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/draw/accept", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
 /// Accepts the opponent's draw offer.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn accept_draw(
@@ -109,6 +120,7 @@ pub async fn accept_draw(
     Ok(Json(games::accept_draw(&domain, id, me.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/draw/decline", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
 /// Declines the opponent's draw offer.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn decline_draw(
@@ -119,6 +131,7 @@ pub async fn decline_draw(
     Ok(Json(games::decline_draw(&domain, id, me.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/abort", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
 /// Aborts a game before every side has moved.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn abort(
@@ -129,6 +142,7 @@ pub async fn abort(
     Ok(Json(games::abort(&domain, id, me.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/claim", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
 /// Makes the claim the rules allow (Shogi impasse declaration).
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn claim(

@@ -14,16 +14,17 @@ use super::AppState;
 use crate::domain::accounts;
 
 /// Credentials.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct Credentials {
     /// Username.
     pub username: String,
     /// Password.
+    #[schema(value_type = String, format = Password)]
     pub password: SecretString,
 }
 
 /// A new token (shown once).
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct TokenCreated {
     token: String,
     username: String,
@@ -48,6 +49,7 @@ pub(crate) async fn check_credentials(
     }
 }
 
+#[utoipa::path(post, path = "/api/tokens", tag = "accounts", request_body = Credentials, responses((status = 201, description = "the token, shown once", body = TokenCreated)))]
 /// Issues a bearer token.
 #[tracing::instrument(skip_all)]
 pub async fn create(
@@ -63,6 +65,7 @@ pub async fn create(
     ))
 }
 
+#[utoipa::path(delete, path = "/api/tokens/current", tag = "accounts", security(("bearer" = [])), responses((status = 204, description = "revoked")))]
 /// Revokes the bearer token of the request.
 pub async fn revoke(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
     let token = headers

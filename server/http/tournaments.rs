@@ -19,9 +19,9 @@ use crate::domain::tournaments::{
     SectionPatch, SectionView, StandingsView, TournamentPatch, TournamentSummary, TournamentView,
 };
 use crate::domain::Domain;
+use crate::http::openapi::{CrosstableDocument, GrandPrixDocument};
 
-pub mod openapi;
-
+#[utoipa::path(post, path = "/api/tournaments", tag = "tournaments", request_body = NewTournament, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "created", body = TournamentView)))]
 /// Creates a tournament (directors and admins) → 201.
 #[tracing::instrument(skip_all)]
 pub async fn create(
@@ -32,16 +32,19 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(tournaments::create(&domain, &me, body).await?)))
 }
 
+#[utoipa::path(get, path = "/api/tournaments", tag = "tournaments", responses((status = 200, description = "the tournaments", body = Vec<TournamentSummary>)))]
 /// Every tournament.
 pub async fn list(State(domain): State<Domain>) -> ApiResult<Json<Vec<TournamentSummary>>> {
     Ok(Json(tournaments::list(&domain).await?))
 }
 
+#[utoipa::path(get, path = "/api/tournaments/{id}", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), responses((status = 200, description = "the tournament", body = TournamentView)))]
 /// One tournament with its sections.
 pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<TournamentView>> {
     Ok(Json(tournaments::get(&domain, id).await?))
 }
 
+#[utoipa::path(patch, path = "/api/tournaments/{id}", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), request_body = TournamentPatch, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the tournament", body = TournamentView)))]
 /// Edits a tournament (its directors).
 #[tracing::instrument(skip_all, fields(tournament.id = id))]
 pub async fn update(
@@ -54,11 +57,13 @@ pub async fn update(
 }
 
 /// A username in a body.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct UsernameBody {
+    /// The account.
     username: String,
 }
 
+#[utoipa::path(post, path = "/api/tournaments/{id}/directors", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), request_body = UsernameBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the tournament", body = TournamentView)))]
 /// Adds a director (its directors).
 pub async fn add_director(
     State(domain): State<Domain>,
@@ -69,6 +74,7 @@ pub async fn add_director(
     Ok(Json(tournaments::add_director(&domain, &me, id, &body.username).await?))
 }
 
+#[utoipa::path(post, path = "/api/tournaments/{id}/sections", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), request_body = NewSection, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "created", body = SectionView)))]
 /// Adds a section (its directors) → 201.
 #[tracing::instrument(skip_all, fields(tournament.id = id))]
 pub async fn create_section(
@@ -80,6 +86,7 @@ pub async fn create_section(
     Ok((StatusCode::CREATED, Json(tournaments::create_section(&domain, &me, id, body).await?)))
 }
 
+#[utoipa::path(get, path = "/api/tournaments/{id}/sections", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), responses((status = 200, description = "the sections", body = Vec<SectionView>)))]
 /// The sections of a tournament.
 pub async fn list_sections(
     State(domain): State<Domain>,
@@ -88,11 +95,13 @@ pub async fn list_sections(
     Ok(Json(tournaments::get(&domain, id).await?.sections))
 }
 
+#[utoipa::path(get, path = "/api/sections/{id}", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), responses((status = 200, description = "the section", body = SectionView)))]
 /// One section.
 pub async fn show_section(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<SectionView>> {
     Ok(Json(tournaments::section(&domain, id).await?))
 }
 
+#[utoipa::path(patch, path = "/api/sections/{id}", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), request_body = SectionPatch, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the section", body = SectionView)))]
 /// Edits a section (its directors).
 #[tracing::instrument(skip_all, fields(section.id = id))]
 pub async fn update_section(
@@ -105,12 +114,15 @@ pub async fn update_section(
 }
 
 /// A registration: oneself (no body fields) or, by a director, anyone with a seed.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 pub struct EntryRequest {
+    /// Whom to register (directors only; default: the caller).
     username: Option<String>,
+    /// Seed (directors only).
     seed: Option<i32>,
 }
 
+#[utoipa::path(post, path = "/api/sections/{id}/entries", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), request_body = EntryRequest, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the section", body = SectionView)))]
 /// Registers a player → 201.
 pub async fn register(
     State(domain): State<Domain>,
@@ -123,11 +135,13 @@ pub async fn register(
 }
 
 /// A seed change.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SeedRequest {
+    /// The new seed; absent clears it.
     seed: Option<i32>,
 }
 
+#[utoipa::path(patch, path = "/api/sections/{id}/entries/{username}", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), ("username" = String, Path, description = "The player")), request_body = SeedRequest, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the section", body = SectionView)))]
 /// Sets a player's seed (directors, before the start).
 pub async fn seed(
     State(domain): State<Domain>,
@@ -139,11 +153,13 @@ pub async fn seed(
 }
 
 /// An optional reason.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 pub struct ReasonBody {
+    /// Why (kept in the audit trail).
     reason: Option<String>,
 }
 
+#[utoipa::path(post, path = "/api/sections/{id}/entries/{username}/withdraw", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), ("username" = String, Path, description = "The player")), request_body = ReasonBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the section", body = SectionView)))]
 /// Withdraws a player (the player or a director); the section's rule decides their games.
 pub async fn withdraw(
     State(domain): State<Domain>,
@@ -154,6 +170,7 @@ pub async fn withdraw(
     Ok(Json(tournaments::withdraw(&domain, &me, id, &username, body.reason.as_deref()).await?))
 }
 
+#[utoipa::path(post, path = "/api/sections/{id}/start", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the first round", body = RoundStarted)))]
 /// Starts a section: pairings drawn, games created with clocks running → 201.
 #[tracing::instrument(skip_all, fields(section.id = id))]
 pub async fn start(
@@ -164,6 +181,7 @@ pub async fn start(
     Ok((StatusCode::CREATED, Json(tournaments::start(&domain, &me, id).await?)))
 }
 
+#[utoipa::path(post, path = "/api/sections/{id}/next-round", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the round", body = RoundStarted)))]
 /// Starts the next round (Swiss, or round-by-round round-robin) → 201.
 #[tracing::instrument(skip_all, fields(section.id = id))]
 pub async fn next_round(
@@ -175,7 +193,7 @@ pub async fn next_round(
 }
 
 /// A director's decision: the result and why.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct DecisionBody {
     /// `1-0`, `0-1`, `1/2-1/2` (adjudication), or a result name (`first-wins`,
     /// `forfeit-second-wins`, `double-forfeit`, `annulled`...).
@@ -218,6 +236,7 @@ async fn decide(
     Ok(Json(tournaments::decide(&domain, &me, id, decision, result, &body.reason).await?))
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/adjudicate", tag = "tournaments", params(("id" = i64, Path, description = "Game id")), request_body = DecisionBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the decision", body = GameDecision)))]
 /// Adjudicates an unfinished tournament game (its directors).
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn adjudicate(
@@ -229,6 +248,7 @@ pub async fn adjudicate(
     decide(domain, me, id, Decision::Adjudication, body).await
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/forfeit", tag = "tournaments", params(("id" = i64, Path, description = "Game id")), request_body = DecisionBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the decision", body = GameDecision)))]
 /// Records a forfeit (its directors).
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn forfeit(
@@ -240,6 +260,7 @@ pub async fn forfeit(
     decide(domain, me, id, Decision::Forfeit, body).await
 }
 
+#[utoipa::path(post, path = "/api/games/{id}/result-corrections", tag = "tournaments", params(("id" = i64, Path, description = "Game id")), request_body = DecisionBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the decision", body = GameDecision)))]
 /// Corrects a result (its directors); kept in the audit trail.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn correct(
@@ -251,6 +272,7 @@ pub async fn correct(
     decide(domain, me, id, Decision::Correction, body).await
 }
 
+#[utoipa::path(get, path = "/api/games/{id}/result-corrections", tag = "tournaments", params(("id" = i64, Path, description = "Game id")), responses((status = 200, description = "the corrections", body = Vec<CorrectionView>)))]
 /// The audit trail of a game's result.
 pub async fn corrections(
     State(domain): State<Domain>,
@@ -259,11 +281,13 @@ pub async fn corrections(
     Ok(Json(tournaments::corrections(&domain, id).await?))
 }
 
+#[utoipa::path(get, path = "/api/sections/{id}/standings", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), responses((status = 200, description = "the standings", body = StandingsView)))]
 /// A section's standings.
 pub async fn standings(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<StandingsView>> {
     Ok(Json(tournaments::standings(&domain, id).await?))
 }
 
+#[utoipa::path(get, path = "/api/accounts/me/tournaments", tag = "tournaments", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the sections", body = Vec<MySection>)))]
 /// The caller's sections and tournament games (dashboard).
 pub async fn mine(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiResult<Json<Vec<MySection>>> {
     Ok(Json(tournaments::for_player(&domain, me.id).await?))
@@ -278,9 +302,12 @@ enum Format {
 }
 
 /// `?format=json|csv|html&lang=it|en`.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TableQuery {
+    /// `json`, `csv` or `html` (default: by the Accept header, else JSON).
     format: Option<String>,
+    /// `it` (default) or `en`.
     lang: Option<String>,
 }
 
@@ -358,6 +385,7 @@ async fn crosstable_in(
     })
 }
 
+#[utoipa::path(get, path = "/api/sections/{id}/crosstable", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), TableQuery), responses((status = 200, description = "the crosstable", content((CrosstableDocument = "application/json"), (String = "text/csv"), (String = "text/html")))))]
 /// The crosstable: JSON, CSV or HTML by `?format=` or the Accept header.
 pub async fn crosstable(
     State(domain): State<Domain>,
@@ -368,6 +396,7 @@ pub async fn crosstable(
     crosstable_in(domain, id, query, headers, None).await
 }
 
+#[utoipa::path(get, path = "/api/sections/{id}/crosstable.json", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), TableQuery), responses((status = 200, description = "the crosstable", body = CrosstableDocument)))]
 /// The crosstable as JSON.
 pub async fn crosstable_json(
     State(domain): State<Domain>,
@@ -377,6 +406,7 @@ pub async fn crosstable_json(
     crosstable_in(domain, id, query, HeaderMap::new(), Some(Format::Json)).await
 }
 
+#[utoipa::path(get, path = "/api/sections/{id}/crosstable.csv", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), TableQuery), responses((status = 200, description = "the crosstable", body = String, content_type = "text/csv")))]
 /// The crosstable as CSV.
 pub async fn crosstable_csv_file(
     State(domain): State<Domain>,
@@ -386,6 +416,7 @@ pub async fn crosstable_csv_file(
     crosstable_in(domain, id, query, HeaderMap::new(), Some(Format::Csv)).await
 }
 
+#[utoipa::path(get, path = "/api/sections/{id}/crosstable.html", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), TableQuery), responses((status = 200, description = "the crosstable", body = String, content_type = "text/html")))]
 /// The crosstable as a printable HTML page.
 pub async fn crosstable_html_page(
     State(domain): State<Domain>,
@@ -411,6 +442,7 @@ async fn grand_prix_in(
     })
 }
 
+#[utoipa::path(get, path = "/api/tournaments/{id}/grand-prix", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id"), TableQuery), responses((status = 200, description = "the Grand Prix table", content((GrandPrixDocument = "application/json"), (String = "text/csv"), (String = "text/html")))))]
 /// The Grand Prix table: JSON, CSV or HTML by `?format=` or the Accept header.
 pub async fn grand_prix(
     State(domain): State<Domain>,
@@ -421,6 +453,7 @@ pub async fn grand_prix(
     grand_prix_in(domain, id, query, headers, None).await
 }
 
+#[utoipa::path(get, path = "/api/tournaments/{id}/grand-prix.json", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id"), TableQuery), responses((status = 200, description = "the Grand Prix table", body = GrandPrixDocument)))]
 /// The Grand Prix table as JSON.
 pub async fn grand_prix_json(
     State(domain): State<Domain>,
@@ -430,6 +463,7 @@ pub async fn grand_prix_json(
     grand_prix_in(domain, id, query, HeaderMap::new(), Some(Format::Json)).await
 }
 
+#[utoipa::path(get, path = "/api/tournaments/{id}/grand-prix.csv", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id"), TableQuery), responses((status = 200, description = "the Grand Prix table", body = String, content_type = "text/csv")))]
 /// The Grand Prix table as CSV.
 pub async fn grand_prix_csv_file(
     State(domain): State<Domain>,
@@ -439,6 +473,7 @@ pub async fn grand_prix_csv_file(
     grand_prix_in(domain, id, query, HeaderMap::new(), Some(Format::Csv)).await
 }
 
+#[utoipa::path(get, path = "/api/tournaments/{id}/grand-prix.html", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id"), TableQuery), responses((status = 200, description = "the Grand Prix table", body = String, content_type = "text/html")))]
 /// The Grand Prix table as a printable HTML page.
 pub async fn grand_prix_html_page(
     State(domain): State<Domain>,
@@ -448,6 +483,7 @@ pub async fn grand_prix_html_page(
     grand_prix_in(domain, id, query, HeaderMap::new(), Some(Format::Html)).await
 }
 
+#[utoipa::path(get, path = "/api/sections/{id}/trf", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), responses((status = 200, description = "TRF(x) text", body = String, content_type = "text/plain")))]
 /// The TRF(x) export of a Swiss section (plain text).
 pub async fn trf(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Response> {
     let text = tournaments::trf(&domain, id).await?;

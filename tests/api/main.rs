@@ -7,6 +7,7 @@ mod clocks;
 mod concurrency;
 mod errors;
 mod games;
+mod openapi;
 mod support;
 mod tournaments;
 mod variants;
