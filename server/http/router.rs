@@ -37,6 +37,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/draw/decline", post(games::decline_draw))
         .route("/api/games/{id}/abort", post(games::abort))
         .route("/api/games/{id}/claim", post(games::claim))
+        .merge(super::pages::router())
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async {
             ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "method not allowed")
