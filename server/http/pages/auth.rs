@@ -50,6 +50,7 @@ impl AuthPage {
 /// What the forms send.
 #[derive(Deserialize)]
 pub struct AuthForm {
+    #[serde(default)]
     csrf: String,
     username: String,
     password: String,
@@ -131,6 +132,7 @@ pub async fn login(
 #[derive(Deserialize)]
 pub struct CsrfOnly {
     /// The session's CSRF token.
+    #[serde(default)]
     pub csrf: String,
 }
 

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::auth::CsrfOnly;
 use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use crate::domain::accounts;
 use crate::domain::challenges::{self, NewChallenge, SeatChoice};
 use crate::domain::time_control::TimeControl;
 use crate::domain::{Domain, DomainError};
@@ -154,6 +155,17 @@ pub async fn create(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<Cha
         }
     };
     let mut errors = ChallengeErrors::default();
+    if let Some(opponent) = &new.opponent {
+        match accounts::account_id_by_username(&domain.pool, opponent).await {
+            Ok(_) => {}
+            Err(DomainError::NotFound(_)) => {
+                errors.opponent = Some(ctx.t.get("challenge.error.opponent").to_owned());
+                let page = NewChallengePage { chrome: ctx.chrome("challenge.new_title"), form, errors };
+                return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
+            }
+            Err(other) => return Err(PageError::Internal(other.to_string())),
+        }
+    }
     let status = match challenges::create(&domain, me.id, new).await {
         Ok(_) => return Ok(Redirect::to("/challenges").into_response()),
         Err(DomainError::NotFound(_)) => {

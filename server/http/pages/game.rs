@@ -156,6 +156,7 @@ pub async fn show(State(domain): State<Domain>, ctx: Ctx, Path(id): Path<i64>) -
 /// What the move form sends.
 #[derive(Deserialize)]
 pub struct MoveForm {
+    #[serde(default)]
     csrf: String,
     #[serde(rename = "move", default)]
     text: String,
@@ -233,6 +234,7 @@ pub async fn play(
 /// What the action buttons send.
 #[derive(Deserialize)]
 pub struct ActionForm {
+    #[serde(default)]
     csrf: String,
     action: String,
 }

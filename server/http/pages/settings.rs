@@ -27,6 +27,7 @@ pub struct SettingsPage {
 /// What the settings form sends.
 #[derive(Deserialize)]
 pub struct SettingsForm {
+    #[serde(default)]
     csrf: String,
     #[serde(default)]
     lang: String,

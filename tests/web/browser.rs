@@ -1,0 +1,1 @@
+//! The real-browser end-to-end test (filled in below).
