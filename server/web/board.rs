@@ -204,10 +204,13 @@ fn shogi_label(glyph: Glyph, style: PieceStyle) -> Result<&'static str, BoardErr
     Ok(label)
 }
 
-fn svg_open(out: &mut String, width: i32, height: i32, class: &str) {
+/// Opens the document. `geometry` is the screen centre of the top-left point (intersection
+/// or square) in the first player's view, for the click-to-move script.
+fn svg_open(out: &mut String, width: i32, height: i32, class: &str, geometry: (i32, i32), flipped: bool) {
+    let (x0, y0) = geometry;
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board {class}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" font-family="serif">"##
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board {class}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" font-family="serif" data-cell="{CELL}" data-x0="{x0}" data-y0="{y0}" data-flipped="{flipped}">"##
     );
     let _ = write!(out, r##"<rect width="{width}" height="{height}" fill="#f2d9a0"/>"##);
 }
@@ -238,7 +241,7 @@ fn render_xiangqi(fen: &str, options: BoardOptions<'_>) -> Result<String, BoardE
         (MARGIN + f as i32 * CELL, MARGIN + r as i32 * CELL)
     };
     let mut out = String::new();
-    svg_open(&mut out, width, height, "xiangqi");
+    svg_open(&mut out, width, height, "xiangqi", (MARGIN, MARGIN), options.flipped);
     out.push_str(r##"<g stroke="#5a3d1e" stroke-width="1.5" fill="none">"##);
     // Ranks.
     for rank in 0..10 {
@@ -410,7 +413,14 @@ fn render_shogi(sfen: &str, size: usize, options: BoardOptions<'_>) -> Result<St
         (MARGIN + f as i32 * CELL, board_top + r as i32 * CELL)
     };
     let mut out = String::new();
-    svg_open(&mut out, width, height, if size == 5 { "minishogi" } else { "shogi" });
+    svg_open(
+        &mut out,
+        width,
+        height,
+        if size == 5 { "minishogi" } else { "shogi" },
+        (MARGIN + CELL / 2, board_top + CELL / 2),
+        options.flipped,
+    );
     let _ = write!(
         out,
         r##"<rect x="{MARGIN}" y="{board_top}" width="{}" height="{}" fill="#f5d88e" stroke="#5a3d1e" stroke-width="2"/>"##,
