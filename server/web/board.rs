@@ -100,7 +100,11 @@ pub fn render(variant: Variant, fen: &str, options: BoardOptions<'_>) -> Result<
 }
 
 /// Reads the placement field into rows (top rank first) of `files` cells.
-fn parse_placement(placement: &str, ranks: usize, files: usize) -> Result<Vec<Vec<Option<Glyph>>>, BoardError> {
+fn parse_placement(
+    placement: &str,
+    ranks: usize,
+    files: usize,
+) -> Result<Vec<Vec<Option<Glyph>>>, BoardError> {
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != ranks {
         return Err(BoardError::Shape { expected: ranks, found: rows.len() });
@@ -255,7 +259,12 @@ fn render_xiangqi(fen: &str, options: BoardOptions<'_>) -> Result<String, BoardE
             let _ = write!(out, r#"<line x1="{x}" y1="{MARGIN}" x2="{x}" y2="{}"/>"#, MARGIN + 9 * CELL);
         } else {
             let _ = write!(out, r#"<line x1="{x}" y1="{MARGIN}" x2="{x}" y2="{}"/>"#, MARGIN + 4 * CELL);
-            let _ = write!(out, r#"<line x1="{x}" y1="{}" x2="{x}" y2="{}"/>"#, MARGIN + 5 * CELL, MARGIN + 9 * CELL);
+            let _ = write!(
+                out,
+                r#"<line x1="{x}" y1="{}" x2="{x}" y2="{}"/>"#,
+                MARGIN + 5 * CELL,
+                MARGIN + 9 * CELL
+            );
         }
     }
     // Palace diagonals (files d–f, three ranks at each end).
@@ -376,7 +385,15 @@ fn parse_hands(hands: &str) -> Result<Vec<(char, u32)>, BoardError> {
     Ok(out)
 }
 
-fn shogi_piece(out: &mut String, x: i32, y: i32, glyph: Glyph, upside_down: bool, style: PieceStyle, extra: &str) -> Result<(), BoardError> {
+fn shogi_piece(
+    out: &mut String,
+    x: i32,
+    y: i32,
+    glyph: Glyph,
+    upside_down: bool,
+    style: PieceStyle,
+    extra: &str,
+) -> Result<(), BoardError> {
     let label = shogi_label(glyph, style)?;
     let half = CELL / 2 - 3;
     let rotate = if upside_down { format!(r#" transform="rotate(180 {x} {y})""#) } else { String::new() };
@@ -487,7 +504,15 @@ fn render_shogi(sfen: &str, size: usize, options: BoardOptions<'_>) -> Result<St
         let _ = write!(out, r#"<g class="{class}">"#);
         for &(letter, count) in hands.iter().filter(|(c, _)| c.is_ascii_uppercase() == first) {
             let glyph = Glyph { letter, promoted: false };
-            shogi_piece(&mut out, x, y, glyph, !at_bottom, options.style, &format!(r#" data-hand="{}""#, letter.to_ascii_uppercase()))?;
+            shogi_piece(
+                &mut out,
+                x,
+                y,
+                glyph,
+                !at_bottom,
+                options.style,
+                &format!(r#" data-hand="{}""#, letter.to_ascii_uppercase()),
+            )?;
             if count > 1 {
                 let _ = write!(
                     out,
@@ -516,13 +541,15 @@ mod tests {
 
     #[test]
     fn unknown_piece_is_a_typed_error() {
-        let error = render(Variant::MiniShogi, "rbsgk/4p/5/P4/KGSBQ b - 1", BoardOptions::default()).unwrap_err();
+        let error =
+            render(Variant::MiniShogi, "rbsgk/4p/5/P4/KGSBQ b - 1", BoardOptions::default()).unwrap_err();
         assert_eq!(error, BoardError::UnknownPiece('Q'));
     }
 
     #[test]
     fn unreadable_hands_are_a_typed_error() {
-        let error = render(Variant::MiniShogi, "rbsgk/4p/5/P4/KGSBR b 2 1", BoardOptions::default()).unwrap_err();
+        let error =
+            render(Variant::MiniShogi, "rbsgk/4p/5/P4/KGSBR b 2 1", BoardOptions::default()).unwrap_err();
         assert_eq!(error, BoardError::Hands("2".into()));
     }
 
@@ -542,7 +569,8 @@ mod tests {
     fn flipping_moves_the_first_players_king_to_the_top() {
         let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
         let plain = render(Variant::Xiangqi, fen, BoardOptions::default()).unwrap();
-        let flipped = render(Variant::Xiangqi, fen, BoardOptions { flipped: true, ..Default::default() }).unwrap();
+        let flipped =
+            render(Variant::Xiangqi, fen, BoardOptions { flipped: true, ..Default::default() }).unwrap();
         assert!(plain.contains(r#"data-square="e0"><circle cx="190" cy="390""#));
         assert!(flipped.contains(r#"data-square="e0"><circle cx="190" cy="30""#));
     }

@@ -9,7 +9,8 @@ use tavoliere_rules::variant::{AnyGame, Variant};
 use super::board::{render, BoardOptions, PieceStyle};
 
 fn check(name: &str, svg: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("server/web/snapshots").join(format!("{name}.svg"));
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("server/web/snapshots").join(format!("{name}.svg"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::write(&path, svg).expect("write snapshot");
         return;
@@ -67,6 +68,7 @@ fn shogi_position_with_pieces_in_hand() {
     assert!(svg.contains(r#"data-hand="B""#));
     assert_eq!(svg.matches(r#"data-hand="B""#).count(), 2, "one bishop in each hand");
     check("shogi-hands", &svg);
-    let western = render(Variant::Shogi, &game.fen(), BoardOptions { style: PieceStyle::Western, ..options }).unwrap();
+    let western =
+        render(Variant::Shogi, &game.fen(), BoardOptions { style: PieceStyle::Western, ..options }).unwrap();
     check("shogi-hands-western", &western);
 }

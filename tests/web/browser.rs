@@ -106,7 +106,8 @@ async fn wait_for_text(client: &Client, css: &str, text: &str) {
 }
 
 async fn fill(client: &Client, css: &str, value: &str) {
-    let field = client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await.expect(css);
+    let field =
+        client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await.expect(css);
     field.clear().await.expect("clear");
     field.send_keys(value).await.expect("type");
 }
@@ -158,7 +159,12 @@ async fn wait_moves(client: &Client, count: usize) {
 async fn click_move(client: &Client, game_url: &str, from: &str, to: &str, moves_after: usize) {
     client.goto(game_url).await.expect("game page");
     // The script marks the board once it has the legal moves.
-    client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(".board-wrap.js")).await.expect("script on");
+    client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(".board-wrap.js"))
+        .await
+        .expect("script on");
     click(client, &format!(r#"g.piece[data-square="{from}"]"#)).await;
     click(client, &format!(r#"circle.target[data-target="{to}"]"#)).await;
     wait_moves(client, moves_after).await;
@@ -193,7 +199,11 @@ async fn two_players_finish_a_game_in_chromium() {
     // Bob accepts from the list and lands on the game.
     bob.goto(&format!("{base}/challenges")).await.unwrap();
     click(&bob, "button.accept").await;
-    bob.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("#game")).await.expect("the game page");
+    bob.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#game"))
+        .await
+        .expect("the game page");
     let game_url = bob.current_url().await.unwrap().to_string();
 
     // Alice types (JavaScript off), Bob clicks (JavaScript on).

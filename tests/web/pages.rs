@@ -15,12 +15,19 @@ async fn game_between(app: &TestApp, variant: &str) -> (Browser, Browser, String
         .submit(
             "/challenges/new",
             "/challenges",
-            &[("variant", variant), ("opponent", "bob"), ("color", "first"), ("tc_kind", "days-per-move"), ("days", "3")],
+            &[
+                ("variant", variant),
+                ("opponent", "bob"),
+                ("color", "first"),
+                ("tc_kind", "days-per-move"),
+                ("days", "3"),
+            ],
         )
         .await;
     assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
     let list = second.get("/challenges").await;
-    let accept = attribute_after(&list.body, r#"<form method="post" action="/challenges/"#).expect("an open challenge");
+    let accept = attribute_after(&list.body, r#"<form method="post" action="/challenges/"#)
+        .expect("an open challenge");
     let accepted = second.post(&format!("/challenges/{accept}"), &[("csrf", &list.csrf())]).await;
     assert_eq!(accepted.status, StatusCode::SEE_OTHER);
     let game = accepted.location().to_owned();
@@ -60,10 +67,13 @@ async fn forms_without_the_csrf_token_are_refused() {
     browser.get("/signup").await;
     let page = browser.post("/signup", &[("username", "mallory"), ("password", "long enough pw")]).await;
     assert_eq!(page.status, StatusCode::FORBIDDEN);
-    let page = browser.post("/signup", &[("csrf", "forged"), ("username", "mallory"), ("password", "xxxxxxxxxx")]).await;
+    let page = browser
+        .post("/signup", &[("csrf", "forged"), ("username", "mallory"), ("password", "xxxxxxxxxx")])
+        .await;
     assert_eq!(page.status, StatusCode::FORBIDDEN);
     // Nothing was created: logging in fails.
-    let login = browser.submit("/login", "/login", &[("username", "mallory"), ("password", "xxxxxxxxxx")]).await;
+    let login =
+        browser.submit("/login", "/login", &[("username", "mallory"), ("password", "xxxxxxxxxx")]).await;
     assert_eq!(login.status, StatusCode::UNAUTHORIZED);
 }
 
@@ -75,7 +85,12 @@ async fn a_script_username_is_escaped_and_kept_with_an_error_by_the_field() {
     let page = browser.submit("/signup", "/signup", &[("username", typed), ("password", "password-1")]).await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(!page.body.contains("<script>alert"), "user text must be escaped");
-    assert!(page.body.contains("&#60;script&#62;alert(1)&#60;/script&#62;") || page.body.contains("&lt;script&gt;"), "{}", page.body);
+    assert!(
+        page.body.contains("&#60;script&#62;alert(1)&#60;/script&#62;")
+            || page.body.contains("&lt;script&gt;"),
+        "{}",
+        page.body
+    );
     assert!(page.body.contains(r#"id="username-error""#));
     // The password is never sent back.
     assert!(!page.body.contains("password-1"));
@@ -96,10 +111,12 @@ async fn signup_login_logout_and_the_dashboard() {
     let out = browser.post("/logout", &[("csrf", &dashboard.csrf())]).await;
     assert_eq!(out.status, StatusCode::SEE_OTHER);
     assert_eq!(browser.get("/").await.location(), "/login");
-    let wrong = browser.submit("/login", "/login", &[("username", "carla"), ("password", "wrong password")]).await;
+    let wrong =
+        browser.submit("/login", "/login", &[("username", "carla"), ("password", "wrong password")]).await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
     assert!(wrong.body.contains(r#"value="carla""#), "the typed username is kept");
-    let right = browser.submit("/login", "/login", &[("username", "carla"), ("password", "password-of-carla")]).await;
+    let right =
+        browser.submit("/login", "/login", &[("username", "carla"), ("password", "password-of-carla")]).await;
     assert_eq!(right.status, StatusCode::SEE_OTHER);
     assert!(browser.get("/").await.body.contains("carla"));
 }
@@ -121,7 +138,10 @@ async fn login_is_rate_limited() {
     browser.sign_up("elena").await;
     let mut last = StatusCode::OK;
     for _ in 0..7 {
-        last = browser.submit("/login", "/login", &[("username", "elena"), ("password", "bad password")]).await.status;
+        last = browser
+            .submit("/login", "/login", &[("username", "elena"), ("password", "bad password")])
+            .await
+            .status;
     }
     assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
 }
@@ -133,7 +153,13 @@ async fn interface_language_follows_accept_language_then_the_setting() {
     browser.language = Some("it-IT,it;q=0.9,en;q=0.5");
     let page = browser.get("/login").await;
     assert!(page.body.contains(r#"<html lang="it">"#) && page.body.contains("Accedi"));
-    let saved = browser.submit("/settings", "/settings", &[("lang", "en"), ("piece_style", "western"), ("notation", "canonical")]).await;
+    let saved = browser
+        .submit(
+            "/settings",
+            "/settings",
+            &[("lang", "en"), ("piece_style", "western"), ("notation", "canonical")],
+        )
+        .await;
     assert_eq!(saved.status, StatusCode::SEE_OTHER);
     let page = browser.get("/login").await;
     assert!(page.body.contains(r#"<html lang="en">"#) && page.body.contains("Log in"));
@@ -151,13 +177,21 @@ async fn challenge_form_errors_by_field_keep_the_input_escaped() {
     assert!(page.body.contains(r#"name="variant""#) && page.body.contains(r#"name="tc_kind""#));
     let typed = "<script>x</script>";
     let page = browser
-        .submit("/challenges/new", "/challenges", &[("variant", "shogi"), ("opponent", typed), ("tc_kind", "days-per-move"), ("days", "zero")])
+        .submit(
+            "/challenges/new",
+            "/challenges",
+            &[("variant", "shogi"), ("opponent", typed), ("tc_kind", "days-per-move"), ("days", "zero")],
+        )
         .await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(page.body.contains(r#"id="time-control-error""#));
     assert!(!page.body.contains("<script>x"));
     let page = browser
-        .submit("/challenges/new", "/challenges", &[("variant", "shogi"), ("opponent", "nobody"), ("tc_kind", "days-per-move"), ("days", "2")])
+        .submit(
+            "/challenges/new",
+            "/challenges",
+            &[("variant", "shogi"), ("opponent", "nobody"), ("tc_kind", "days-per-move"), ("days", "2")],
+        )
         .await;
     assert_eq!(page.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(page.body.contains(r#"id="opponent-error""#) && page.body.contains(r#"value="nobody""#));
@@ -169,7 +203,18 @@ async fn an_open_challenge_is_listed_and_accepted_by_anyone() {
     let mut host = app.browser();
     host.sign_up("gino").await;
     let made = host
-        .submit("/challenges/new", "/challenges", &[("variant", "minishogi"), ("color", "random"), ("tc_kind", "fischer"), ("days", "3"), ("increment_days", "1"), ("cap_days", "5")])
+        .submit(
+            "/challenges/new",
+            "/challenges",
+            &[
+                ("variant", "minishogi"),
+                ("color", "random"),
+                ("tc_kind", "fischer"),
+                ("days", "3"),
+                ("increment_days", "1"),
+                ("cap_days", "5"),
+            ],
+        )
         .await;
     assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
     let mut guest = app.browser();
@@ -198,17 +243,22 @@ async fn a_xiangqi_game_by_form_to_a_draw_by_agreement() {
     // A refused move keeps the text and shows the error by the field.
     let refused = play(&mut red, &game, "<b>zz</b>").await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(refused.body.contains(r#"id="move-error""#) && refused.body.contains("&#60;b&#62;zz") || refused.body.contains("&lt;b&gt;zz"));
+    assert!(
+        refused.body.contains(r#"id="move-error""#) && refused.body.contains("&#60;b&#62;zz")
+            || refused.body.contains("&lt;b&gt;zz")
+    );
     let page = red.get(&game).await;
     assert!(page.body.contains(r#"class="last-move""#));
     let moves = attribute_after(&page.body, r#"<ol class="moves" id="moves">"#);
     assert!(moves.is_none() || page.body.contains("C2=5"), "moves shown in WXF");
     // Draw: offer, then accept.
-    let offered = red.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "offer-draw")]).await;
+    let offered =
+        red.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "offer-draw")]).await;
     assert_eq!(offered.status, StatusCode::SEE_OTHER);
     let page = black.get(&game).await;
     assert!(page.body.contains(r#"id="accept-draw""#));
-    let accepted = black.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "accept-draw")]).await;
+    let accepted =
+        black.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "accept-draw")]).await;
     assert_eq!(accepted.status, StatusCode::SEE_OTHER);
     let page = black.get(&game).await;
     assert!(page.body.contains(r#"id="result""#) && page.body.contains("1/2-1/2"), "{}", page.body);
@@ -225,19 +275,31 @@ async fn shogi_and_minishogi_games_by_form_end_by_resignation() {
     assert_eq!(play(&mut gote, &game, "P-3d").await.status, StatusCode::SEE_OTHER);
     let page = gote.get(&game).await;
     assert!(page.body.contains(r#"data-flipped="true""#), "the second player sees the board turned");
-    let resigned = gote.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign")]).await;
+    let resigned =
+        gote.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign")]).await;
     assert_eq!(resigned.status, StatusCode::SEE_OTHER);
     assert!(sente.get(&game).await.body.contains("1-0"));
 
     let mut third = app.browser();
     third.sign_up("zeno").await;
     let made = third
-        .submit("/challenges/new", "/challenges", &[("variant", "minishogi"), ("opponent", "alice"), ("color", "second"), ("tc_kind", "days-per-move"), ("days", "1")])
+        .submit(
+            "/challenges/new",
+            "/challenges",
+            &[
+                ("variant", "minishogi"),
+                ("opponent", "alice"),
+                ("color", "second"),
+                ("tc_kind", "days-per-move"),
+                ("days", "1"),
+            ],
+        )
         .await;
     assert_eq!(made.status, StatusCode::SEE_OTHER);
     let list = sente.get("/challenges").await;
     let id = attribute_after(&list.body, r#"action="/challenges/"#).unwrap();
-    let mini = sente.post(&format!("/challenges/{id}"), &[("csrf", &list.csrf())]).await.location().to_owned();
+    let mini =
+        sente.post(&format!("/challenges/{id}"), &[("csrf", &list.csrf())]).await.location().to_owned();
     assert_eq!(play(&mut sente, &mini, "5e4d").await.status, StatusCode::SEE_OTHER);
     let page = third.get(&mini).await;
     assert!(page.body.contains(r#"class="last-move""#));

@@ -33,7 +33,8 @@ pub struct AuthPage {
 
 impl AuthPage {
     fn new(ctx: &Ctx, signup: bool, username: String) -> AuthPage {
-        let (title, action) = if signup { ("auth.signup_title", "/signup") } else { ("auth.login_title", "/login") };
+        let (title, action) =
+            if signup { ("auth.signup_title", "/signup") } else { ("auth.login_title", "/login") };
         AuthPage {
             chrome: ctx.chrome(title),
             action,

@@ -89,7 +89,11 @@ pub async fn new_form(ctx: Ctx) -> PageResult {
         days: "3".into(),
         ..ChallengeForm::default()
     };
-    render(&NewChallengePage { chrome: ctx.chrome("challenge.new_title"), form, errors: ChallengeErrors::default() })
+    render(&NewChallengePage {
+        chrome: ctx.chrome("challenge.new_title"),
+        form,
+        errors: ChallengeErrors::default(),
+    })
 }
 
 fn number(text: &str) -> Option<u32> {
@@ -172,7 +176,9 @@ pub async fn create(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<Cha
             errors.opponent = Some(ctx.t.get("challenge.error.opponent").to_owned());
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        Err(DomainError::Invalid(detail) | DomainError::Forbidden(detail) | DomainError::Conflict(detail)) => {
+        Err(
+            DomainError::Invalid(detail) | DomainError::Forbidden(detail) | DomainError::Conflict(detail),
+        ) => {
             errors.form = Some(detail);
             StatusCode::UNPROCESSABLE_ENTITY
         }

@@ -87,7 +87,13 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
     let texts: Vec<String> = view
         .moves
         .iter()
-        .map(|m| if canonical { m.canonical.clone() } else { m.display.clone().unwrap_or_else(|| m.canonical.clone()) })
+        .map(|m| {
+            if canonical {
+                m.canonical.clone()
+            } else {
+                m.display.clone().unwrap_or_else(|| m.canonical.clone())
+            }
+        })
         .collect();
     let moves = texts
         .chunks(2)
@@ -140,7 +146,9 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         deadline,
         result,
         draw_offered_by_me: my_seat.is_some() && view.draw_offer_seat == my_seat,
-        draw_offered_to_me: my_seat.is_some() && view.draw_offer_seat.is_some() && view.draw_offer_seat != my_seat,
+        draw_offered_to_me: my_seat.is_some()
+            && view.draw_offer_seat.is_some()
+            && view.draw_offer_seat != my_seat,
         move_text: String::new(),
         move_error: None,
         pending: None,
@@ -211,7 +219,11 @@ pub async fn play(
                     text,
                     message: ctx.t.format(
                         "game.confirm",
-                        &[("move", &check.display), ("result", check.result.as_deref().unwrap_or("")), ("reason", &reason)],
+                        &[
+                            ("move", &check.display),
+                            ("result", check.result.as_deref().unwrap_or("")),
+                            ("reason", &reason),
+                        ],
                     ),
                 });
                 return render(&page);
@@ -264,7 +276,9 @@ pub async fn action(
             let view = load(&domain, &ctx, id).await?;
             let mut page = page(&domain, &ctx, &view)?;
             page.move_error = Some(match error {
-                DomainError::Invalid(detail) | DomainError::Conflict(detail) | DomainError::Forbidden(detail)
+                DomainError::Invalid(detail)
+                | DomainError::Conflict(detail)
+                | DomainError::Forbidden(detail)
                     if !detail.is_empty() =>
                 {
                     ctx.t.format("game.error.action", &[("detail", &detail)])

@@ -199,7 +199,8 @@ impl IntoResponse for PageError {
 }
 
 fn simple_page(t: Texts, key: &str) -> String {
-    let page = MessagePage { chrome: Chrome { t, user: None, csrf: String::new(), title: t.get(key).to_owned() } };
+    let page =
+        MessagePage { chrome: Chrome { t, user: None, csrf: String::new(), title: t.get(key).to_owned() } };
     askama::Template::render(&page).unwrap_or_else(|_| t.get(key).to_owned())
 }
 
@@ -228,4 +229,3 @@ pub fn render(template: &impl askama::Template) -> PageResult {
 pub fn render_with(status: StatusCode, template: &impl askama::Template) -> PageResult {
     Ok((status, Html(template.render()?)).into_response())
 }
-

@@ -81,7 +81,10 @@ pub async fn save(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<Setti
             Err(_) => Some(ctx.t.get("settings.error.days").to_owned()),
         };
         if let Some(error) = error {
-            return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page(&ctx, &prefs, form.vacation_days, Some(error)));
+            return render_with(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &page(&ctx, &prefs, form.vacation_days, Some(error)),
+            );
         }
     }
     Ok(Redirect::to("/settings").into_response())
