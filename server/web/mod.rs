@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod i18n;
+pub mod records;
 
 #[cfg(test)]
 mod snapshots;
