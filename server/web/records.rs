@@ -32,7 +32,9 @@ impl RecordFormat {
         match variant {
             Variant::Xiangqi => &[RecordFormat::PgnIccs, RecordFormat::PgnWxf],
             Variant::Shogi => &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi],
-            Variant::MiniShogi => &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi, RecordFormat::Aise],
+            Variant::MiniShogi => {
+                &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi, RecordFormat::Aise]
+            }
         }
     }
 
@@ -139,9 +141,8 @@ pub fn write(input: &RecordInput<'_>, format: RecordFormat) -> Result<String, Re
         RecordFormat::Usi => Ok(usi(&game)),
         RecordFormat::Aise => Ok(aise(input, &game)),
         RecordFormat::Kif => Ok(shogi_notation::kif::write(&shogi_record(input, &game)?)),
-        RecordFormat::Csa => {
-            shogi_notation::csa::write(&shogi_record(input, &game)?).map_err(|e| RecordWriteError::Replay(e.to_string()))
-        }
+        RecordFormat::Csa => shogi_notation::csa::write(&shogi_record(input, &game)?)
+            .map_err(|e| RecordWriteError::Replay(e.to_string())),
     }
 }
 
@@ -200,7 +201,8 @@ fn aise(input: &RecordInput<'_>, game: &AnyGame) -> String {
 }
 
 fn shogi_record(input: &RecordInput<'_>, game: &AnyGame) -> Result<GameRecord, RecordWriteError> {
-    let variant = if input.variant == Variant::MiniShogi { ShogiVariant::Mini } else { ShogiVariant::Standard };
+    let variant =
+        if input.variant == Variant::MiniShogi { ShogiVariant::Mini } else { ShogiVariant::Standard };
     let start = shogi_notation::sfen::parse(&game.start_fen(), Some(variant))
         .map_err(|e| RecordWriteError::Replay(e.to_string()))?;
     let moves = game
@@ -291,6 +293,9 @@ mod tests {
     fn unreplayable_moves_are_a_typed_error() {
         let moves = vec!["z9z9".to_owned()];
         let rules = ruleset(Variant::Shogi);
-        assert!(matches!(write(&input(Variant::Shogi, &rules, &moves), RecordFormat::Usi), Err(RecordWriteError::Replay(_))));
+        assert!(matches!(
+            write(&input(Variant::Shogi, &rules, &moves), RecordFormat::Usi),
+            Err(RecordWriteError::Replay(_))
+        ));
     }
 }

@@ -331,3 +331,54 @@ async fn static_files_are_served() {
     assert!(css.body.contains("body"));
     assert_eq!(browser.get("/static/board.js").await.status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn archive_search_and_record_downloads() {
+    let app = TestApp::spawn().await;
+    let (mut sente, mut gote, game) = game_between(&app, "shogi").await;
+    play(&mut sente, &game, "7g7f").await;
+    play(&mut gote, &game, "3c3d").await;
+    let page = sente.get(&game).await;
+    for format in ["kif", "csa", "usi"] {
+        assert!(page.body.contains(&format!("{game}/record/{format}")), "link to {format}");
+    }
+    assert!(!page.body.contains("/record/pgn-iccs"));
+    let resigned =
+        sente.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign")]).await;
+    assert_eq!(resigned.status, StatusCode::SEE_OTHER);
+
+    let archive = gote.get("/archive").await;
+    assert_eq!(archive.status, StatusCode::OK);
+    assert!(archive.body.contains(r#"value="bob""#), "defaults to me");
+    assert!(archive.body.contains(&format!(r#"href="{game}""#)));
+    let filtered = gote.get("/archive?player=alice&variant=xiangqi").await;
+    assert!(!filtered.body.contains(&format!(r#"href="{game}""#)));
+    let by_result = gote.get("/archive?player=alice&result=0-1").await;
+    assert!(by_result.body.contains(&format!(r#"href="{game}""#)), "alice resigned: 0-1");
+    let unknown = gote.get("/archive?player=%3Cscript%3Enobody").await;
+    assert_eq!(unknown.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(unknown.body.contains(r#"id="player-error""#) && !unknown.body.contains("<script>nobody"));
+
+    let usi = gote.get(&format!("{game}/record/usi")).await;
+    assert_eq!(usi.status, StatusCode::OK);
+    assert!(usi.headers["content-disposition"].to_str().unwrap().contains("attachment"));
+    assert!(usi.body.trim_end().ends_with("moves 7g7f 3c3d"), "{}", usi.body);
+    let csa = gote.get(&format!("{game}/record/csa")).await;
+    assert!(csa.body.contains("+7776FU") && csa.body.contains("-3334FU"));
+    let kif = gote.get(&format!("{game}/record/kif")).await;
+    assert!(kif.status == StatusCode::OK && kif.body.contains("alice"));
+    assert_eq!(gote.get(&format!("{game}/record/pgn-wxf")).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(gote.get(&format!("{game}/record/nonsense")).await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn xiangqi_records_in_pgn() {
+    let app = TestApp::spawn().await;
+    let (mut red, _black, game) = game_between(&app, "xiangqi").await;
+    play(&mut red, &game, "h2e2").await;
+    let wxf = red.get(&format!("{game}/record/pgn-wxf")).await;
+    assert_eq!(wxf.status, StatusCode::OK);
+    assert!(wxf.body.contains(r#"[Red "alice"]"#) && wxf.body.contains("C2=5"), "{}", wxf.body);
+    let iccs = red.get(&format!("{game}/record/pgn-iccs")).await;
+    assert!(iccs.body.contains(r#"[Format "ICCS"]"#));
+}

@@ -14,6 +14,7 @@ use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
 use crate::domain::games::{self, GameView};
 use crate::domain::{Domain, DomainError};
 use crate::web::board::{self as svg_board, BoardOptions};
+use crate::web::records::RecordFormat;
 
 /// A player as the page shows them.
 pub struct PlayerLine {
@@ -59,6 +60,7 @@ pub struct GamePage {
     move_text: String,
     move_error: Option<String>,
     pending: Option<Pending>,
+    records: Vec<(&'static str, String)>,
 }
 
 async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
@@ -152,6 +154,10 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         move_text: String::new(),
         move_error: None,
         pending: None,
+        records: RecordFormat::for_variant(variant)
+            .iter()
+            .map(|f| (f.name(), t.get(&format!("record.{}", f.name())).to_owned()))
+            .collect(),
     })
 }
 

@@ -5,6 +5,7 @@
 //! session's CSRF token. Every form carries that token and every POST handler checks it
 //! with [`Ctx::check_csrf`] before doing anything.
 
+pub mod archive;
 pub mod auth;
 pub mod board;
 pub mod challenges;
@@ -51,6 +52,8 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/move", post(game::play))
         .route("/games/{id}/action", post(game::action))
         .route("/games/{id}/board.svg", get(board::svg))
+        .route("/games/{id}/record/{format}", get(archive::record))
+        .route("/archive", get(archive::show))
 }
 
 /// Interface preferences of a browser session.
