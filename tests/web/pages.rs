@@ -382,3 +382,30 @@ async fn xiangqi_records_in_pgn() {
     let iccs = red.get(&format!("{game}/record/pgn-iccs")).await;
     assert!(iccs.body.contains(r#"[Format "ICCS"]"#));
 }
+
+#[tokio::test]
+async fn a_move_that_ends_the_game_asks_for_confirmation_first() {
+    let app = TestApp::spawn().await;
+    let (mut sente, mut gote, game) = game_between(&app, "minishogi").await;
+    for (who, text) in [(0, "5e4d"), (1, "1a2b"), (0, "1e1b"), (1, "2b2c")] {
+        let browser = if who == 0 { &mut sente } else { &mut gote };
+        assert_eq!(play(browser, &game, text).await.status, StatusCode::SEE_OTHER, "{text}");
+    }
+    // 2e3d mates: the dry run says so and the page asks.
+    let asked = play(&mut sente, &game, "2e3d").await;
+    assert_eq!(asked.status, StatusCode::OK);
+    assert!(asked.body.contains(r#"id="confirm""#) && asked.body.contains("1-0"), "{}", asked.body);
+    assert!(!sente.get(&game).await.body.contains(r#"id="result""#), "not played yet");
+    let page = sente.get(&game).await;
+    let confirmed = sente
+        .post(
+            &format!("{game}/move"),
+            &[("csrf", &page.csrf()), ("move", "2e3d"), ("ply", "4"), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(confirmed.status, StatusCode::SEE_OTHER);
+    let over = gote.get(&game).await;
+    assert!(
+        over.body.contains(r#"id="result""#) && over.body.contains("1-0") && over.body.contains("checkmate")
+    );
+}
