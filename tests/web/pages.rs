@@ -409,3 +409,14 @@ async fn a_move_that_ends_the_game_asks_for_confirmation_first() {
         over.body.contains(r#"id="result""#) && over.body.contains("1-0") && over.body.contains("checkmate")
     );
 }
+
+#[tokio::test]
+async fn board_images_do_not_open_sessions() {
+    let app = TestApp::spawn().await;
+    let (mut red, _black, game) = game_between(&app, "xiangqi").await;
+    let mut stranger = app.browser();
+    let image = stranger.get(&format!("{game}/board.svg")).await;
+    assert_eq!(image.status, StatusCode::OK);
+    assert!(image.headers.get("set-cookie").is_none(), "no session for an embedded image");
+    assert!(red.get(&format!("{game}/board.svg")).await.body.contains("帥"), "traditional by default");
+}

@@ -7,11 +7,12 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 
-use super::{Ctx, PageError, PageResult};
+use super::{PageError, PageResult};
 use crate::domain::games;
 use crate::domain::rules_adapter::Variant as RulesVariant;
 use crate::domain::{Domain, DomainError};
 use crate::web::board::{self, BoardOptions, PieceStyle};
+use crate::web::i18n::{Lang, Texts};
 
 /// Query of the board image.
 #[derive(Debug, Deserialize)]
@@ -20,20 +21,20 @@ pub struct BoardQuery {
     ply: Option<u32>,
     /// `1` or `true`: from the second player's side.
     flip: Option<String>,
-    /// `traditional` or `western`; the viewer's preference when absent.
+    /// `traditional` (default) or `western`.
     style: Option<String>,
 }
 
-/// The SVG of game `id` after `ply` moves.
+/// The SVG of game `id` after `ply` moves. Deliberately sessionless: images embedded in
+/// forums and mails must not open a session per fetch.
 pub async fn svg(
     State(domain): State<Domain>,
-    ctx: Ctx,
     Path(id): Path<i64>,
     Query(query): Query<BoardQuery>,
 ) -> PageResult {
     let view = match games::view(&domain, id).await {
         Ok(view) => view,
-        Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(ctx.t)),
+        Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(Texts::new(Lang::En))),
         Err(other) => return Err(PageError::Internal(other.to_string())),
     };
     let internal = |e: String| PageError::Internal(format!("board of game {id}: {e}"));
@@ -51,10 +52,7 @@ pub async fn svg(
         }
         game.fen()
     };
-    let style = match query.style.as_deref() {
-        Some(style) => PieceStyle::from_setting(style),
-        None => ctx.piece_style(),
-    };
+    let style = PieceStyle::from_setting(query.style.as_deref().unwrap_or(""));
     let options = BoardOptions {
         last_move: shown.checked_sub(1).map(|i| view.moves[i].canonical.as_str()),
         flipped: matches!(query.flip.as_deref(), Some("1" | "true")),
