@@ -7,8 +7,8 @@ use tavoliere_rules::game::shogi::ShogiGame;
 use tavoliere_rules::game::xiangqi::XiangqiGame;
 use tavoliere_rules::game::{CxqLimits, ImpasseRule, Ruleset};
 use tavoliere_rules::notation::record::split_games;
-use tavoliere_rules::notation::xiangqi::iccs;
 use tavoliere_rules::notation::shogi::usi;
+use tavoliere_rules::notation::xiangqi::iccs;
 use tavoliere_rules::shogi::{self, Variant};
 use tavoliere_rules::xiangqi;
 
@@ -65,7 +65,11 @@ fn laws(c: &mut Criterion) {
     let record = longest_xiangqi_game();
     let synthetic = synthetic_xiangqi_game(300);
     eprintln!("longest record game: {} plies; synthetic game: {} plies", record.len(), synthetic.len());
-    let loose = Ruleset::Cxq(CxqLimits { moves_without_progress: 10_000, effective_moves: 10_000, ..CxqLimits::STANDARD });
+    let loose = Ruleset::Cxq(CxqLimits {
+        moves_without_progress: 10_000,
+        effective_moves: 10_000,
+        ..CxqLimits::STANDARD
+    });
 
     let mut group = c.benchmark_group("xiangqi-cxq");
     group.throughput(Throughput::Elements(synthetic.len() as u64));
@@ -97,8 +101,11 @@ fn laws(c: &mut Criterion) {
     group.throughput(Throughput::Elements(shogi_moves.len() as u64));
     group.bench_function("judge longest lishogi game", |b| {
         b.iter(|| {
-            let mut game =
-                ShogiGame::new(shogi::Position::startpos(Variant::Standard), Ruleset::Shogi(ImpasseRule::TwentyFourPoints), None);
+            let mut game = ShogiGame::new(
+                shogi::Position::startpos(Variant::Standard),
+                Ruleset::Shogi(ImpasseRule::TwentyFourPoints),
+                None,
+            );
             for &m in &shogi_moves {
                 let _ = game.play(m);
             }

@@ -4,7 +4,9 @@
 
 use crate::game::handicap::Handicap;
 use crate::game::ruleset::Ruleset;
+use crate::notation::chess::{fen as chess_fen, record as chess_record, uci as chess_uci};
 use crate::notation::record::{self, strip_annotation, strip_check_mark, GameText};
+use crate::notation::seven_kingdoms::record as kingdoms_record;
 use crate::notation::shogi::{csa, usi};
 use crate::variant::{AnyGame, MoveErrorKind, Notation, Variant};
 
@@ -100,6 +102,11 @@ pub fn detect_format(text: &str) -> RecordFormat {
 
 /// Replays every game in `text`.
 pub fn replay_text(variant: Variant, text: &str, options: &ReplayOptions) -> Vec<GameReport> {
+    match variant {
+        Variant::Flickering => return vec![replay_flickering(text, options)],
+        Variant::SevenKingdoms => return vec![replay_kingdoms(text)],
+        _ => {}
+    }
     match detect_format(text) {
         RecordFormat::Csa if variant != Variant::Xiangqi => vec![replay_csa(variant, text, options)],
         RecordFormat::Pgn | RecordFormat::Csa => record::split_games(text)
@@ -208,6 +215,73 @@ fn replay_tokens<'a>(
     // A law that ends the game at the record's last move is not an early end.
     if report.ended_at == Some(tokens.len() as u32) {
         report.ended_at = None;
+    }
+    report
+}
+
+/// A Flickering chess record (`flickering-chess.md` "Notation": series labelled `a`/`b`):
+/// read with its own reader, then each series replayed through the game's laws.
+fn replay_flickering(text: &str, options: &ReplayOptions) -> GameReport {
+    match chess_record::read(text) {
+        Ok(record) => {
+            let start = options.from.clone().unwrap_or_else(|| chess_fen::write(&record.start));
+            let tokens: Vec<String> =
+                record.series.iter().map(|series| chess_uci::write_series(series)).collect();
+            replay_tokens(
+                Variant::Flickering,
+                1,
+                Some(&start),
+                tokens.iter().map(String::as_str),
+                record.result.clone(),
+                options,
+            )
+        }
+        Err(e) => {
+            let ply = match &e {
+                chess_record::RecordError::Series { index, .. }
+                | chess_record::RecordError::Game { index, .. } => *index as u32 + 1,
+                _ => 1,
+            };
+            GameReport {
+                game: 1,
+                plies: ply - 1,
+                fen: String::new(),
+                result: "*".to_owned(),
+                reason: None,
+                ended_at: None,
+                error: Some(ReplayError { ply, token: String::new(), reason: e.to_string() }),
+            }
+        }
+    }
+}
+
+/// A Seven Kingdoms record (position text, `moves:`, one event per line). The result of a
+/// game of more than two players is not `1-0`: `result` stays `*` and `reason` names how
+/// the game ended.
+fn replay_kingdoms(text: &str) -> GameReport {
+    let mut report = GameReport {
+        game: 1,
+        plies: 0,
+        fen: String::new(),
+        result: "*".to_owned(),
+        reason: None,
+        ended_at: None,
+        error: None,
+    };
+    match kingdoms_record::parse_record(text) {
+        Ok(game) => {
+            report.plies = game.ply() as u32;
+            report.fen = game.position_text();
+            report.reason = game.outcome().map(|o| o.cause.as_str().to_owned());
+        }
+        Err(e) => {
+            let ply = match &e {
+                kingdoms_record::RecordError::Unreadable { line, .. }
+                | kingdoms_record::RecordError::Move { line, .. } => *line as u32,
+                _ => 1,
+            };
+            report.error = Some(ReplayError { ply, token: String::new(), reason: e.to_string() });
+        }
     }
     report
 }

@@ -12,9 +12,11 @@ use crate::game::handicap::Handicap;
 use crate::game::ruleset::{CxqLimits, ImpasseRule, MiniRepetitionRule, Ruleset};
 use crate::game::shogi::{Claim, GameError as ShogiGameError, ShogiGame};
 use crate::game::xiangqi::{GameError as XiangqiGameError, XiangqiGame};
+use crate::notation::chess as chess_notation;
+use crate::notation::seven_kingdoms as kingdoms_notation;
 use crate::notation::shogi as shogi_notation;
 use crate::notation::xiangqi as xiangqi_notation;
-use crate::{shogi, xiangqi, Color, Outcome};
+use crate::{chess, seven_kingdoms, shogi, xiangqi, Color, Outcome};
 
 /// The games the server plays through this facade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -25,11 +27,16 @@ pub enum Variant {
     Shogi,
     /// MiniShogi (`minishogi.md`).
     MiniShogi,
+    /// Flickering chess: a turn is a series of moves (`flickering-chess.md`).
+    Flickering,
+    /// The Game of the Seven Kingdoms, 3 to 7 players (`seven-kingdoms.md`).
+    SevenKingdoms,
 }
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 3] = [Variant::Xiangqi, Variant::Shogi, Variant::MiniShogi];
+    pub const ALL: [Variant; 5] =
+        [Variant::Xiangqi, Variant::Shogi, Variant::MiniShogi, Variant::Flickering, Variant::SevenKingdoms];
 
     /// The variant's name: `xiangqi`, `shogi`, `minishogi`.
     pub const fn name(self) -> &'static str {
@@ -37,6 +44,17 @@ impl Variant {
             Variant::Xiangqi => "xiangqi",
             Variant::Shogi => "shogi",
             Variant::MiniShogi => "minishogi",
+            Variant::Flickering => "flickering",
+            Variant::SevenKingdoms => "seven-kingdoms",
+        }
+    }
+
+    /// How many seats a game of this variant may have: exactly 2, or 3 to 7 for the
+    /// Seven Kingdoms (`seven-kingdoms.md` "Players and alliances").
+    pub const fn seat_range(self) -> (usize, usize) {
+        match self {
+            Variant::SevenKingdoms => (3, 7),
+            _ => (2, 2),
         }
     }
 
@@ -48,6 +66,8 @@ impl Variant {
             Variant::MiniShogi => {
                 Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: false }
             }
+            Variant::Flickering => Ruleset::Flickering,
+            Variant::SevenKingdoms => Ruleset::SevenKingdoms,
         }
     }
 
@@ -58,6 +78,8 @@ impl Variant {
             (Variant::Xiangqi, Ruleset::Cxq(_) | Ruleset::XiangqiBasic)
                 | (Variant::Shogi, Ruleset::Shogi(_))
                 | (Variant::MiniShogi, Ruleset::MiniShogi { .. })
+                | (Variant::Flickering, Ruleset::Flickering)
+                | (Variant::SevenKingdoms, Ruleset::SevenKingdoms)
         )
     }
 
@@ -66,6 +88,8 @@ impl Variant {
         match self {
             Variant::Xiangqi => Notation::Iccs,
             Variant::Shogi | Variant::MiniShogi => Notation::Usi,
+            Variant::Flickering => Notation::Coordinates,
+            Variant::SevenKingdoms => Notation::Kingdoms,
         }
     }
 
@@ -75,6 +99,8 @@ impl Variant {
             Variant::Xiangqi => Notation::Wxf,
             Variant::Shogi => Notation::Western,
             Variant::MiniShogi => Notation::Aise,
+            Variant::Flickering => Notation::Algebraic,
+            Variant::SevenKingdoms => Notation::Kingdoms,
         }
     }
 
@@ -83,6 +109,8 @@ impl Variant {
         match self {
             Variant::Xiangqi => &[Notation::Iccs, Notation::Wxf, Notation::Fix, Notation::Chinese],
             Variant::Shogi | Variant::MiniShogi => &[Notation::Usi, Notation::Western, Notation::Aise],
+            Variant::Flickering => &[Notation::Coordinates, Notation::Algebraic],
+            Variant::SevenKingdoms => &[Notation::Kingdoms],
         }
     }
 }
@@ -99,7 +127,11 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown variant {:?} (known: xiangqi, shogi, minishogi)", self.0)
+        write!(
+            f,
+            "unknown variant {:?} (known: xiangqi, shogi, minishogi, flickering, seven-kingdoms)",
+            self.0
+        )
     }
 }
 
@@ -112,6 +144,8 @@ impl FromStr for Variant {
             "xiangqi" => Ok(Variant::Xiangqi),
             "shogi" => Ok(Variant::Shogi),
             "minishogi" | "mini-shogi" => Ok(Variant::MiniShogi),
+            "flickering" | "flickering-chess" => Ok(Variant::Flickering),
+            "seven-kingdoms" | "sevenkingdoms" => Ok(Variant::SevenKingdoms),
             _ => Err(UnknownVariant(s.to_owned())),
         }
     }
@@ -136,6 +170,12 @@ pub enum Notation {
     Western,
     /// Shogi western notation in the AISE magazine style, `P7f`.
     Aise,
+    /// Flickering chess series in coordinates, `e2e4,g1f3` (canonical).
+    Coordinates,
+    /// Flickering chess series in algebraic notation, `e4, Nf3`.
+    Algebraic,
+    /// Seven Kingdoms moves, `Qin 騎 a13-e16`.
+    Kingdoms,
 }
 
 impl Notation {
@@ -150,6 +190,9 @@ impl Notation {
             Notation::Usi => "usi",
             Notation::Western => "western",
             Notation::Aise => "aise",
+            Notation::Coordinates => "coordinates",
+            Notation::Algebraic => "algebraic",
+            Notation::Kingdoms => "kingdoms",
         }
     }
 }
@@ -166,7 +209,7 @@ pub struct UnknownNotation(pub String);
 
 impl fmt::Display for UnknownNotation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown notation {:?} (known: auto, iccs, wxf, fix, chinese, usi, western, aise)", self.0)
+        write!(f, "unknown notation {:?} (known: auto, iccs, wxf, fix, chinese, usi, western, aise, coordinates, algebraic, kingdoms)", self.0)
     }
 }
 
@@ -184,6 +227,9 @@ impl FromStr for Notation {
             "usi" => Notation::Usi,
             "western" => Notation::Western,
             "aise" => Notation::Aise,
+            "coordinates" => Notation::Coordinates,
+            "algebraic" => Notation::Algebraic,
+            "kingdoms" => Notation::Kingdoms,
             _ => return Err(UnknownNotation(s.to_owned())),
         })
     }
@@ -231,19 +277,24 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// A move that was played.
+/// A move that was played (for Flickering chess: a whole series).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
-    /// In the canonical notation (ICCS or USI).
+    /// In the canonical notation (ICCS, USI, coordinate series, Seven Kingdoms move).
     pub canonical: String,
     /// In the variant's display notation.
     pub display: String,
+    /// The canonical moves this turn is made of: one, or the moves of a Flickering series
+    /// in the order played (the server stores one row per move, with one turn number).
+    pub parts: Vec<String>,
     /// The Zobrist key of the position after the move.
     pub position_key: u64,
     /// Whether the move gave check.
     pub check: bool,
-    /// The game's end, if this move ended it.
+    /// The game's end, if this move ended a two-seat game.
     pub outcome: Option<Outcome>,
+    /// Whether the game is over after this move (every variant, any number of seats).
+    pub game_over: bool,
 }
 
 /// What a move would do, found without playing it.
@@ -276,10 +327,38 @@ impl DryRun {
     }
 }
 
+/// How one seat finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeatResult {
+    /// Won, alone or sharing the win.
+    Win,
+    /// Drew.
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+/// One seat's result when a game is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SeatStanding {
+    /// The seat, 0-based in turn order (0 = the first player).
+    pub seat: usize,
+    /// Win, draw or loss.
+    pub result: SeatResult,
+    /// 1 for the winners; equal places share.
+    pub place: u32,
+    /// The variant's primary score where it has one (Seven Kingdoms: pieces captured).
+    pub score: u32,
+    /// A secondary score shown beside it (Seven Kingdoms: historical piece values).
+    pub secondary_score: u32,
+}
+
 #[derive(Clone, Debug)]
 enum Inner {
-    Xiangqi(XiangqiGame),
-    Shogi(ShogiGame),
+    Xiangqi(Box<XiangqiGame>),
+    Shogi(Box<ShogiGame>),
+    Flickering(Box<chess::Game>),
+    Kingdoms(Box<seven_kingdoms::Game>),
 }
 
 /// A game of any variant: the start, the moves, the laws.
@@ -311,20 +390,75 @@ fn shogi_move_error(text: &str, e: shogi_notation::NotationError) -> MoveError {
     MoveError { kind, detail: format!("{text}: {e}") }
 }
 
+fn chess_move_error(text: &str, e: chess_notation::NotationError) -> MoveError {
+    use chess_notation::NotationError as E;
+    let kind = match e {
+        E::Unreadable(_) => MoveErrorKind::Unreadable,
+        E::Ambiguous(_) => MoveErrorKind::Ambiguous,
+        E::Illegal(_) | E::WrongPlayer(_) | E::Series(_) => MoveErrorKind::Illegal,
+    };
+    MoveError { kind, detail: format!("{text}: {e}") }
+}
+
+fn kingdoms_move_error(text: &str, e: kingdoms_notation::moves::NotationError) -> MoveError {
+    use kingdoms_notation::moves::NotationError as E;
+    let kind = match e {
+        E::Unreadable(_) => MoveErrorKind::Unreadable,
+        E::NotTheirTurn { .. } | E::WrongPiece { .. } | E::NothingToCapture | E::Illegal(_) => {
+            MoveErrorKind::Illegal
+        }
+    };
+    MoveError { kind, detail: format!("{text}: {e}") }
+}
+
 fn game_error(text: &str, over: bool, e: impl fmt::Display) -> MoveError {
     let kind = if over { MoveErrorKind::GameOver } else { MoveErrorKind::Illegal };
     MoveError { kind, detail: format!("{text}: {e}") }
 }
 
+/// The parts of a Flickering series text in canonical coordinates, played from `start`.
+fn flickering_series(start: &chess::Position, text: &str) -> Result<Vec<chess::Move>, MoveError> {
+    let series = match chess_notation::uci::parse_series(start, text) {
+        Ok(series) => series,
+        Err(_) => {
+            chess_notation::algebraic::parse_series(start, text).map_err(|e| chess_move_error(text, e))?
+        }
+    };
+    Ok(series.moves().to_vec())
+}
+
 impl AnyGame {
     /// A game of `variant` from its standard start position or from `start` (FEN for
-    /// Xiangqi, SFEN for Shogi and MiniShogi), under the variant's default ruleset.
+    /// Xiangqi and Flickering chess, SFEN for Shogi and MiniShogi, the position text for
+    /// the Seven Kingdoms), under the variant's default ruleset. A Seven Kingdoms game
+    /// without `start` has seven seats; see [`AnyGame::with_seats`].
     ///
     /// # Errors
     ///
     /// [`SetupError`] when `start` cannot be read or is not a legal position.
     pub fn new(variant: Variant, start: Option<&str>) -> Result<AnyGame, SetupError> {
         AnyGame::with_rules(variant, variant.default_ruleset(), None, start)
+    }
+
+    /// A game for `seats` players from the variant's standard start: 2 for every variant
+    /// but the Seven Kingdoms, 3 to 7 for the Seven Kingdoms (the alliance seating of
+    /// `seven-kingdoms.md` "Players and alliances").
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`] when the variant cannot be played by that many.
+    pub fn with_seats(variant: Variant, seats: usize) -> Result<AnyGame, SetupError> {
+        let (min, max) = variant.seat_range();
+        if !(min..=max).contains(&seats) {
+            return Err(SetupError(format!("{variant} is played by {min} to {max} players, not {seats}")));
+        }
+        if variant != Variant::SevenKingdoms {
+            return AnyGame::new(variant, None);
+        }
+        let seating =
+            seven_kingdoms::Seating::standard(seats as u8).map_err(|e| SetupError(e.to_string()))?;
+        let start = kingdoms_notation::position_text::write(&seven_kingdoms::Position::startpos(seating));
+        AnyGame::new(variant, Some(&start))
     }
 
     /// A game with a chosen ruleset and handicap. The handicap gives the start position
@@ -360,7 +494,7 @@ impl AnyGame {
                     Some(fen) => xiangqi_notation::fen::parse(fen).map_err(|e| SetupError(e.to_string()))?,
                     None => xiangqi::Position::new(),
                 };
-                Inner::Xiangqi(XiangqiGame::new(position, ruleset, handicap))
+                Inner::Xiangqi(Box::new(XiangqiGame::new(position, ruleset, handicap)))
             }
             Variant::Shogi | Variant::MiniShogi => {
                 let board =
@@ -370,13 +504,23 @@ impl AnyGame {
                         .map_err(|e| SetupError(e.to_string()))?,
                     None => shogi::Position::startpos(board),
                 };
-                Inner::Shogi(ShogiGame::new(position, ruleset, handicap))
+                Inner::Shogi(Box::new(ShogiGame::new(position, ruleset, handicap)))
             }
+            Variant::Flickering => {
+                let position = match start {
+                    Some(fen) => chess_notation::fen::parse(fen).map_err(|e| SetupError(e.to_string()))?,
+                    None => chess::Position::new(),
+                };
+                Inner::Flickering(Box::new(chess::Game::from_position(position)))
+            }
+            Variant::SevenKingdoms => Inner::Kingdoms(Box::new(
+                seven_kingdoms::Game::from_start_text(start).map_err(|e| SetupError(e.to_string()))?,
+            )),
         };
         Ok(AnyGame { variant, handicap, canonical_moves: Vec::new(), inner })
     }
 
-    /// A game with its canonical moves replayed.
+    /// A game with its canonical moves replayed (one item per [`AnyGame::play`]).
     ///
     /// # Errors
     ///
@@ -405,6 +549,8 @@ impl AnyGame {
         match &self.inner {
             Inner::Xiangqi(g) => g.ruleset(),
             Inner::Shogi(g) => g.ruleset(),
+            Inner::Flickering(_) => Ruleset::Flickering,
+            Inner::Kingdoms(_) => Ruleset::SevenKingdoms,
         }
     }
 
@@ -413,32 +559,61 @@ impl AnyGame {
         self.handicap
     }
 
-    /// The start position as FEN or SFEN.
+    /// The start position as FEN, SFEN or position text.
     pub fn start_fen(&self) -> String {
         match &self.inner {
             Inner::Xiangqi(g) => xiangqi_notation::fen::write(g.start()),
             Inner::Shogi(g) => shogi_notation::sfen::write(g.start()),
+            Inner::Flickering(g) => chess_notation::fen::write(g.start()),
+            Inner::Kingdoms(g) => g.start_text(),
         }
     }
 
-    /// The current position as FEN or SFEN.
+    /// The current position as FEN, SFEN or position text.
     pub fn fen(&self) -> String {
         match &self.inner {
             Inner::Xiangqi(g) => xiangqi_notation::fen::write(g.position()),
             Inner::Shogi(g) => shogi_notation::sfen::write(g.position()),
+            Inner::Flickering(g) => chess_notation::fen::write(g.position()),
+            Inner::Kingdoms(g) => g.position_text(),
         }
     }
 
-    /// Moves played so far.
+    /// Moves (turns) played so far.
     pub fn ply(&self) -> u32 {
         self.canonical_moves.len() as u32
     }
 
-    /// The side that makes the next move.
+    /// How many seats (players) the game has.
+    pub fn seat_count(&self) -> usize {
+        match &self.inner {
+            Inner::Kingdoms(g) => usize::from(g.position().seating().players()),
+            _ => 2,
+        }
+    }
+
+    /// The seat that makes the next move, 0-based in turn order.
+    pub fn seat_to_move(&self) -> usize {
+        match &self.inner {
+            Inner::Kingdoms(g) => usize::from(g.seat_to_move().0),
+            _ => self.side_to_move().index(),
+        }
+    }
+
+    /// The side that makes the next move, in a two-seat game ([`Color::First`] for seat 0
+    /// of a Seven Kingdoms game too: use [`AnyGame::seat_to_move`] there).
     pub fn side_to_move(&self) -> Color {
         match &self.inner {
             Inner::Xiangqi(g) => g.side_to_move(),
             Inner::Shogi(g) => g.side_to_move(),
+            Inner::Flickering(g) => g.position().turn(),
+            Inner::Kingdoms(g) => {
+                if g.seat_to_move().0 == 0 {
+                    Color::First
+                } else {
+                    Color::Second
+                }
+            }
         }
     }
 
@@ -448,6 +623,7 @@ impl AnyGame {
         match &self.inner {
             Inner::Xiangqi(g) => g.moves_left_in_turn(),
             Inner::Shogi(g) => g.moves_left_in_turn(),
+            Inner::Flickering(_) | Inner::Kingdoms(_) => 0,
         }
     }
 
@@ -456,31 +632,94 @@ impl AnyGame {
         match &self.inner {
             Inner::Xiangqi(g) => g.position().zobrist(),
             Inner::Shogi(g) => g.position().zobrist(),
+            Inner::Flickering(g) => g.position().zobrist(),
+            Inner::Kingdoms(g) => g.position_key(),
         }
     }
 
-    /// Whether the side to move is in check.
+    /// Whether the side to move is in check (the Seven Kingdoms has no check).
     pub fn is_check(&self) -> bool {
         match &self.inner {
             Inner::Xiangqi(g) => g.position().is_check(),
             Inner::Shogi(g) => g.position().is_check(),
+            Inner::Flickering(g) => g.position().is_check(),
+            Inner::Kingdoms(_) => false,
         }
     }
 
-    /// The legal moves now, canonical; empty when the game is over.
+    /// The legal moves now, canonical; empty when the game is over. For Flickering chess:
+    /// the legal first moves of a series.
     pub fn legal_moves(&self) -> Vec<String> {
+        if self.is_over() {
+            return Vec::new();
+        }
         match &self.inner {
             Inner::Xiangqi(g) => g.legal_moves().iter().map(ToString::to_string).collect(),
             Inner::Shogi(g) => g.legal_moves().iter().map(ToString::to_string).collect(),
+            Inner::Flickering(g) => {
+                g.begin_series().legal_next_moves().iter().map(|&m| chess_notation::uci::write(m)).collect()
+            }
+            Inner::Kingdoms(g) => g.legal_moves_text(),
         }
     }
 
-    /// The game's end by rule, once reached.
+    /// The game's end by rule in a two-seat game, once reached (Seven Kingdoms: see
+    /// [`AnyGame::seat_results`]).
     pub fn outcome(&self) -> Option<Outcome> {
         match &self.inner {
             Inner::Xiangqi(g) => g.outcome(),
             Inner::Shogi(g) => g.outcome(),
+            Inner::Flickering(g) => g.outcome(),
+            Inner::Kingdoms(_) => None,
         }
+    }
+
+    /// Whether the game is over by rule.
+    pub fn is_over(&self) -> bool {
+        match &self.inner {
+            Inner::Kingdoms(g) => g.is_over(),
+            _ => self.outcome().is_some(),
+        }
+    }
+
+    /// Every seat's result once the game is over by rule.
+    pub fn seat_results(&self) -> Option<Vec<SeatStanding>> {
+        if let Inner::Kingdoms(g) = &self.inner {
+            let outcome = g.outcome()?;
+            let shared = outcome.winners().count() > 1;
+            return Some(
+                outcome
+                    .standings
+                    .iter()
+                    .map(|s| SeatStanding {
+                        seat: usize::from(s.seat.0),
+                        result: match (s.winner, shared) {
+                            (true, false) => SeatResult::Win,
+                            (true, true) => SeatResult::Draw,
+                            (false, _) => SeatResult::Loss,
+                        },
+                        place: u32::from(s.place),
+                        score: s.captured_pieces,
+                        secondary_score: s.value_score,
+                    })
+                    .collect(),
+            );
+        }
+        let outcome = self.outcome()?;
+        Some(
+            Color::ALL
+                .iter()
+                .map(|&color| {
+                    let (result, place) = match outcome.winner() {
+                        Some(w) if w == color => (SeatResult::Win, 1),
+                        Some(_) => (SeatResult::Loss, 2),
+                        None => (SeatResult::Draw, 1),
+                    };
+                    let score = outcome.details().scores.map_or(0, |s| s[color.index()]);
+                    SeatStanding { seat: color.index(), result, place, score, secondary_score: 0 }
+                })
+                .collect(),
+        )
     }
 
     /// The canonical moves played.
@@ -500,6 +739,21 @@ impl AnyGame {
         match &self.inner {
             Inner::Xiangqi(g) => self.xiangqi_move(g, text, notation).map(|m| m.to_string()),
             Inner::Shogi(g) => self.shogi_move(g, text, notation).map(|m| m.to_string()),
+            Inner::Flickering(g) => {
+                let moves = match notation {
+                    Notation::Auto | Notation::Coordinates | Notation::Algebraic => {
+                        flickering_series(g.position(), text)?
+                    }
+                    _ => return Err(self.wrong_notation(text, notation)),
+                };
+                Ok(chess_notation::uci::write_series(&moves))
+            }
+            Inner::Kingdoms(g) => match notation {
+                Notation::Auto | Notation::Kingdoms => {
+                    g.resolve_text(text).map_err(|e| kingdoms_move_error(text, e))
+                }
+                _ => Err(self.wrong_notation(text, notation)),
+            },
         }
     }
 
@@ -558,6 +812,14 @@ impl AnyGame {
         }
     }
 
+    fn write_series(pos: &chess::Position, moves: &[chess::Move], notation: Notation) -> String {
+        match notation {
+            Notation::Coordinates => chess_notation::uci::write_series(moves),
+            _ => chess_notation::algebraic::write_series(pos, moves)
+                .unwrap_or_else(|| chess_notation::uci::write_series(moves)),
+        }
+    }
+
     /// What `text` would do if played now, without changing the game.
     ///
     /// # Errors
@@ -574,7 +836,8 @@ impl AnyGame {
         })
     }
 
-    /// Plays `text` (any notation of the variant).
+    /// Plays `text` (any notation of the variant; for Flickering chess a whole series,
+    /// its moves separated by commas).
     ///
     /// # Errors
     ///
@@ -594,9 +857,11 @@ impl AnyGame {
                 PlayedMove {
                     canonical: m.to_string(),
                     display,
+                    parts: vec![m.to_string()],
                     position_key: g.position().zobrist(),
                     check: g.was_check(g.moves().len() - 1),
                     outcome,
+                    game_over: outcome.is_some(),
                 }
             }
             Inner::Shogi(g) => {
@@ -610,9 +875,48 @@ impl AnyGame {
                 PlayedMove {
                     canonical: m.to_string(),
                     display,
+                    parts: vec![m.to_string()],
                     position_key: g.position().zobrist(),
                     check: g.was_check(g.moves().len() - 1),
                     outcome,
+                    game_over: outcome.is_some(),
+                }
+            }
+            Inner::Flickering(g) => {
+                if let Some(outcome) = g.outcome() {
+                    return Err(game_error(text, true, chess::GameError::GameOver(outcome)));
+                }
+                let start = g.position().clone();
+                let moves = flickering_series(&start, text)?;
+                let display = Self::write_series(&start, &moves, display_notation);
+                g.play_series(&moves).map_err(|e| game_error(text, false, e))?;
+                let outcome = g.outcome();
+                PlayedMove {
+                    canonical: chess_notation::uci::write_series(&moves),
+                    display,
+                    parts: moves.iter().map(|&m| chess_notation::uci::write(m)).collect(),
+                    position_key: g.position().zobrist(),
+                    check: g.position().is_check(),
+                    outcome,
+                    game_over: outcome.is_some(),
+                }
+            }
+            Inner::Kingdoms(g) => {
+                if g.is_over() {
+                    return Err(MoveError {
+                        kind: MoveErrorKind::GameOver,
+                        detail: format!("{text}: the game is over"),
+                    });
+                }
+                let played = g.play_text(text).map_err(|e| kingdoms_move_error(text, e))?;
+                PlayedMove {
+                    display: played.canonical.clone(),
+                    parts: vec![played.canonical.clone()],
+                    canonical: played.canonical,
+                    position_key: g.position_key(),
+                    check: false,
+                    outcome: None,
+                    game_over: g.is_over(),
                 }
             }
         };
@@ -646,10 +950,18 @@ impl AnyGame {
                     })
                     .collect()
             }
+            Inner::Flickering(g) => g
+                .positions()
+                .iter()
+                .zip(g.series())
+                .map(|(position, moves)| Self::write_series(position, moves, notation))
+                .collect(),
+            Inner::Kingdoms(_) => self.canonical_moves.clone(),
         }
     }
 
-    /// What a claim (Shogi impasse) would decide, without changing the game.
+    /// What a claim (Shogi impasse, Flickering threefold repetition) would decide,
+    /// without changing the game.
     ///
     /// # Errors
     ///
@@ -657,11 +969,15 @@ impl AnyGame {
     pub fn judge_claim(&self) -> Result<Outcome, String> {
         match &self.inner {
             Inner::Shogi(g) => g.judge_claim(Claim::Impasse).map_err(|e| e.to_string()),
-            Inner::Xiangqi(_) => Err("Xiangqi has no claims; draws are by agreement".to_owned()),
+            Inner::Flickering(g) => g.clone().claim_repetition().map_err(|e| e.to_string()),
+            Inner::Xiangqi(_) | Inner::Kingdoms(_) => {
+                Err(format!("{} has no claims; draws are by agreement", self.variant))
+            }
         }
     }
 
-    /// Makes a claim (Shogi impasse); the game ends with the judged outcome.
+    /// Makes a claim (Shogi impasse, Flickering threefold repetition); the game ends with
+    /// the judged outcome.
     ///
     /// # Errors
     ///
@@ -669,7 +985,29 @@ impl AnyGame {
     pub fn claim(&mut self) -> Result<Outcome, String> {
         match &mut self.inner {
             Inner::Shogi(g) => g.claim(Claim::Impasse).map_err(|e| e.to_string()),
-            Inner::Xiangqi(_) => Err("Xiangqi has no claims; draws are by agreement".to_owned()),
+            Inner::Flickering(g) => g.claim_repetition().map_err(|e| e.to_string()),
+            Inner::Xiangqi(_) | Inner::Kingdoms(_) => {
+                Err(format!("{} has no claims; draws are by agreement", self.variant))
+            }
+        }
+    }
+
+    /// A seat leaves a game of more than two seats (timeout or resignation): in the Seven
+    /// Kingdoms its kingdoms are defeated and leave the board, and the game goes on
+    /// (`seven-kingdoms.md`; issue: "a player who times out: their kingdoms are defeated").
+    ///
+    /// # Errors
+    ///
+    /// A message for a two-seat game (where the server ends the game itself) or a seat
+    /// that is not in the game.
+    pub fn seat_leaves(&mut self, seat: usize, timed_out: bool) -> Result<(), String> {
+        match &mut self.inner {
+            Inner::Kingdoms(g) => {
+                let seat = seven_kingdoms::Seat(u8::try_from(seat).map_err(|e| e.to_string())?);
+                let left = if timed_out { g.time_out_seat(seat) } else { g.resign_seat(seat) };
+                left.map_err(|e| e.to_string())
+            }
+            _ => Err(format!("in {} the game ends when a player leaves", self.variant)),
         }
     }
 }
@@ -751,5 +1089,46 @@ mod tests {
             ["7g7f", "7g7f"]
         )
         .is_err());
+    }
+
+    #[test]
+    fn a_flickering_turn_is_a_whole_series_stored_as_its_parts() {
+        let mut game = AnyGame::new(Variant::Flickering, None).unwrap();
+        let played = game.play("e4, Nf3").unwrap();
+        assert_eq!(played.canonical, "e2e4,g1f3");
+        assert_eq!(played.parts, ["e2e4", "g1f3"]);
+        assert_eq!(game.side_to_move(), Color::Second);
+        assert_eq!(game.play("e7e5").unwrap().parts, ["e7e5"]);
+        assert_eq!(game.ply(), 2, "a ply is a turn");
+        assert_eq!(game.display_moves(Notation::Coordinates), ["e2e4,g1f3", "e7e5"]);
+        assert_eq!(game.play("e2e4").unwrap_err().kind, MoveErrorKind::Illegal);
+    }
+
+    #[test]
+    fn a_seven_kingdoms_game_has_seats_and_goes_on_when_one_leaves() {
+        assert!(AnyGame::with_seats(Variant::SevenKingdoms, 2).is_err(), "3 to 7 players");
+        assert!(AnyGame::with_seats(Variant::Xiangqi, 3).is_err());
+        let mut game = AnyGame::with_seats(Variant::SevenKingdoms, 3).unwrap();
+        assert_eq!(game.seat_count(), 3);
+        assert_eq!(game.seat_to_move(), 0, "Qin moves first");
+        let first = game.legal_moves()[0].clone();
+        let played = game.play(&first).unwrap();
+        assert_eq!(played.canonical, first);
+        assert_eq!(game.seat_to_move(), 1, "Chu, the second seat with three players");
+        game.seat_leaves(2, true).unwrap();
+        assert!(!game.is_over(), "the game goes on without the third seat");
+        assert_eq!(game.seat_results(), None);
+        assert!(game.seat_leaves(7, true).is_err());
+    }
+
+    #[test]
+    fn two_seat_results_follow_the_outcome() {
+        let mut game = AnyGame::new(Variant::Xiangqi, Some("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1")).unwrap();
+        assert_eq!(game.seat_results(), None);
+        let played = game.play("i0i9").unwrap();
+        assert!(played.game_over);
+        let results = game.seat_results().unwrap();
+        assert_eq!(results[0].result, SeatResult::Win);
+        assert_eq!(results[1].result, SeatResult::Loss);
     }
 }

@@ -239,3 +239,24 @@ fn shogi_game_start_position_is_the_standard_one() {
     let g = ShogiGame::new(Position::startpos(Variant::Standard), SHOGI_24, None);
     assert_eq!(g.legal_moves().len(), 30);
 }
+
+#[test]
+fn minishogi_level_five_handicap_gives_white_a_lance_for_its_rook() {
+    // minishogi.md "Handicaps" 5: the stronger player's rook is replaced by a lance; the
+    // lance moves straight forward only and must promote on the last rank.
+    let level = Handicap::MiniShogi(MiniShogiLevel::RookToLance);
+    let start = sfen::parse(level.start_fen(), Some(Variant::Mini)).expect("a lance is allowed here");
+    let g = ShogiGame::new(start, AISE, Some(level));
+    assert_eq!(g.side_to_move(), Color::Second);
+    let lance_moves: Vec<String> = g
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from().is_some_and(|f| f.to_string() == "5a"))
+        .map(ToString::to_string)
+        .collect();
+    // 5b, 5c, and 5d capturing Black's pawn; never past the 5x5 board.
+    assert_eq!(lance_moves, ["5a5b", "5a5c", "5a5d"]);
+    let g = game("4k/5/5/l4/1K3 w - 1", AISE);
+    assert!(usi::parse(g.position(), "5d5e").is_err(), "the lance must promote on the last rank");
+    assert!(usi::parse(g.position(), "5d5e+").is_ok());
+}

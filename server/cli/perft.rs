@@ -1,13 +1,17 @@
 //! `tavoliere perft <xiangqi|shogi|minishogi> <depth> [--fen <FEN-or-SFEN>] [--divide]`:
-//! counts the leaves of the legal move tree. Its last line is exactly
+//! counts the leaves of the legal move tree (also `flickering`, counting the orthodox
+//! chess moves of its move generator, and `seven-kingdoms`). Its last line is exactly
 //! `nodes <N> time <seconds> nps <nodes-per-second>` (other tools read it).
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use tavoliere_rules::notation::{shogi as shogi_notation, xiangqi as xiangqi_notation};
+use tavoliere_rules::notation::{
+    chess as chess_notation, seven_kingdoms as kingdoms_notation, shogi as shogi_notation,
+    xiangqi as xiangqi_notation,
+};
 use tavoliere_rules::variant::Variant;
-use tavoliere_rules::{shogi, xiangqi};
+use tavoliere_rules::{chess, seven_kingdoms, shogi, xiangqi};
 
 /// Arguments of `tavoliere perft`.
 #[derive(Debug, clap::Args)]
@@ -32,6 +36,8 @@ pub fn run(args: Args) -> ExitCode {
         Variant::Xiangqi => count_xiangqi(&args),
         Variant::Shogi => count_shogi(&args, shogi::Variant::Standard),
         Variant::MiniShogi => count_shogi(&args, shogi::Variant::Mini),
+        Variant::Flickering => count_chess(&args),
+        Variant::SevenKingdoms => count_kingdoms(&args),
     };
     let nodes = match counted {
         Ok(nodes) => nodes,
@@ -79,6 +85,44 @@ fn count_shogi(args: &Args, variant: shogi::Variant) -> Result<u64, String> {
         child.play_unchecked(m);
         let nodes = shogi::perft(&child, args.depth - 1);
         println!("{m}: {nodes}");
+        total += nodes;
+    }
+    Ok(total)
+}
+
+fn count_chess(args: &Args) -> Result<u64, String> {
+    let root = match &args.fen {
+        Some(fen) => chess_notation::fen::parse(fen).map_err(|e| format!("{fen}: {e}"))?,
+        None => chess::Position::new(),
+    };
+    if !args.divide || args.depth == 0 {
+        return Ok(chess::perft(&root, args.depth));
+    }
+    let mut total = 0;
+    for m in root.legal_moves() {
+        let mut child = root.clone();
+        child.play_unchecked(m);
+        let nodes = chess::perft(&child, args.depth - 1);
+        println!("{}: {nodes}", chess_notation::uci::write(m));
+        total += nodes;
+    }
+    Ok(total)
+}
+
+fn count_kingdoms(args: &Args) -> Result<u64, String> {
+    let root = match &args.fen {
+        Some(text) => kingdoms_notation::position_text::parse(text).map_err(|e| format!("{text}: {e}"))?,
+        None => seven_kingdoms::Position::new(),
+    };
+    if !args.divide || args.depth == 0 {
+        return Ok(seven_kingdoms::perft(&root, args.depth));
+    }
+    let mut total = 0;
+    for m in root.legal_moves() {
+        let mut child = root.clone();
+        child.play_unchecked(m);
+        let nodes = seven_kingdoms::perft(&child, args.depth - 1);
+        println!("{}: {nodes}", kingdoms_notation::moves::write(&root, m));
         total += nodes;
     }
     Ok(total)

@@ -9,6 +9,7 @@ pub mod games;
 pub mod rules_adapter;
 pub mod time_control;
 pub mod timeouts;
+pub mod tournaments;
 pub mod vacation;
 
 use std::sync::Arc;

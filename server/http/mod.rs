@@ -12,6 +12,7 @@ pub mod pages;
 pub mod router;
 pub mod session;
 pub mod tokens;
+pub mod tournaments;
 pub mod vacation;
 
 use std::sync::Arc;

@@ -1,12 +1,12 @@
 //! Every route, in one place.
 
 use axum::extract::{MatchedPath, Request};
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use axum::Router;
 use tower_http::trace::TraceLayer;
 
 use super::error::ApiError;
-use super::{accounts, challenges, games, health, openapi, session, tokens, vacation, AppState};
+use super::{accounts, challenges, games, health, openapi, session, tokens, tournaments, vacation, AppState};
 
 /// The application's routes with the per-request tracing span (method and matched path;
 /// never headers or bodies, which may carry secrets). Session and body-limit layers are
@@ -37,6 +37,33 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/draw/decline", post(games::decline_draw))
         .route("/api/games/{id}/abort", post(games::abort))
         .route("/api/games/{id}/claim", post(games::claim))
+        .route("/api/games/{id}/adjudicate", post(tournaments::adjudicate))
+        .route("/api/games/{id}/forfeit", post(tournaments::forfeit))
+        .route("/api/games/{id}/result-corrections", get(tournaments::corrections).post(tournaments::correct))
+        .route("/api/accounts/me/tournaments", get(tournaments::mine))
+        .route("/api/tournaments", get(tournaments::list).post(tournaments::create))
+        .route("/api/tournaments/{id}", get(tournaments::show).patch(tournaments::update))
+        .route("/api/tournaments/{id}/directors", post(tournaments::add_director))
+        .route(
+            "/api/tournaments/{id}/sections",
+            get(tournaments::list_sections).post(tournaments::create_section),
+        )
+        .route("/api/tournaments/{id}/grand-prix", get(tournaments::grand_prix))
+        .route("/api/tournaments/{id}/grand-prix.json", get(tournaments::grand_prix_json))
+        .route("/api/tournaments/{id}/grand-prix.csv", get(tournaments::grand_prix_csv_file))
+        .route("/api/tournaments/{id}/grand-prix.html", get(tournaments::grand_prix_html_page))
+        .route("/api/sections/{id}", get(tournaments::show_section).patch(tournaments::update_section))
+        .route("/api/sections/{id}/entries", post(tournaments::register))
+        .route("/api/sections/{id}/entries/{username}", patch(tournaments::seed))
+        .route("/api/sections/{id}/entries/{username}/withdraw", post(tournaments::withdraw))
+        .route("/api/sections/{id}/start", post(tournaments::start))
+        .route("/api/sections/{id}/next-round", post(tournaments::next_round))
+        .route("/api/sections/{id}/standings", get(tournaments::standings))
+        .route("/api/sections/{id}/crosstable", get(tournaments::crosstable))
+        .route("/api/sections/{id}/crosstable.json", get(tournaments::crosstable_json))
+        .route("/api/sections/{id}/crosstable.csv", get(tournaments::crosstable_csv_file))
+        .route("/api/sections/{id}/crosstable.html", get(tournaments::crosstable_html_page))
+        .route("/api/sections/{id}/trf", get(tournaments::trf))
         .merge(super::pages::router())
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async {

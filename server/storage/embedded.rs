@@ -53,6 +53,16 @@ impl EmbeddedPostgres {
     pub fn start_with(data_dir: &Path, port: u16, durable: bool) -> anyhow::Result<EmbeddedPostgres> {
         let bin_dir = find_bin_dir()?;
         let run_as = is_root().then_some(UNPRIVILEGED_ACCOUNT);
+        if let Some(account) = run_as {
+            let exists = Command::new("id").arg("-u").arg(account).output().is_ok_and(|o| o.status.success());
+            if !exists {
+                bail!(
+                    "PostgreSQL refuses to run as root and there is no '{account}' account to run it as: \
+                     install the postgresql package (it creates the account), create it \
+                     (`useradd --system {account}`), or run tavoliere as an unprivileged user"
+                );
+            }
+        }
         let data_dir = effective_data_dir(data_dir, run_as.is_some())?;
         let mut cluster = EmbeddedPostgres {
             bin_dir,

@@ -8,4 +8,5 @@ mod concurrency;
 mod errors;
 mod games;
 mod support;
+mod tournaments;
 mod variants;

@@ -81,6 +81,10 @@ pub enum Ruleset {
         /// Tournament mode: jishogi is counted.
         tournament: bool,
     },
+    /// Flickering chess: mate and stalemate over series, claimable threefold repetition.
+    Flickering,
+    /// The Seven Kingdoms: defeat, hegemony and captures.
+    SevenKingdoms,
 }
 
 impl Ruleset {
@@ -91,8 +95,16 @@ impl Ruleset {
             Ruleset::XiangqiBasic => "basic",
             Ruleset::Shogi(ImpasseRule::TwentyFourPoints) => "shogi-24",
             Ruleset::Shogi(ImpasseRule::TwentySevenDeclaration) => "shogi-27",
-            Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, .. } => "aise",
-            Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, .. } => "modern",
+            Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: false } => "aise",
+            Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: true } => {
+                "aise-tournament"
+            }
+            Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, tournament: false } => "modern",
+            Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, tournament: true } => {
+                "modern-tournament"
+            }
+            Ruleset::Flickering => "flickering",
+            Ruleset::SevenKingdoms => "seven-kingdoms",
         }
     }
 
@@ -122,7 +134,7 @@ pub struct UnknownRuleset(pub String);
 
 impl fmt::Display for UnknownRuleset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown ruleset {:?} (known: cxq, basic, shogi-24, shogi-27, aise, modern)", self.0)
+        write!(f, "unknown ruleset {:?} (known: cxq, basic, shogi-24, shogi-27, aise, aise-tournament, modern, modern-tournament, flickering, seven-kingdoms)", self.0)
     }
 }
 
@@ -141,6 +153,15 @@ impl FromStr for Ruleset {
                 Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: false }
             }
             "modern" => Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, tournament: false },
+            // Tournament mode: jishogi is decided by the 11-point count (minishogi.md).
+            "aise-tournament" => {
+                Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: true }
+            }
+            "modern-tournament" => {
+                Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, tournament: true }
+            }
+            "flickering" => Ruleset::Flickering,
+            "seven-kingdoms" => Ruleset::SevenKingdoms,
             _ => return Err(UnknownRuleset(s.to_owned())),
         })
     }
@@ -161,7 +182,8 @@ mod tests {
 
     #[test]
     fn ruleset_names_round_trip() {
-        for name in ["cxq", "basic", "shogi-24", "shogi-27", "aise", "modern"] {
+        for name in ["cxq", "basic", "shogi-24", "shogi-27", "aise", "modern", "flickering", "seven-kingdoms"]
+        {
             let ruleset: Ruleset = name.parse().unwrap();
             assert_eq!(ruleset.name(), name);
         }

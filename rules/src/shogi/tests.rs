@@ -59,7 +59,7 @@ fn invalid_setups_have_typed_errors() {
         ("4k4/9/9/4P4/4P4/9/9/9/4K4 b - 1", PositionError::TwoPawns { color: Color::First, file: 5 }, "nifu"),
         ("4k4/9/9/9/9/9/9/9/4K4 b 3R 1", PositionError::TooManyPieces(Role::Rook), "three rooks"),
         ("4k4/9/9/9/9/9/9/9/4K4 b 19p 1", PositionError::TooManyPieces(Role::Pawn), "nineteen pawns"),
-        ("rbsgk/4p/5/P4/KGSBL b - 1", PositionError::RoleNotInVariant(Role::Lance), "lance in minishogi"),
+        ("rbsgk/4p/5/P4/KGSBN b - 1", PositionError::RoleNotInVariant(Role::Knight), "knight in minishogi"),
         (
             "rbsgk/4p/5/P4/KGSB1 b 2S 1",
             PositionError::TooManyPieces(Role::Silver),

@@ -35,12 +35,14 @@ impl Variant {
     }
 
     /// Whether pieces of this role can appear in this variant.
-    /// `minishogi.md` "Board and pieces": no knights or lances.
+    /// `minishogi.md` "Board and pieces": no knights or lances (but see "Handicaps" 5).
     #[inline]
     pub const fn has_role(self, role: Role) -> bool {
         match self {
             Variant::Standard => true,
-            Variant::Mini => !matches!(role, Role::Knight | Role::Lance | Role::ProKnight | Role::ProLance),
+            // minishogi.md "Handicaps" 5 replaces the stronger player's rook by a lance: the
+            // lance exists in MiniShogi only through that handicap; knights never.
+            Variant::Mini => !matches!(role, Role::Knight | Role::ProKnight),
         }
     }
 
@@ -52,7 +54,8 @@ impl Variant {
             (_, Role::Rook) | (_, Role::Bishop) => 2,
             (Variant::Standard, Role::Pawn) => 18,
             (Variant::Standard, _) => 4,
-            (Variant::Mini, Role::Knight) | (Variant::Mini, Role::Lance) => 0,
+            (Variant::Mini, Role::Knight) => 0,
+            (Variant::Mini, Role::Lance) => 1,
             (Variant::Mini, _) => 2,
         }
     }

@@ -56,7 +56,7 @@ struct FakeGame {
 impl FakeGame {
     fn mover(&self) -> Color {
         let first = if self.second_starts { Color::Second } else { Color::First };
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             first
         } else {
             first.other()

@@ -1,0 +1,172 @@
+//! Load benchmark (not a test): durable moves per second through the REST API at 16 and
+//! 64 concurrent clients, next to pgbench's TPC-B figure on the same private cluster.
+//!
+//! `cargo bench -p tavoliere --bench load` (optionally `-- <seconds per run>`).
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tavoliere::config::{ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, Settings};
+use tavoliere::startup::Application;
+use tavoliere::storage::embedded::{find_bin_dir, EmbeddedPostgres};
+
+struct Client {
+    http: reqwest::Client,
+    base: String,
+}
+
+impl Client {
+    async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+        let mut request = self.http.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn user(&self, name: &str) -> String {
+        let credentials = json!({"username": name, "password": "load-test-password"});
+        self.post("/api/accounts", None, credentials.clone()).await;
+        self.post("/api/tokens", None, credentials).await.1["token"].as_str().unwrap().to_owned()
+    }
+
+    async fn new_game(&self, first: &str, second: &str, second_name: &str) -> Value {
+        let (_, challenge) = self
+            .post(
+                "/api/challenges",
+                Some(first),
+                json!({"variant": "xiangqi", "opponent": second_name, "color": "first",
+                       "time_control": {"kind": "days-per-move", "days": 3}}),
+            )
+            .await;
+        let id = challenge["id"].as_i64().unwrap();
+        let (_, accepted) = self.post(&format!("/api/challenges/{id}/accept"), Some(second), json!({})).await;
+        let game = accepted["game_id"].as_i64().unwrap();
+        let response = self.http.get(format!("{}/api/games/{game}", self.base)).send().await.unwrap();
+        response.json().await.unwrap()
+    }
+}
+
+async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: usize) -> f64 {
+    let moves = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let mut tasks = Vec::new();
+    for index in 0..clients {
+        let moves = moves.clone();
+        let base = base.to_owned();
+        tasks.push(tokio::spawn(async move {
+            let client = Client { http: reqwest::Client::new(), base };
+            let (a, b) = (format!("a{round}x{index}"), format!("b{round}x{index}"));
+            let tokens = [client.user(&a).await, client.user(&b).await];
+            let mut state = client.new_game(&tokens[0], &tokens[1], &b).await;
+            while Instant::now() < deadline {
+                let ply = state["ply"].as_i64().unwrap();
+                let legal = state["legal_moves"].as_array().cloned().unwrap_or_default();
+                if state["status"] != "active" || legal.is_empty() || ply >= 60 {
+                    state = client.new_game(&tokens[0], &tokens[1], &b).await;
+                    continue;
+                }
+                let pick = legal[(ply as usize * 7) % legal.len()].as_str().unwrap().to_owned();
+                let game = state["id"].as_i64().unwrap();
+                let (status, body) = client
+                    .post(
+                        &format!("/api/games/{game}/moves"),
+                        Some(&tokens[(ply % 2) as usize]),
+                        json!({"move": pick, "ply": ply}),
+                    )
+                    .await;
+                assert_eq!(status, 201, "{body}");
+                moves.fetch_add(1, Ordering::Relaxed);
+                state = body;
+            }
+        }));
+    }
+    let started = Instant::now();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let elapsed = started.elapsed().as_secs_f64().max(seconds as f64);
+    moves.load(Ordering::Relaxed) as f64 / elapsed
+}
+
+fn pgbench(port: u16, clients: usize, seconds: u64) -> Option<f64> {
+    let mut candidates: Vec<PathBuf> = find_bin_dir().into_iter().map(|d| d.join("pgbench")).collect();
+    if let Ok(entries) = std::fs::read_dir("/usr/lib/postgresql") {
+        candidates.extend(entries.filter_map(Result::ok).map(|e| e.path().join("bin/pgbench")));
+    }
+    let pgbench = candidates.into_iter().find(|p| p.is_file())?;
+    let port = port.to_string();
+    let common = ["-h", "127.0.0.1", "-p", &port, "-U", "tavoliere"];
+    let init = Command::new(&pgbench).args(common).args(["-i", "-q", "-s", "10", "pgbench"]).output().ok()?;
+    if !init.status.success() {
+        eprintln!("pgbench -i: {}", String::from_utf8_lossy(&init.stderr));
+        return None;
+    }
+    let run = Command::new(&pgbench)
+        .args(common)
+        .args(["-c", &clients.to_string(), "-j", "2", "-T", &seconds.to_string(), "pgbench"])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&run.stdout);
+    text.lines()
+        .find(|l| l.starts_with("tps = "))
+        .and_then(|l| l.trim_start_matches("tps = ").split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
+fn main() -> anyhow::Result<()> {
+    let seconds: u64 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(10);
+    // SAFETY: geteuid has no preconditions.
+    let base_dir =
+        if unsafe { libc::geteuid() } == 0 { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
+    let dir = base_dir.join(format!("tavoliere-bench-{}", uuid::Uuid::new_v4().simple()));
+    // Durable, like production and like pgbench's figure.
+    let mut cluster = EmbeddedPostgres::start(&dir, 0)?;
+    let port = cluster.port();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let result = runtime.block_on(async {
+        tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "pgbench").await?;
+        tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "tavoliere").await?;
+        let settings = Settings {
+            application: ApplicationSettings {
+                host: "127.0.0.1".into(),
+                port: 0,
+                secure_cookies: false,
+                body_limit_bytes: 65536,
+            },
+            database: DatabaseSettings {
+                url: Some(cluster.url("tavoliere").into()),
+                max_connections: 32,
+                embedded_data_dir: dir.clone(),
+                embedded_port: 0,
+            },
+            clocks: ClockSettings { sweep_interval_seconds: 0 },
+            auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+        };
+        let app = Application::build(settings).await?;
+        let base = format!("http://127.0.0.1:{}", app.port());
+        tokio::spawn(app.run_until(std::future::pending()));
+        println!("{:>8} {:>18} {:>16} {:>8}", "clients", "API moves/s", "pgbench tps", "ratio");
+        for (round, clients) in [16usize, 64].into_iter().enumerate() {
+            let api = api_moves_per_second(&base, clients, seconds, round).await;
+            let raw = tokio::task::spawn_blocking(move || pgbench(port, clients, seconds)).await?;
+            match raw {
+                Some(raw) => {
+                    println!("{clients:>8} {api:>18.0} {raw:>16.0} {:>7.0}%", 100.0 * api / raw)
+                }
+                None => println!("{clients:>8} {api:>18.0} {:>16} {:>8}", "n/a", "-"),
+            }
+        }
+        anyhow::Ok(())
+    });
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    cluster.stop()?;
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
