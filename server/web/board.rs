@@ -64,6 +64,9 @@ pub enum BoardError {
     /// A character that is no piece of the game.
     #[error("'{0}' is not a piece of this game")]
     UnknownPiece(char),
+    /// No board drawing for this variant yet.
+    #[error("no board drawing for {0}")]
+    Unsupported(&'static str),
     /// The hands field cannot be read.
     #[error("the pieces in hand cannot be read: {0}")]
     Hands(String),
@@ -96,6 +99,7 @@ pub fn render(variant: Variant, fen: &str, options: BoardOptions<'_>) -> Result<
         Variant::Xiangqi => render_xiangqi(fen, options),
         Variant::Shogi => render_shogi(fen, 9, options),
         Variant::MiniShogi => render_shogi(fen, 5, options),
+        Variant::Flickering | Variant::SevenKingdoms => Err(BoardError::Unsupported(variant.name())),
     }
 }
 

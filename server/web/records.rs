@@ -35,6 +35,7 @@ impl RecordFormat {
             Variant::MiniShogi => {
                 &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi, RecordFormat::Aise]
             }
+            Variant::Flickering | Variant::SevenKingdoms => &[],
         }
     }
 
