@@ -5,7 +5,7 @@ use axum::extract::State;
 
 use super::{render, Chrome, Ctx, PageError, PageResult};
 use crate::domain::games::{self, GameSummary};
-use crate::domain::{challenges, Domain};
+use crate::domain::{challenges, tournaments, Domain};
 use crate::web::i18n::Texts;
 
 /// One game line of the dashboard.
@@ -26,6 +26,15 @@ pub struct ChallengeLine {
     mine: bool,
 }
 
+/// One tournament section I am entered in.
+pub struct TournamentLine {
+    tournament: String,
+    section: String,
+    variant: String,
+    games: usize,
+    standings: String,
+}
+
 /// The dashboard page.
 #[derive(askama::Template)]
 #[template(path = "dashboard.html")]
@@ -35,6 +44,7 @@ pub struct DashboardPage {
     waiting: Vec<GameLine>,
     finished: Vec<GameLine>,
     challenges: Vec<ChallengeLine>,
+    tournaments: Vec<TournamentLine>,
 }
 
 /// A duration in days, hours and minutes from the catalogue's units.
@@ -73,6 +83,7 @@ pub async fn show(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
     active.sort_by_key(|g| (!g.your_turn, g.deadline));
     let (mine, theirs): (Vec<_>, Vec<_>) = active.iter().partition(|g| g.your_turn);
     let open = challenges::list_open(&domain, me.id).await.map_err(internal)?;
+    let sections = tournaments::for_player(&domain, me.id).await.map_err(internal)?;
     let page = DashboardPage {
         chrome: ctx.chrome("dashboard.title"),
         my_turn: mine.into_iter().map(|g| line(&domain, ctx.t, &me.username, g)).collect(),
@@ -85,6 +96,16 @@ pub async fn show(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
                 challenger: c.challenger.clone(),
                 variant: ctx.t.get(&format!("variant.{}", c.variant)).to_owned(),
                 mine: c.challenger == me.username,
+            })
+            .collect(),
+        tournaments: sections
+            .into_iter()
+            .map(|s| TournamentLine {
+                standings: format!("/api/sections/{}/crosstable.html", s.section_id),
+                tournament: s.tournament,
+                section: s.section,
+                variant: ctx.t.get(&format!("variant.{}", s.variant)).to_owned(),
+                games: s.games.len(),
             })
             .collect(),
     };
