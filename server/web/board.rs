@@ -494,9 +494,10 @@ fn render_shogi(sfen: &str, size: usize, options: BoardOptions<'_>) -> Result<St
         for (file, cell) in row.iter().enumerate() {
             let Some(glyph) = cell else { continue };
             let (x, y) = cell_origin(file, rank);
+            // The pieces of the player at the top of the drawing point down.
             let upside_down = glyph.first() == options.flipped;
             let square = format!(r#" data-square="{}{}""#, size - file, (b'a' + rank as u8) as char);
-            shogi_piece(&mut out, x + CELL / 2, y + CELL / 2, *glyph, !upside_down, options.style, &square)?;
+            shogi_piece(&mut out, x + CELL / 2, y + CELL / 2, *glyph, upside_down, options.style, &square)?;
         }
     }
     // Hands: the player at the bottom has theirs below the board, the other above.
@@ -567,6 +568,21 @@ mod tests {
     #[test]
     fn iccs_squares() {
         assert_eq!(xiangqi_move_squares("h2e2"), vec![(7, 7), (4, 7)]);
+    }
+
+    #[test]
+    fn shogi_pieces_of_the_top_player_point_down() {
+        let sfen = "rbsgk/4p/5/P4/KGSBR b - 1";
+        let plain = render(Variant::MiniShogi, sfen, BoardOptions::default()).unwrap();
+        assert!(plain.contains(r#"<g class="piece" data-square="5e"><path"#), "sente's king upright");
+        assert!(
+            plain.contains(r#"<g class="piece" data-square="1a" transform="rotate(180"#),
+            "gote's king turned"
+        );
+        let flipped =
+            render(Variant::MiniShogi, sfen, BoardOptions { flipped: true, ..Default::default() }).unwrap();
+        assert!(flipped.contains(r#"<g class="piece" data-square="5e" transform="rotate(180"#));
+        assert!(flipped.contains(r#"<g class="piece" data-square="1a"><path"#));
     }
 
     #[test]
