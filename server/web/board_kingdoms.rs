@@ -14,9 +14,9 @@ use super::board::{BoardError, BoardOptions, PieceStyle};
 /// Distance between two lines of the grid in pixels.
 const STEP: i32 = 28;
 /// Room around the grid for the coordinates.
-const MARGIN: i32 = 30;
+const MARGIN: i32 = 34;
 /// Width of the legend to the right of the grid.
-const LEGEND: i32 = 250;
+const LEGEND: i32 = 230;
 /// Radius of a piece's disc.
 const RADIUS: i32 = 12;
 const SIDE: i32 = Point::SIDE as i32;
@@ -195,12 +195,14 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
         );
         let _ = write!(
             out,
-            r##"<text x="{}" y="{}" font-size="11" fill="#1a1a1a">captured {} (generals {}, value {}), lost {}</text>"##,
+            r##"<text x="{}" y="{}" font-size="11" fill="#1a1a1a">captured {}, generals {}, value {}</text><text x="{}" y="{}" font-size="11" fill="#1a1a1a">lost {}</text>"##,
             left + 22,
-            top + 29,
+            top + 27,
             record.captured_pieces,
             record.captured_generals,
             record.captured_value,
+            left + 22,
+            top + 41,
             record.lost
         );
         if let Some(defeat) = record.defeat {
@@ -208,7 +210,7 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
                 out,
                 r##"<text class="status" x="{}" y="{}" font-size="11" fill="#8b0000">{}</text>"##,
                 left + 22,
-                top + 44,
+                top + 55,
                 defeat_text(defeat)
             );
         }
@@ -245,8 +247,8 @@ mod tests {
         let plain = render(&start, BoardOptions::default()).unwrap();
         let flipped = render(&start, BoardOptions { flipped: true, ..Default::default() }).unwrap();
         // The emperor stays in the centre; the rest turns around.
-        assert!(plain.contains(r#"data-point="j10"><rect x="270" y="270""#), "{plain}");
-        assert!(flipped.contains(r#"data-point="j10"><rect x="270" y="270""#));
+        assert!(plain.contains(r#"data-point="j10"><rect x="274" y="274""#), "{plain}");
+        assert!(flipped.contains(r#"data-point="j10"><rect x="274" y="274""#));
         assert_ne!(plain, flipped);
     }
 }

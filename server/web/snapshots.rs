@@ -138,7 +138,7 @@ fn seven_kingdoms_mid_game_with_a_defeated_kingdom() {
     assert_eq!(svg.matches(r#"class="last-move""#).count(), 2);
     assert_eq!(svg.matches(r#"class="piece kingdom-wei""#).count(), 0);
     assert!(svg.contains(r#"<g class="kingdom defeated" data-kingdom="Wei""#));
-    assert!(svg.contains("captured 11 (generals 0, value 19), lost 0"));
+    assert!(svg.contains("captured 11, generals 0, value 19</text>"));
     assert!(svg.contains("out: 11 pieces lost, last to Qin"));
     assert!(svg.contains("To move: Qi 齊"));
     check("seven-kingdoms-mid-game", &svg);
