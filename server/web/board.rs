@@ -3,7 +3,8 @@
 //! and `GET /games/{id}/board.svg?ply=N` (for forums and mails).
 //!
 //! Xiangqi is drawn on the intersections with the river and the palace diagonals; Shogi and
-//! MiniShogi on squares, with the pieces in hand beside the board. Coordinates follow the
+//! MiniShogi on squares, with the pieces in hand beside the board. Flickering chess
+//! (`board_chess`) and the Seven Kingdoms (`board_kingdoms`) have their own files. Coordinates follow the
 //! canonical notations (ICCS files `a`–`i`, ranks `0`–`9`; USI files `9`–`1`, ranks `a`–`i`).
 
 use std::fmt::Write as _;
@@ -42,7 +43,8 @@ impl PieceStyle {
 /// What to draw besides the position.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BoardOptions<'a> {
-    /// The last move in canonical notation (ICCS or USI), marked on the board.
+    /// The last move in canonical notation (ICCS, USI, a Flickering series `e2e4,g1f3` or a
+    /// Seven Kingdoms move `Qin 騎 a13-e16`), marked on the board.
     pub last_move: Option<&'a str>,
     /// Draw from the second player's side (board turned 180°).
     pub flipped: bool,
@@ -64,9 +66,9 @@ pub enum BoardError {
     /// A character that is no piece of the game.
     #[error("'{0}' is not a piece of this game")]
     UnknownPiece(char),
-    /// No board drawing for this variant yet.
-    #[error("no board drawing for {0}")]
-    Unsupported(&'static str),
+    /// The position text (Flickering FEN, Seven Kingdoms position text) cannot be read.
+    #[error("the position cannot be read: {0}")]
+    Position(String),
     /// The hands field cannot be read.
     #[error("the pieces in hand cannot be read: {0}")]
     Hands(String),
@@ -90,7 +92,9 @@ impl Glyph {
     }
 }
 
-/// Draws `fen` (FEN for Xiangqi, SFEN for Shogi and MiniShogi) as an SVG document.
+/// Draws `fen` (FEN for Xiangqi and Flickering chess, SFEN for Shogi and MiniShogi, the
+/// position text for the Seven Kingdoms) as an SVG document. For Flickering chess the last
+/// move may be a whole series (`e2e4,g1f3`): every square it names is marked.
 ///
 /// # Errors
 /// [`BoardError`] when the position text cannot be read.
@@ -99,7 +103,8 @@ pub fn render(variant: Variant, fen: &str, options: BoardOptions<'_>) -> Result<
         Variant::Xiangqi => render_xiangqi(fen, options),
         Variant::Shogi => render_shogi(fen, 9, options),
         Variant::MiniShogi => render_shogi(fen, 5, options),
-        Variant::Flickering | Variant::SevenKingdoms => Err(BoardError::Unsupported(variant.name())),
+        Variant::Flickering => super::board_chess::render(fen, options),
+        Variant::SevenKingdoms => super::board_kingdoms::render(fen, options),
     }
 }
 

@@ -322,6 +322,25 @@ async fn board_svg_route_serves_any_ply() {
     assert_eq!(red.get("/games/999999").await.status, StatusCode::NOT_FOUND);
 }
 
+/// Ready for when the games domain creates Flickering games (on main the challenge form and
+/// `domain::challenges` accept Xiangqi, Shogi and MiniShogi only).
+#[tokio::test]
+#[ignore = "the games domain cannot create Flickering games yet"]
+async fn flickering_board_is_drawn_on_the_page_and_as_svg() {
+    let app = TestApp::spawn().await;
+    let (mut white, _black, game) = game_between(&app, "flickering").await;
+    let start = white.get(&game).await;
+    assert!(start.body.contains(r#"class="board chess""#), "the page shows the board");
+    assert_eq!(play(&mut white, &game, "e2e4,g1f3").await.status, StatusCode::SEE_OTHER);
+    let now = white.get(&format!("{game}/board.svg")).await;
+    assert_eq!(now.status, StatusCode::OK);
+    assert!(now.body.starts_with("<svg") && now.body.contains("♘"));
+    assert_eq!(now.body.matches(r#"class="last-move""#).count(), 4, "the whole series is marked");
+    let before = white.get(&format!("{game}/board.svg?ply=0&style=western&flip=1")).await;
+    assert_eq!(before.status, StatusCode::OK);
+    assert!(!before.body.contains(r#"class="last-move""#) && before.body.contains(">N</text>"));
+}
+
 #[tokio::test]
 async fn static_files_are_served() {
     let app = TestApp::spawn().await;

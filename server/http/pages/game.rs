@@ -83,12 +83,8 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         flipped,
         style: ctx.piece_style(),
     };
-    let board = match svg_board::render(variant, &view.position, options) {
-        Ok(svg) => svg,
-        // Variants without a drawing yet still get the page, the move list and the form.
-        Err(svg_board::BoardError::Unsupported(_)) => String::new(),
-        Err(e) => return Err(PageError::Internal(format!("board of game {}: {e}", view.id))),
-    };
+    let board = svg_board::render(variant, &view.position, options)
+        .map_err(|e| PageError::Internal(format!("board of game {}: {e}", view.id)))?;
     let canonical = ctx.prefs.notation.as_deref() == Some("canonical");
     let texts: Vec<String> = view
         .moves

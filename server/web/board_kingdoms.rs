@@ -1,0 +1,254 @@
+//! The Seven Kingdoms board: the 19 x 19 grid with the pieces on the intersections, drawn
+//! from the position text, and a legend beside it with whose turn it is and each kingdom's
+//! tally (`seven-kingdoms.md` "Board, players, pieces": x = 0..18 west to east, y = 0..18
+//! south to north, the Zhou emperor 周 at (9, 9), the kingdoms' colours).
+
+use std::fmt::Write as _;
+
+use tavoliere_rules::notation::seven_kingdoms::moves::parse_point;
+use tavoliere_rules::notation::seven_kingdoms::position_text;
+use tavoliere_rules::seven_kingdoms::{Defeat, Kingdom, Occupant, PieceKind, Point};
+
+use super::board::{BoardError, BoardOptions, PieceStyle};
+
+/// Distance between two lines of the grid in pixels.
+const STEP: i32 = 28;
+/// Room around the grid for the coordinates.
+const MARGIN: i32 = 34;
+/// Width of the legend to the right of the grid.
+const LEGEND: i32 = 230;
+/// Radius of a piece's disc.
+const RADIUS: i32 = 12;
+const SIDE: i32 = Point::SIDE as i32;
+
+/// Fill and ink (text) colour of a kingdom's pieces: `seven-kingdoms.md` "Board, players,
+/// pieces": Qin white, Chu red, Han orange, Qi blue, Wei green, Zhao purple, Yan black.
+fn kingdom_colours(kingdom: Kingdom) -> (&'static str, &'static str) {
+    match kingdom {
+        Kingdom::Qin => ("#fbfbf5", "#111"),
+        Kingdom::Chu => ("#c62828", "#fff"),
+        Kingdom::Han => ("#f08a24", "#111"),
+        Kingdom::Qi => ("#1f5fbf", "#fff"),
+        Kingdom::Wei => ("#2e7d32", "#fff"),
+        Kingdom::Zhao => ("#7b3fa0", "#fff"),
+        Kingdom::Yan => ("#1a1a1a", "#fff"),
+    }
+}
+
+/// The western abbreviation of a piece kind (one or two letters).
+fn western_label(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::General => "G",
+        PieceKind::Deputy => "De",
+        PieceKind::Officer => "Of",
+        PieceKind::Diplomat => "Di",
+        PieceKind::Catapult => "Ca",
+        PieceKind::Archer => "Ar",
+        PieceKind::Crossbow => "Cb",
+        PieceKind::Sword => "Sw",
+        PieceKind::Broadsword => "Bs",
+        PieceKind::Horseman => "H",
+    }
+}
+
+/// The points a canonical move names (`Qin 騎 a13-e16`, `Qin 騎 a13xe16`, or just
+/// `a13-e16`): origin and target. Unreadable text gives no points.
+pub(crate) fn move_points(text: &str) -> Vec<Point> {
+    let Some(last) = text.split_whitespace().last() else { return Vec::new() };
+    // Points use the letters a..s only, so `x` always is the capture mark.
+    let Some((from, to)) = last.split_once(['-', 'x']) else { return Vec::new() };
+    [from, to].into_iter().filter_map(parse_point).collect()
+}
+
+/// How a kingdom went out, for the legend.
+fn defeat_text(defeat: Defeat) -> String {
+    match defeat {
+        Defeat::GeneralCaptured { by } => format!("out: general taken by {}", by.name()),
+        Defeat::PiecesLost { by } => format!("out: 11 pieces lost, last to {}", by.name()),
+        Defeat::AllyAttack { by } => format!("out: attacked by ally {}", by.name()),
+        Defeat::Resigned => "out: resigned".to_owned(),
+        Defeat::TimedOut => "out: timed out".to_owned(),
+    }
+}
+
+/// Draws a Seven Kingdoms position text as an SVG document: the grid, the pieces, the last
+/// move, and a legend with the kingdom to move and every kingdom's captures and status.
+/// Flipped drawings are turned 180°.
+///
+/// # Errors
+/// [`BoardError::Position`] when the position text cannot be read.
+pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, BoardError> {
+    let position = position_text::parse(text).map_err(|e| BoardError::Position(e.to_string()))?;
+    let grid = (SIDE - 1) * STEP;
+    let width = grid + 2 * MARGIN + LEGEND;
+    let height = grid + 2 * MARGIN;
+    // Screen position of a point; north (y = 18) at the top unless flipped.
+    let at = |point: Point| -> (i32, i32) {
+        let (x, y) = (i32::from(point.x()), i32::from(point.y()));
+        let (column, row) = if options.flipped { (SIDE - 1 - x, y) } else { (x, SIDE - 1 - y) };
+        (MARGIN + column * STEP, MARGIN + row * STEP)
+    };
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board seven-kingdoms" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" font-family="serif" data-cell="{STEP}" data-flipped="{}">"##,
+        options.flipped
+    );
+    let _ = write!(out, r##"<rect width="{width}" height="{height}" fill="#e3c07a"/>"##);
+    out.push_str(r##"<g stroke="#5a3d1e" stroke-width="1">"##);
+    for line in 0..SIDE {
+        let offset = MARGIN + line * STEP;
+        let _ = write!(out, r#"<line x1="{MARGIN}" y1="{offset}" x2="{}" y2="{offset}"/>"#, MARGIN + grid);
+        let _ = write!(out, r#"<line x1="{offset}" y1="{MARGIN}" x2="{offset}" y2="{}"/>"#, MARGIN + grid);
+    }
+    out.push_str("</g>");
+    // Coordinates: letters a..s for x below, numbers 1..19 for y on the left.
+    for index in 0..Point::SIDE {
+        let Some(point) = Point::new(index, index) else { continue };
+        let (x, y) = at(point);
+        let _ = write!(
+            out,
+            r##"<text class="coord" x="{x}" y="{}" text-anchor="middle" font-size="11" fill="#5a3d1e">{}</text>"##,
+            height - 8,
+            (b'a' + index) as char
+        );
+        let _ = write!(
+            out,
+            r##"<text class="coord" x="{}" y="{}" text-anchor="middle" font-size="11" fill="#5a3d1e">{}</text>"##,
+            MARGIN / 2 - 2,
+            y + 4,
+            index + 1
+        );
+    }
+    if let Some(last) = options.last_move {
+        for point in move_points(last) {
+            let (x, y) = at(point);
+            let _ = write!(
+                out,
+                r##"<rect class="last-move" x="{}" y="{}" width="{}" height="{}" fill="#7fbf7f" fill-opacity="0.7"/>"##,
+                x - STEP / 2 + 1,
+                y - STEP / 2 + 1,
+                STEP - 2,
+                STEP - 2
+            );
+        }
+    }
+    for point in Point::all() {
+        let Some(occupant) = position.piece_at(point) else { continue };
+        let (x, y) = at(point);
+        match occupant {
+            Occupant::Emperor => {
+                let _ = write!(
+                    out,
+                    r##"<g class="emperor" data-point="{point}"><rect x="{}" y="{}" width="{}" height="{}" fill="#f4d03f" stroke="#7a5c00" stroke-width="2"/><text x="{x}" y="{}" text-anchor="middle" font-size="16" fill="#7a5c00">周</text></g>"##,
+                    x - RADIUS,
+                    y - RADIUS,
+                    2 * RADIUS,
+                    2 * RADIUS,
+                    y + 6
+                );
+            }
+            Occupant::Piece(piece) => {
+                let (fill, ink) = kingdom_colours(piece.kingdom);
+                let label = match options.style {
+                    PieceStyle::Traditional => piece.kind.chinese(),
+                    PieceStyle::Western => western_label(piece.kind),
+                };
+                let font = if label.chars().count() > 1 { 10 } else { 15 };
+                let _ = write!(
+                    out,
+                    r##"<g class="piece kingdom-{}" data-point="{point}"><circle cx="{x}" cy="{y}" r="{RADIUS}" fill="{fill}" stroke="#333" stroke-width="1"/><text x="{x}" y="{}" text-anchor="middle" font-size="{font}" fill="{ink}">{label}</text></g>"##,
+                    piece.kingdom.name().to_ascii_lowercase(),
+                    y + font / 3 + 1,
+                );
+            }
+        }
+    }
+    // The legend: the kingdom to move, then each kingdom's captures and status.
+    let left = MARGIN + grid + MARGIN;
+    let turn = position.turn();
+    let _ = write!(
+        out,
+        r##"<g class="legend"><text class="turn" x="{left}" y="{}" font-size="14" fill="#1a1a1a">To move: {} {}</text>"##,
+        MARGIN + 4,
+        turn.name(),
+        turn.char()
+    );
+    for (row, kingdom) in Kingdom::ALL.into_iter().enumerate() {
+        let top = MARGIN + 26 + row as i32 * 62;
+        let record = position.record(kingdom);
+        let (fill, _) = kingdom_colours(kingdom);
+        let defeated = position.is_defeated(kingdom);
+        let class = if defeated { "kingdom defeated" } else { "kingdom" };
+        let opacity = if defeated { r#" opacity="0.5""# } else { "" };
+        let marker = if kingdom == turn { "▶ " } else { "" };
+        let _ = write!(
+            out,
+            r##"<g class="{class}" data-kingdom="{}"{opacity}><circle cx="{}" cy="{}" r="8" fill="{fill}" stroke="#333"/><text x="{}" y="{}" font-size="13" font-weight="bold" fill="#1a1a1a">{marker}{} {}</text>"##,
+            kingdom.name(),
+            left + 8,
+            top + 8,
+            left + 22,
+            top + 13,
+            kingdom.name(),
+            kingdom.char()
+        );
+        let _ = write!(
+            out,
+            r##"<text x="{}" y="{}" font-size="11" fill="#1a1a1a">captured {}, generals {}, value {}</text><text x="{}" y="{}" font-size="11" fill="#1a1a1a">lost {}</text>"##,
+            left + 22,
+            top + 27,
+            record.captured_pieces,
+            record.captured_generals,
+            record.captured_value,
+            left + 22,
+            top + 41,
+            record.lost
+        );
+        if let Some(defeat) = record.defeat {
+            let _ = write!(
+                out,
+                r##"<text class="status" x="{}" y="{}" font-size="11" fill="#8b0000">{}</text>"##,
+                left + 22,
+                top + 55,
+                defeat_text(defeat)
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</g></svg>");
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_points_of_canonical_moves() {
+        let a13 = Point::new(0, 12).unwrap();
+        let e16 = Point::new(4, 15).unwrap();
+        assert_eq!(move_points("Qin 騎 a13-e16"), vec![a13, e16]);
+        assert_eq!(move_points("Qin 騎 a13xe16"), vec![a13, e16]);
+        assert_eq!(move_points("a13-e16"), vec![a13, e16]);
+        assert!(move_points("").is_empty());
+        assert!(move_points("Qin 騎 z1-a1").len() < 2);
+    }
+
+    #[test]
+    fn unreadable_position_is_a_typed_error() {
+        let error = render("players: nine", BoardOptions::default()).unwrap_err();
+        assert!(matches!(error, BoardError::Position(_)));
+    }
+
+    #[test]
+    fn flipping_turns_the_grid_around() {
+        let start = position_text::start_text();
+        let plain = render(&start, BoardOptions::default()).unwrap();
+        let flipped = render(&start, BoardOptions { flipped: true, ..Default::default() }).unwrap();
+        // The emperor stays in the centre; the rest turns around.
+        assert!(plain.contains(r#"data-point="j10"><rect x="274" y="274""#), "{plain}");
+        assert!(flipped.contains(r#"data-point="j10"><rect x="274" y="274""#));
+        assert_ne!(plain, flipped);
+    }
+}
