@@ -8,7 +8,9 @@ use tavoliere_rules::{Color, EndReason, Outcome};
 use time::OffsetDateTime;
 
 use super::error::{DomainError, DomainResult};
-use super::rules_adapter::{RulesGame, RulesMoveErrorKind, RulesPlayed, Variant};
+use tavoliere_rules::variant::{AnyGame, Notation, PlayedMove};
+
+use super::rules_adapter::{self, move_error, Variant};
 use super::time_control::{self, TimeControl};
 use super::vacation;
 use super::Domain;
@@ -196,7 +198,9 @@ fn seat_color(seat: i32) -> Color {
 }
 
 fn variant_of(row: &GameRow) -> DomainResult<Variant> {
-    row.variant.parse().map_err(|e: String| DomainError::Internal(anyhow::anyhow!(e)))
+    row.variant
+        .parse()
+        .map_err(|e: tavoliere_rules::variant::UnknownVariant| DomainError::Internal(anyhow::anyhow!(e)))
 }
 
 async fn lock_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<GameRow> {
@@ -229,12 +233,15 @@ async fn load_moves(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainR
 }
 
 /// Rebuilds the rules game from the stored canonical moves.
-fn replay(domain: &Domain, row: &GameRow, moves: &[MoveRow]) -> DomainResult<Box<dyn RulesGame>> {
+fn replay(row: &GameRow, moves: &[MoveRow]) -> DomainResult<AnyGame> {
     let variant = variant_of(row)?;
-    let mut game = domain
-        .rules
-        .new_game(variant, &row.ruleset, row.handicap.as_deref(), row.start_position.as_deref())
-        .map_err(|e| DomainError::Internal(anyhow::anyhow!("game {}: {e}", row.game_id)))?;
+    let mut game = rules_adapter::new_game(
+        variant,
+        &row.ruleset,
+        row.handicap.as_deref(),
+        row.start_position.as_deref(),
+    )
+    .map_err(|e| DomainError::Internal(anyhow::anyhow!("game {}: {e}", row.game_id)))?;
     for stored in moves {
         game.play(&stored.notation).map_err(|e| {
             DomainError::Internal(anyhow::anyhow!(
@@ -333,15 +340,6 @@ async fn finish(
     Ok(())
 }
 
-fn move_error(error: super::rules_adapter::RulesMoveError) -> DomainError {
-    let prefix = match error.kind {
-        RulesMoveErrorKind::Unreadable => "unreadable move",
-        RulesMoveErrorKind::Ambiguous => "ambiguous move",
-        RulesMoveErrorKind::Illegal => "illegal move",
-    };
-    DomainError::Invalid(format!("{prefix}: {}", error.detail))
-}
-
 /// Submits a move: the ONE function through which every transport plays a move.
 ///
 /// In one transaction: locks the game row (concurrent submissions for the same ply are
@@ -393,8 +391,8 @@ pub async fn submit_move(
         return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let mut game = replay(domain, &row, &moves)?;
-    let played: RulesPlayed = game.play(text).map_err(move_error)?;
+    let mut game = replay(&row, &moves)?;
+    let played: PlayedMove = game.play(text).map_err(move_error)?;
 
     let control = row.time_control.0;
     let moves_made = i64::from(mine.moves_made) + 1;
@@ -473,7 +471,7 @@ pub async fn submit_move(
     }
     tx.commit().await?;
     // Built from what was just written, after the commit: no second read or replay.
-    assemble(&row, &seats, &moves, game.as_ref(), deadline)
+    assemble(&row, &seats, &moves, &game, deadline)
 }
 
 /// What `text` would do in the game now, without storing anything.
@@ -492,7 +490,7 @@ pub async fn check_move(
     seat_of(&seats, account_id)?;
     ensure_active(&row)?;
     let moves = load_moves(&mut tx, game_id).await?;
-    let game = replay(domain, &row, &moves)?;
+    let game = replay(&row, &moves)?;
     let mover = game.side_to_move();
     let dry = game.dry_run(text).map_err(move_error)?;
     tx.rollback().await?;
@@ -543,14 +541,14 @@ pub async fn view(domain: &Domain, game_id: i64) -> DomainResult<GameView> {
 }
 
 async fn view_in(
-    domain: &Domain,
+    _domain: &Domain,
     tx: &mut Transaction<'_, Postgres>,
     game_id: i64,
 ) -> DomainResult<GameView> {
     let row = load_game(tx, game_id).await?;
     let seats = load_seats(tx, game_id).await?;
     let moves = load_moves(tx, game_id).await?;
-    let game = replay(domain, &row, &moves)?;
+    let game = replay(&row, &moves)?;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
@@ -560,7 +558,7 @@ async fn view_in(
         }
         None => None,
     };
-    assemble(&row, &seats, &moves, game.as_ref(), deadline)
+    assemble(&row, &seats, &moves, &game, deadline)
 }
 
 /// The view of a game from its rows and its rules game.
@@ -568,11 +566,11 @@ fn assemble(
     row: &GameRow,
     seats: &[SeatRow],
     moves: &[MoveRow],
-    game: &dyn RulesGame,
+    game: &AnyGame,
     deadline: Option<OffsetDateTime>,
 ) -> DomainResult<GameView> {
     let variant = variant_of(row)?;
-    let display = game.display_moves();
+    let display = game.display_moves(Notation::Auto);
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     Ok(GameView {
@@ -609,7 +607,7 @@ fn assemble(
                 played_at: m.played_at,
             })
             .collect(),
-        display_notation: variant.display_notation(),
+        display_notation: variant.display_notation().name(),
         legal_moves: if active { game.legal_moves() } else { Vec::new() },
         time_control: row.time_control.0,
         vacation_allowed: row.vacation_allowed,
@@ -760,7 +758,7 @@ pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
         return Err(DomainError::Conflict("a claim is made on your own turn".to_owned()));
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let mut game = replay(domain, &row, &moves)?;
+    let mut game = replay(&row, &moves)?;
     let outcome = game.claim().map_err(DomainError::Invalid)?;
     finish(&mut tx, game_id, &Ending::from_outcome(&outcome), domain.clock.now()).await?;
     let view = view_in(domain, &mut tx, game_id).await?;
@@ -816,7 +814,7 @@ pub(crate) async fn create_in(
     accounts: &[i64],
 ) -> DomainResult<i64> {
     let game =
-        domain.rules.new_game(variant, ruleset, handicap, start_position).map_err(DomainError::Invalid)?;
+        rules_adapter::new_game(variant, ruleset, handicap, start_position).map_err(DomainError::Invalid)?;
     let now = domain.clock.now();
     let turn_seat = game.side_to_move().index() as i32;
     let initial = control.initial_ms();
@@ -826,7 +824,7 @@ pub(crate) async fn create_in(
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
            returning game_id"#,
     )
-    .bind(variant.as_str())
+    .bind(variant.name())
     .bind(ruleset)
     .bind(handicap)
     .bind(start_position)
@@ -920,7 +918,7 @@ pub(crate) async fn expire_if_overdue(
         return Ok(false);
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let game = replay(domain, &row, &moves)?;
+    let game = replay(&row, &moves)?;
     let winner = seats.iter().map(|s| s.seat).find(|s| *s != seat.seat);
     let opponent_can_win = winner
         .map(|w| can_possibly_win(variant_of(&row)?, &game.fen(), seat_color(w)))
@@ -955,7 +953,7 @@ fn can_possibly_win(variant: Variant, fen: &str, color: Color) -> DomainResult<b
                 own && matches!(c.to_ascii_lowercase(), 'r' | 'n' | 'h' | 'c' | 'p')
             })
         }
-        Variant::Shogi | Variant::MiniShogi => true,
+        Variant::Shogi | Variant::MiniShogi | Variant::Flickering | Variant::SevenKingdoms => true,
     })
 }
 
