@@ -66,7 +66,11 @@ impl Application {
         };
         let session_store = PostgresStore::new(pool.clone());
         session_store.migrate().await?;
-        let domain = Domain { pool, clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)) };
+        let domain = Domain {
+            pool,
+            clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),
+            games: Arc::default(),
+        };
         let state = AppState {
             domain: domain.clone(),
             login_limiter: Arc::new(LoginLimiter::new(

@@ -256,6 +256,94 @@ fn replay(row: &GameRow, moves: &[MoveRow]) -> DomainResult<AnyGame> {
     Ok(game)
 }
 
+/// A game as the rules see it after its first `ply` stored moves, with those moves in
+/// the display notation.
+#[derive(Clone, Debug)]
+pub struct RulesState {
+    ply: i32,
+    game: AnyGame,
+    display: Vec<String>,
+}
+
+impl RulesState {
+    fn rebuild(row: &GameRow, moves: &[MoveRow]) -> DomainResult<RulesState> {
+        let game = replay(row, moves)?;
+        let display = game.display_moves(Notation::Auto);
+        Ok(RulesState { ply: moves.len() as i32, game, display })
+    }
+
+    /// Plays `text`; the game is unchanged when the rules refuse it.
+    fn play(&mut self, text: &str) -> DomainResult<PlayedMove> {
+        let played = self.game.play(text).map_err(move_error)?;
+        self.ply += 1;
+        self.display.push(played.display.clone());
+        Ok(played)
+    }
+}
+
+/// How many games the cache keeps before it starts over (a bound on its memory).
+const GAME_CACHE_CAPACITY: usize = 4096;
+
+/// The rules games of recently played games, so that a move does not replay the whole
+/// game. An entry is only used when its ply equals the ply just read from the database
+/// (under the row lock when moving), so several server instances on one database stay
+/// correct: a stale entry is simply rebuilt from the stored moves.
+#[derive(Debug, Default)]
+pub struct GameCache {
+    entries: std::sync::Mutex<std::collections::HashMap<i64, RulesState>>,
+}
+
+impl GameCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<i64, RulesState>> {
+        // A panic while holding the lock leaves only a map of copies behind: go on with it.
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Takes the entry of `game_id` out if it is at `ply`.
+    fn take(&self, game_id: i64, ply: i32) -> Option<RulesState> {
+        let mut entries = self.lock();
+        match entries.get(&game_id) {
+            Some(state) if state.ply == ply => entries.remove(&game_id),
+            _ => None,
+        }
+    }
+
+    /// A copy of the entry of `game_id` if it is at `ply`.
+    fn copy(&self, game_id: i64, ply: i32) -> Option<RulesState> {
+        self.lock().get(&game_id).filter(|state| state.ply == ply).cloned()
+    }
+
+    /// Keeps `state` for `game_id` unless a later one is kept already.
+    fn put(&self, game_id: i64, state: RulesState) {
+        let mut entries = self.lock();
+        if entries.get(&game_id).is_some_and(|kept| kept.ply > state.ply) {
+            return;
+        }
+        if entries.len() >= GAME_CACHE_CAPACITY && !entries.contains_key(&game_id) {
+            entries.clear();
+        }
+        entries.insert(game_id, state);
+    }
+}
+
+/// The rules state of a game at its stored moves: from the cache when it is current,
+/// otherwise replayed. `take` removes the cache entry (the caller will play on it).
+fn rules_state(domain: &Domain, row: &GameRow, moves: &[MoveRow], take: bool) -> DomainResult<RulesState> {
+    let ply = row.current_ply;
+    if moves.len() as i32 == ply {
+        let cached =
+            if take { domain.games.take(row.game_id, ply) } else { domain.games.copy(row.game_id, ply) };
+        if let Some(state) = cached {
+            return Ok(state);
+        }
+    }
+    let state = RulesState::rebuild(row, moves)?;
+    if !take {
+        domain.games.put(row.game_id, state.clone());
+    }
+    Ok(state)
+}
+
 /// The seat `account_id` holds in the game, or why it may not act.
 fn seat_of(seats: &[SeatRow], account_id: i64) -> DomainResult<&SeatRow> {
     seats
@@ -391,8 +479,15 @@ pub async fn submit_move(
         return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let mut game = replay(&row, &moves)?;
-    let played: PlayedMove = game.play(text).map_err(move_error)?;
+    let mut state = rules_state(domain, &row, &moves, true)?;
+    let played: PlayedMove = match state.play(text) {
+        Ok(played) => played,
+        Err(refused) => {
+            domain.games.put(game_id, state);
+            return Err(refused);
+        }
+    };
+    let game = &state.game;
 
     let control = row.time_control.0;
     let moves_made = i64::from(mine.moves_made) + 1;
@@ -471,7 +566,9 @@ pub async fn submit_move(
     }
     tx.commit().await?;
     // Built from what was just written, after the commit: no second read or replay.
-    assemble(&row, &seats, &moves, &game, deadline)
+    let view = assemble(&row, &seats, &moves, &state, deadline);
+    domain.games.put(game_id, state);
+    view
 }
 
 /// What `text` would do in the game now, without storing anything.
@@ -490,7 +587,7 @@ pub async fn check_move(
     seat_of(&seats, account_id)?;
     ensure_active(&row)?;
     let moves = load_moves(&mut tx, game_id).await?;
-    let game = replay(&row, &moves)?;
+    let game = rules_state(domain, &row, &moves, false)?.game;
     let mover = game.side_to_move();
     let dry = game.dry_run(text).map_err(move_error)?;
     tx.rollback().await?;
@@ -541,14 +638,14 @@ pub async fn view(domain: &Domain, game_id: i64) -> DomainResult<GameView> {
 }
 
 async fn view_in(
-    _domain: &Domain,
+    domain: &Domain,
     tx: &mut Transaction<'_, Postgres>,
     game_id: i64,
 ) -> DomainResult<GameView> {
     let row = load_game(tx, game_id).await?;
     let seats = load_seats(tx, game_id).await?;
     let moves = load_moves(tx, game_id).await?;
-    let game = replay(&row, &moves)?;
+    let state = rules_state(domain, &row, &moves, false)?;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
@@ -558,7 +655,7 @@ async fn view_in(
         }
         None => None,
     };
-    assemble(&row, &seats, &moves, &game, deadline)
+    assemble(&row, &seats, &moves, &state, deadline)
 }
 
 /// The view of a game from its rows and its rules game.
@@ -566,11 +663,12 @@ fn assemble(
     row: &GameRow,
     seats: &[SeatRow],
     moves: &[MoveRow],
-    game: &AnyGame,
+    state: &RulesState,
     deadline: Option<OffsetDateTime>,
 ) -> DomainResult<GameView> {
     let variant = variant_of(row)?;
-    let display = game.display_moves(Notation::Auto);
+    let game = &state.game;
+    let display = &state.display;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     Ok(GameView {

@@ -25,4 +25,6 @@ pub struct Domain {
     pub pool: PgPool,
     /// "Now", injectable for tests.
     pub clock: Arc<dyn clock::Clock>,
+    /// The rules games of recently played games (see [`games::GameCache`]).
+    pub games: Arc<games::GameCache>,
 }

@@ -281,3 +281,23 @@ async fn in_a_handicap_game_the_side_the_rules_name_moves_first() {
     app.post_move(&alice, game, "7g7f", 0).await.expect(StatusCode::CONFLICT);
     app.post_move(&bob, game, "3c3d", 0).await.expect(StatusCode::CREATED);
 }
+
+#[tokio::test]
+async fn two_instances_on_one_database_play_the_same_game_correctly() {
+    let app = TestApp::spawn().await;
+    let other = TestApp::spawn_on(&app.database_url, app.clock.clone()).await;
+    let (alice, bob, game) = game_between(&app).await;
+    // Each instance keeps its own cache of rules games; a stale entry must be rebuilt.
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+    other.post_move(&bob, game, "h9g7", 1).await.expect(StatusCode::CREATED);
+    other.post_move(&alice, game, "h0g2", 2).await.expect(StatusCode::CREATED);
+    let state = app.post_move(&bob, game, "i9h9", 3).await.expect(StatusCode::CREATED).clone();
+    assert_eq!(state["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(state["moves"][2]["display"], "H2+3");
+    assert_eq!(state["moves"][3]["canonical"], "i9h9");
+    // The first instance's entry was at ply 1 when bob moved at ply 3: it was rebuilt.
+    let seen = other.game(game).await;
+    assert_eq!(seen["position"], state["position"]);
+    assert_eq!(seen["moves"], state["moves"]);
+    app.post_move(&alice, game, "h2e2", 4).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+}
