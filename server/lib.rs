@@ -8,3 +8,4 @@ pub mod http;
 pub mod startup;
 pub mod storage;
 pub mod telemetry;
+pub mod web;

@@ -84,7 +84,12 @@ impl Application {
             .with_same_site(tower_sessions::cookie::SameSite::Lax)
             .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
         let router = http::router(state)
+            .nest_service("/static", tower_http::services::ServeDir::new("static"))
             .layer(sessions)
+            .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+                axum::http::header::CONTENT_SECURITY_POLICY,
+                axum::http::HeaderValue::from_static(crate::web::CONTENT_SECURITY_POLICY),
+            ))
             .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes));
         let sweep_every = match settings.clocks.sweep_interval_seconds {
             0 => None,

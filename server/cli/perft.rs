@@ -3,6 +3,7 @@
 //! chess moves of its move generator, and `seven-kingdoms`). Its last line is exactly
 //! `nodes <N> time <seconds> nps <nodes-per-second>` (other tools read it).
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -52,23 +53,67 @@ pub fn run(args: Args) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// What `perft` needs of a game's positions.
+trait PerftPosition: Clone {
+    /// The legal moves, each with its canonical text.
+    fn moves_with_names(&self) -> Vec<(String, Self)>;
+    /// The leaf count below this position.
+    fn count(&self, depth: u32) -> u64;
+}
+
+/// Counts `depth` plies below `root`, printing each root move's count first with
+/// `--divide`.
+fn count<P: PerftPosition>(root: &P, args: &Args) -> u64 {
+    if !args.divide || args.depth == 0 {
+        return root.count(args.depth);
+    }
+    let mut total = 0;
+    let mut out = std::io::stdout().lock();
+    for (name, child) in root.moves_with_names() {
+        let nodes = child.count(args.depth - 1);
+        // A closed pipe (`| head`) is not worth a panic: keep counting, print nothing.
+        let _ = writeln!(out, "{name}: {nodes}");
+        total += nodes;
+    }
+    total
+}
+
+macro_rules! perft_position {
+    ($position:ty, $perft:path, |$pos:ident, $m:ident| $name:expr) => {
+        impl PerftPosition for $position {
+            fn moves_with_names(&self) -> Vec<(String, Self)> {
+                self.legal_moves()
+                    .into_iter()
+                    .map(|$m| {
+                        let $pos = self;
+                        let name = $name;
+                        let mut child = self.clone();
+                        child.play_unchecked($m);
+                        (name, child)
+                    })
+                    .collect()
+            }
+
+            fn count(&self, depth: u32) -> u64 {
+                $perft(self, depth)
+            }
+        }
+    };
+}
+
+perft_position!(xiangqi::Position, xiangqi::perft, |_pos, m| m.to_string());
+perft_position!(shogi::Position, shogi::perft, |_pos, m| m.to_string());
+perft_position!(chess::Position, chess::perft, |_pos, m| chess_notation::uci::write(m));
+perft_position!(seven_kingdoms::Position, seven_kingdoms::perft, |pos, m| kingdoms_notation::moves::write(
+    pos, m
+));
+
 fn count_xiangqi(args: &Args) -> Result<u64, String> {
     let root = match &args.fen {
         Some(fen) => xiangqi_notation::fen::parse(fen).map_err(|e| format!("{fen}: {e}"))?,
         None => xiangqi::Position::new(),
     };
-    if !args.divide || args.depth == 0 {
-        return Ok(xiangqi::perft(&root, args.depth));
-    }
-    let mut total = 0;
-    for m in root.legal_moves() {
-        let mut child = root.clone();
-        child.play_unchecked(m);
-        let nodes = xiangqi::perft(&child, args.depth - 1);
-        println!("{m}: {nodes}");
-        total += nodes;
-    }
-    Ok(total)
+    Ok(count(&root, args))
 }
 
 fn count_shogi(args: &Args, variant: shogi::Variant) -> Result<u64, String> {
@@ -76,18 +121,7 @@ fn count_shogi(args: &Args, variant: shogi::Variant) -> Result<u64, String> {
         Some(sfen) => shogi_notation::sfen::parse(sfen, Some(variant)).map_err(|e| format!("{sfen}: {e}"))?,
         None => shogi::Position::startpos(variant),
     };
-    if !args.divide || args.depth == 0 {
-        return Ok(shogi::perft(&root, args.depth));
-    }
-    let mut total = 0;
-    for m in root.legal_moves() {
-        let mut child = root.clone();
-        child.play_unchecked(m);
-        let nodes = shogi::perft(&child, args.depth - 1);
-        println!("{m}: {nodes}");
-        total += nodes;
-    }
-    Ok(total)
+    Ok(count(&root, args))
 }
 
 fn count_chess(args: &Args) -> Result<u64, String> {
@@ -95,18 +129,7 @@ fn count_chess(args: &Args) -> Result<u64, String> {
         Some(fen) => chess_notation::fen::parse(fen).map_err(|e| format!("{fen}: {e}"))?,
         None => chess::Position::new(),
     };
-    if !args.divide || args.depth == 0 {
-        return Ok(chess::perft(&root, args.depth));
-    }
-    let mut total = 0;
-    for m in root.legal_moves() {
-        let mut child = root.clone();
-        child.play_unchecked(m);
-        let nodes = chess::perft(&child, args.depth - 1);
-        println!("{}: {nodes}", chess_notation::uci::write(m));
-        total += nodes;
-    }
-    Ok(total)
+    Ok(count(&root, args))
 }
 
 fn count_kingdoms(args: &Args) -> Result<u64, String> {
@@ -114,16 +137,5 @@ fn count_kingdoms(args: &Args) -> Result<u64, String> {
         Some(text) => kingdoms_notation::position_text::parse(text).map_err(|e| format!("{text}: {e}"))?,
         None => seven_kingdoms::Position::new(),
     };
-    if !args.divide || args.depth == 0 {
-        return Ok(seven_kingdoms::perft(&root, args.depth));
-    }
-    let mut total = 0;
-    for m in root.legal_moves() {
-        let mut child = root.clone();
-        child.play_unchecked(m);
-        let nodes = seven_kingdoms::perft(&child, args.depth - 1);
-        println!("{}: {nodes}", kingdoms_notation::moves::write(&root, m));
-        total += nodes;
-    }
-    Ok(total)
+    Ok(count(&root, args))
 }

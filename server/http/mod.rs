@@ -8,6 +8,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod openapi;
+pub mod pages;
 pub mod router;
 pub mod session;
 pub mod tokens;

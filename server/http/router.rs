@@ -64,6 +64,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/sections/{id}/crosstable.csv", get(tournaments::crosstable_csv_file))
         .route("/api/sections/{id}/crosstable.html", get(tournaments::crosstable_html_page))
         .route("/api/sections/{id}/trf", get(tournaments::trf))
+        .merge(super::pages::router())
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async {
             ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "method not allowed")

@@ -324,13 +324,12 @@ fn negotiate(
     Ok((format, language))
 }
 
-/// A printable HTML page around a table fragment.
+/// A printable HTML page around a table fragment. The stylesheet is a file under
+/// `static/`: the content security policy forbids inline styles.
 fn html_page(title: &str, language: Language, fragment: &str) -> Response {
     let page = format!(
         "<!doctype html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n\
-         <style>\nbody{{font-family:sans-serif;margin:1em}}\ntable{{border-collapse:collapse}}\n\
-         th,td{{border:1px solid #888;padding:.2em .5em;text-align:center}}\n\
-         a{{color:inherit;text-decoration:none}}\n@media print{{body{{margin:0}}a{{color:#000}}}}\n</style>\n\
+         <link rel=\"stylesheet\" href=\"/static/tables.css\">\n\
          </head>\n<body>\n{fragment}</body>\n</html>\n",
         lang = language.code(),
         title = escape(title),

@@ -12,7 +12,7 @@ use std::fmt;
 use crate::game::cxq::{CxqJudge, MoveFacts, PieceId, PieceSet};
 use crate::game::handicap::{CaptureBan, Handicap, HandicapRules, RiverRestriction};
 use crate::game::ruleset::{CxqLimits, Ruleset};
-use crate::xiangqi::{IllegalMoveKind, Move, Position, Role, Square, SQUARES};
+use crate::xiangqi::{IllegalMoveKind, Move, Position, Role, Square, SquareSet, SQUARES};
 use crate::{Color, Outcome};
 
 /// Why a move was refused by the game (as opposed to the position).
@@ -330,25 +330,36 @@ impl XiangqiGame {
         let checkers: PieceSet = after.checkers().map(id_after).fold(0, |a, b| a | b);
 
         let mut facts = MoveFacts { checkers, ..MoveFacts::default() };
-        for target in after.occupied_by(enemy) {
-            let Some(target_piece) = after.piece_at(target) else { continue };
-            // Exceptions: the king is checked, not chased; a soldier that has not crossed
-            // the river is not a target.
-            if target_piece.role == Role::King
-                || (target_piece.role == Role::Soldier && target.on_own_side(enemy))
-            {
+        // Attack sets are computed once per attacking piece (not once per pair): the
+        // cost of a move stays a small constant.
+        let mut chasers_of = [0 as PieceSet; SQUARES];
+        let enemy_occupied = after.occupied_by(enemy).0;
+        for attacker in after.occupied_by(mover) {
+            let Some(attacker_piece) = after.piece_at(attacker) else { continue };
+            // Exception: threats by a king or a soldier are not attacks.
+            if matches!(attacker_piece.role, Role::King | Role::Soldier) {
                 continue;
             }
-            let mut chasers: PieceSet = 0;
-            for attacker in after.attackers(target, mover) {
-                let Some(attacker_piece) = after.piece_at(attacker) else { continue };
-                // Exception: threats by a king or a soldier are not attacks.
-                if matches!(attacker_piece.role, Role::King | Role::Soldier) {
+            let targets = after.attacks_from(attacker).0 & enemy_occupied;
+            if targets == 0 {
+                continue;
+            }
+            // Credit: the moved piece, or a piece whose attack the move uncovered.
+            let attacked_before = if attacker == m.to { 0 } else { before.attacks_from(attacker).0 };
+            for target in SquareSet(targets) {
+                let Some(target_piece) = after.piece_at(target) else { continue };
+                // Exceptions: the king is checked, not chased; a soldier that has not
+                // crossed the river is not a target.
+                if target_piece.role == Role::King
+                    || (target_piece.role == Role::Soldier && target.on_own_side(enemy))
+                {
                     continue;
                 }
-                // Credit: the moved piece, or a piece whose attack the move uncovered.
-                let newly = attacker == m.to || !can_capture(before, attacker, target, mover);
-                if !newly || !can_capture(after, attacker, target, mover) {
+                let was_attacked = attacked_before >> target.index() & 1 != 0;
+                if was_attacked && can_capture(before, attacker, target, mover) {
+                    continue;
+                }
+                if !can_capture(after, attacker, target, mover) {
                     continue;
                 }
                 // Exception: a same-type exchange or sacrifice is not an attack.
@@ -361,12 +372,13 @@ impl XiangqiGame {
                 let chariot_exception = target_piece.role == Role::Chariot
                     && matches!(attacker_piece.role, Role::Horse | Role::Cannon);
                 if chariot_exception || !is_protected(after, attacker, target) {
-                    chasers |= id_after(attacker);
+                    chasers_of[target.index()] |= id_after(attacker);
                 }
             }
-            if chasers != 0 {
-                let target_id = self.ids[target.index()];
-                facts.chased.push((target_id, chasers));
+        }
+        for target in Square::all() {
+            if chasers_of[target.index()] != 0 {
+                facts.chased.push((self.ids[target.index()], chasers_of[target.index()]));
             }
         }
         facts.progress = before.piece_at(m.to).is_some()

@@ -1,0 +1,122 @@
+//! The game archive (finished games, searched by player, variant and result) and the
+//! record downloads `GET /games/{id}/record/{format}`.
+
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use serde::Deserialize;
+
+use super::{render_with, Chrome, Ctx, PageError, PageResult};
+use crate::domain::games;
+use crate::domain::{Domain, DomainError};
+use crate::web::records::{self, RecordFormat, RecordInput};
+
+/// The archive's search fields, kept as typed.
+#[derive(Debug, Default, Deserialize)]
+pub struct ArchiveQuery {
+    #[serde(default)]
+    player: String,
+    #[serde(default)]
+    variant: String,
+    #[serde(default)]
+    result: String,
+}
+
+/// One archived game.
+pub struct ArchiveLine {
+    id: i64,
+    variant: String,
+    players: String,
+    result: String,
+    ply: i32,
+}
+
+/// The archive page.
+#[derive(askama::Template)]
+#[template(path = "archive.html")]
+pub struct ArchivePage {
+    chrome: Chrome,
+    query: ArchiveQuery,
+    games: Vec<ArchiveLine>,
+    player_error: Option<String>,
+}
+
+/// `GET /archive?player=&variant=&result=`.
+pub async fn show(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    Query(mut query): Query<ArchiveQuery>,
+) -> PageResult {
+    if query.player.trim().is_empty() {
+        if let Some(me) = &ctx.user {
+            query.player = me.username.clone();
+        }
+    }
+    let mut player_error = None;
+    let mut found = Vec::new();
+    let player = query.player.trim().to_owned();
+    if !player.is_empty() {
+        match games::list_for_player(&domain, &player, Some("finished")).await {
+            Ok(list) => found = list,
+            Err(DomainError::NotFound(_) | DomainError::Invalid(_)) => {
+                player_error = Some(ctx.t.get("archive.error.player").to_owned());
+            }
+            Err(other) => return Err(PageError::Internal(other.to_string())),
+        }
+    }
+    let games = found
+        .into_iter()
+        .filter(|g| query.variant.is_empty() || g.variant == query.variant)
+        .filter(|g| query.result.is_empty() || g.result.as_deref() == Some(query.result.as_str()))
+        .map(|g| ArchiveLine {
+            id: g.id,
+            variant: ctx.t.get(&format!("variant.{}", g.variant)).to_owned(),
+            players: g.players.join(" – "),
+            result: g.result.unwrap_or_default(),
+            ply: g.ply,
+        })
+        .collect();
+    let status = if player_error.is_some() { StatusCode::UNPROCESSABLE_ENTITY } else { StatusCode::OK };
+    render_with(status, &ArchivePage { chrome: ctx.chrome("archive.title"), query, games, player_error })
+}
+
+/// `GET /games/{id}/record/{format}`: the record as a download.
+pub async fn record(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    Path((id, format)): Path<(i64, String)>,
+) -> PageResult {
+    let Some(format) = RecordFormat::from_name(&format) else { return Err(PageError::NotFound(ctx.t)) };
+    let view = match games::view(&domain, id).await {
+        Ok(view) => view,
+        Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(ctx.t)),
+        Err(other) => return Err(PageError::Internal(other.to_string())),
+    };
+    let variant: tavoliere_rules::variant::Variant =
+        view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
+    if !RecordFormat::for_variant(variant).contains(&format) {
+        return Err(PageError::NotFound(ctx.t));
+    }
+    let moves: Vec<String> = view.moves.iter().map(|m| m.canonical.clone()).collect();
+    let name = |seat: usize| view.seats.get(seat).map(|s| s.username.as_str()).unwrap_or("");
+    let input = RecordInput {
+        id,
+        variant,
+        ruleset: &view.ruleset,
+        handicap: view.handicap.as_deref(),
+        start: view.start_position.as_deref(),
+        players: [name(0), name(1)],
+        moves: &moves,
+        result: view.result.as_deref(),
+        reason: view.reason.as_deref(),
+    };
+    let text = records::write(&input, format).map_err(|e| PageError::Internal(format!("game {id}: {e}")))?;
+    let disposition = format!("attachment; filename=\"tavoliere-{id}.{}\"", format.extension());
+    Ok((
+        StatusCode::OK,
+        [(CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()), (CONTENT_DISPOSITION, disposition)],
+        text,
+    )
+        .into_response())
+}

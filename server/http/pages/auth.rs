@@ -1,0 +1,145 @@
+//! Sign up, log in, log out: forms that keep what was typed (never the password) and show
+//! errors next to the field. Logging in is rate limited like the API's.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect};
+use axum::Form;
+use secrecy::SecretString;
+use serde::Deserialize;
+
+use super::{render, render_with, store_failure, Chrome, Ctx, PageResult};
+use crate::domain::accounts::{self, Role, Username};
+use crate::domain::DomainError;
+use crate::http::auth::SESSION_ACCOUNT_KEY;
+use crate::http::tokens::{check_credentials, Credentials};
+use crate::http::AppState;
+
+/// The sign-up and log-in form page.
+#[derive(askama::Template)]
+#[template(path = "auth.html")]
+pub struct AuthPage {
+    chrome: Chrome,
+    action: &'static str,
+    submit: String,
+    signup: bool,
+    username: String,
+    form_error: Option<String>,
+    username_error: Option<String>,
+    password_error: Option<String>,
+}
+
+impl AuthPage {
+    fn new(ctx: &Ctx, signup: bool, username: String) -> AuthPage {
+        let (title, action) =
+            if signup { ("auth.signup_title", "/signup") } else { ("auth.login_title", "/login") };
+        AuthPage {
+            chrome: ctx.chrome(title),
+            action,
+            submit: ctx.t.get(if signup { "auth.signup_button" } else { "auth.login_button" }).to_owned(),
+            signup,
+            username,
+            form_error: None,
+            username_error: None,
+            password_error: None,
+        }
+    }
+}
+
+/// What the forms send.
+#[derive(Deserialize)]
+pub struct AuthForm {
+    #[serde(default)]
+    csrf: String,
+    username: String,
+    password: String,
+}
+
+/// `GET /signup`.
+pub async fn signup_form(ctx: Ctx) -> PageResult {
+    render(&AuthPage::new(&ctx, true, String::new()))
+}
+
+/// `GET /login`.
+pub async fn login_form(ctx: Ctx) -> PageResult {
+    render(&AuthPage::new(&ctx, false, String::new()))
+}
+
+async fn sign_in(ctx: &Ctx, account_id: i64) -> Result<(), super::PageError> {
+    ctx.session.cycle_id().await.map_err(store_failure)?;
+    ctx.session.insert(SESSION_ACCOUNT_KEY, account_id).await.map_err(store_failure)?;
+    Ok(())
+}
+
+/// `POST /signup`: creates the account and signs in.
+pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<AuthForm>) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let mut page = AuthPage::new(&ctx, true, form.username.clone());
+    let username = match Username::parse(form.username.trim()) {
+        Ok(name) => name,
+        Err(_) => {
+            page.username_error = Some(ctx.t.get("auth.error.username").to_owned());
+            return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
+        }
+    };
+    let password = SecretString::from(form.password);
+    match accounts::register(&state.domain.pool, &username, password, Role::Player).await {
+        Ok(account) => {
+            sign_in(&ctx, account.id).await?;
+            Ok(Redirect::to("/").into_response())
+        }
+        Err(DomainError::Conflict(_)) => {
+            page.username_error = Some(ctx.t.get("auth.error.taken").to_owned());
+            render_with(StatusCode::CONFLICT, &page)
+        }
+        Err(DomainError::Invalid(_)) => {
+            page.password_error = Some(ctx.t.get("auth.error.password").to_owned());
+            render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
+        }
+        Err(other) => Err(super::PageError::Internal(other.to_string())),
+    }
+}
+
+/// `POST /login`: checks the credentials (rate limited) and signs in.
+pub async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ctx: Ctx,
+    Form(form): Form<AuthForm>,
+) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let mut page = AuthPage::new(&ctx, false, form.username.clone());
+    let credentials = Credentials { username: form.username, password: SecretString::from(form.password) };
+    match check_credentials(&state, client, credentials).await {
+        Ok(account) => {
+            sign_in(&ctx, account.id).await?;
+            Ok(Redirect::to("/").into_response())
+        }
+        Err(error) if error.status() == StatusCode::TOO_MANY_REQUESTS => {
+            page.form_error = Some(ctx.t.get("auth.error.rate_limited").to_owned());
+            render_with(StatusCode::TOO_MANY_REQUESTS, &page)
+        }
+        Err(error) if error.status().is_client_error() => {
+            page.form_error = Some(ctx.t.get("auth.error.credentials").to_owned());
+            render_with(StatusCode::UNAUTHORIZED, &page)
+        }
+        Err(error) => Err(super::PageError::Internal(format!("login: status {}", error.status()))),
+    }
+}
+
+/// What the log-out form sends.
+#[derive(Deserialize)]
+pub struct CsrfOnly {
+    /// The session's CSRF token.
+    #[serde(default)]
+    pub csrf: String,
+}
+
+/// `POST /logout`: ends the session.
+pub async fn logout(ctx: Ctx, Form(form): Form<CsrfOnly>) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    ctx.session.flush().await.map_err(store_failure)?;
+    Ok(Redirect::to("/login").into_response())
+}

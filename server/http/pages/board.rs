@@ -1,0 +1,73 @@
+//! `GET /games/{id}/board.svg?ply=N&flip=1&style=western`: the board of a game after `N`
+//! moves (default: now), as SVG for embedding in forums and mails.
+
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use serde::Deserialize;
+
+use super::{PageError, PageResult};
+use crate::domain::games;
+use crate::domain::rules_adapter::{self, Variant as RulesVariant};
+use crate::domain::{Domain, DomainError};
+use crate::web::board::{self, BoardOptions, PieceStyle};
+use crate::web::i18n::{Lang, Texts};
+
+/// Query of the board image.
+#[derive(Debug, Deserialize)]
+pub struct BoardQuery {
+    /// Moves to show (0 = the start); the current position when absent or too large.
+    ply: Option<u32>,
+    /// `1` or `true`: from the second player's side.
+    flip: Option<String>,
+    /// `traditional` (default) or `western`.
+    style: Option<String>,
+}
+
+/// The SVG of game `id` after `ply` moves. Deliberately sessionless: images embedded in
+/// forums and mails must not open a session per fetch.
+pub async fn svg(
+    State(domain): State<Domain>,
+    Path(id): Path<i64>,
+    Query(query): Query<BoardQuery>,
+) -> PageResult {
+    let view = match games::view(&domain, id).await {
+        Ok(view) => view,
+        Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(Texts::new(Lang::En))),
+        Err(other) => return Err(PageError::Internal(other.to_string())),
+    };
+    let internal = |e: String| PageError::Internal(format!("board of game {id}: {e}"));
+    let shown = query.ply.map_or(view.moves.len(), |p| (p as usize).min(view.moves.len()));
+    let fen = if shown == view.moves.len() {
+        view.position.clone()
+    } else {
+        let variant: RulesVariant = view.variant.parse().map_err(|e| internal(format!("{e}")))?;
+        let mut game = rules_adapter::new_game(
+            variant,
+            &view.ruleset,
+            view.handicap.as_deref(),
+            view.start_position.as_deref(),
+        )
+        .map_err(internal)?;
+        for played in &view.moves[..shown] {
+            game.play(&played.canonical).map_err(|e| internal(e.detail))?;
+        }
+        game.fen()
+    };
+    let style = PieceStyle::from_setting(query.style.as_deref().unwrap_or(""));
+    let options = BoardOptions {
+        last_move: shown.checked_sub(1).map(|i| view.moves[i].canonical.as_str()),
+        flipped: matches!(query.flip.as_deref(), Some("1" | "true")),
+        style,
+    };
+    let variant: tavoliere_rules::variant::Variant =
+        view.variant.parse().map_err(|_| internal(format!("variant {}", view.variant)))?;
+    let svg = board::render(variant, &fen, options).map_err(|e| internal(e.to_string()))?;
+    Ok((
+        StatusCode::OK,
+        [(CONTENT_TYPE, "image/svg+xml; charset=utf-8"), (CACHE_CONTROL, "public, max-age=60")],
+        svg,
+    )
+        .into_response())
+}

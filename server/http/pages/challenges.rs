@@ -1,0 +1,262 @@
+//! Challenges: the new-challenge form (variant, ruleset, handicap, opponent or open,
+//! colour, time control), the open challenges to accept, accept/decline/cancel.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect};
+use axum::Form;
+use serde::Deserialize;
+
+use super::auth::CsrfOnly;
+use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use crate::domain::accounts;
+use crate::domain::challenges::{self, NewChallenge, SeatChoice};
+use crate::domain::time_control::TimeControl;
+use crate::domain::{Domain, DomainError};
+
+/// What the new-challenge form sends (all text, so that it can be shown back as typed).
+#[derive(Debug, Default, Deserialize)]
+pub struct ChallengeForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    variant: String,
+    #[serde(default)]
+    ruleset: String,
+    #[serde(default)]
+    handicap: String,
+    #[serde(default)]
+    opponent: String,
+    #[serde(default)]
+    color: String,
+    #[serde(default)]
+    tc_kind: String,
+    #[serde(default)]
+    days: String,
+    #[serde(default)]
+    moves: String,
+    #[serde(default)]
+    increment_days: String,
+    #[serde(default)]
+    cap_days: String,
+}
+
+/// Errors of the form, by field.
+#[derive(Debug, Default)]
+pub struct ChallengeErrors {
+    form: Option<String>,
+    variant: Option<String>,
+    opponent: Option<String>,
+    time_control: Option<String>,
+}
+
+/// The new-challenge page.
+#[derive(askama::Template)]
+#[template(path = "challenge_new.html")]
+pub struct NewChallengePage {
+    chrome: Chrome,
+    form: ChallengeForm,
+    errors: ChallengeErrors,
+}
+
+/// One open challenge.
+pub struct OpenLine {
+    id: i64,
+    challenger: String,
+    opponent: String,
+    variant: String,
+    ruleset: String,
+    color: String,
+    mine: bool,
+    addressed_to_me: bool,
+}
+
+/// The open challenges page.
+#[derive(askama::Template)]
+#[template(path = "challenges.html")]
+pub struct ChallengesPage {
+    chrome: Chrome,
+    open: Vec<OpenLine>,
+}
+
+/// `GET /challenges/new`.
+pub async fn new_form(ctx: Ctx) -> PageResult {
+    ctx.require_user()?;
+    let form = ChallengeForm {
+        variant: "xiangqi".into(),
+        color: "random".into(),
+        tc_kind: "days-per-move".into(),
+        days: "3".into(),
+        ..ChallengeForm::default()
+    };
+    render(&NewChallengePage {
+        chrome: ctx.chrome("challenge.new_title"),
+        form,
+        errors: ChallengeErrors::default(),
+    })
+}
+
+fn number(text: &str) -> Option<u32> {
+    text.trim().parse().ok()
+}
+
+fn non_empty(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// Reads the form; errors by field.
+fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors> {
+    let mut errors = ChallengeErrors::default();
+    if !["xiangqi", "shogi", "minishogi"].contains(&form.variant.as_str()) {
+        errors.variant = Some(ctx.t.get("challenge.error.variant").to_owned());
+    }
+    let color = match form.color.as_str() {
+        "first" => SeatChoice::First,
+        "second" => SeatChoice::Second,
+        _ => SeatChoice::Random,
+    };
+    let time_control = match form.tc_kind.as_str() {
+        "days-per-move" => number(&form.days).map(|days| TimeControl::DaysPerMove { days }),
+        "moves-in-days" => number(&form.moves)
+            .zip(number(&form.days))
+            .map(|(moves, days)| TimeControl::MovesInDays { moves, days }),
+        "fischer" => match (number(&form.days), number(&form.increment_days), number(&form.cap_days)) {
+            (Some(initial_days), Some(increment_days), Some(cap_days)) => {
+                Some(TimeControl::Fischer { initial_days, increment_days, cap_days })
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let time_control = time_control.and_then(|tc| tc.validate().ok());
+    if time_control.is_none() {
+        errors.time_control = Some(ctx.t.get("challenge.error.time_control").to_owned());
+    }
+    match (time_control, errors.variant.is_none()) {
+        (Some(time_control), true) => Ok(NewChallenge {
+            variant: form.variant.clone(),
+            ruleset: non_empty(&form.ruleset),
+            handicap: non_empty(&form.handicap),
+            start_position: None,
+            opponent: non_empty(&form.opponent),
+            color,
+            time_control,
+            vacation_allowed: true,
+        }),
+        _ => Err(errors),
+    }
+}
+
+/// `POST /challenges`: creates a challenge through the same domain function as the API.
+pub async fn create(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<ChallengeForm>) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let me = ctx.require_user()?.clone();
+    let new = match read(&ctx, &form) {
+        Ok(new) => new,
+        Err(errors) => {
+            let page = NewChallengePage { chrome: ctx.chrome("challenge.new_title"), form, errors };
+            return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
+        }
+    };
+    let mut errors = ChallengeErrors::default();
+    if let Some(opponent) = &new.opponent {
+        match accounts::account_id_by_username(&domain.pool, opponent).await {
+            Ok(_) => {}
+            Err(DomainError::NotFound(_)) => {
+                errors.opponent = Some(ctx.t.get("challenge.error.opponent").to_owned());
+                let page = NewChallengePage { chrome: ctx.chrome("challenge.new_title"), form, errors };
+                return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
+            }
+            Err(other) => return Err(PageError::Internal(other.to_string())),
+        }
+    }
+    let status = match challenges::create(&domain, me.id, new).await {
+        Ok(_) => return Ok(Redirect::to("/challenges").into_response()),
+        Err(DomainError::NotFound(_)) => {
+            errors.opponent = Some(ctx.t.get("challenge.error.opponent").to_owned());
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        Err(
+            DomainError::Invalid(detail) | DomainError::Forbidden(detail) | DomainError::Conflict(detail),
+        ) => {
+            errors.form = Some(detail);
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        Err(other) => return Err(PageError::Internal(other.to_string())),
+    };
+    render_with(status, &NewChallengePage { chrome: ctx.chrome("challenge.new_title"), form, errors })
+}
+
+/// `GET /challenges`: open challenges I may accept or have made.
+pub async fn list(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
+    let me = ctx.require_user()?.clone();
+    let open = challenges::list_open(&domain, me.id).await.map_err(|e| PageError::Internal(e.to_string()))?;
+    let open = open
+        .into_iter()
+        .map(|c| OpenLine {
+            id: c.id,
+            mine: c.challenger == me.username,
+            addressed_to_me: c.opponent.as_deref() == Some(me.username.as_str()),
+            challenger: c.challenger,
+            opponent: c.opponent.unwrap_or_else(|| ctx.t.get("challenge.anyone").to_owned()),
+            variant: ctx.t.get(&format!("variant.{}", c.variant)).to_owned(),
+            ruleset: c.ruleset,
+            color: ctx.t.get(&format!("challenge.color.{}", c.color)).to_owned(),
+        })
+        .collect();
+    render(&ChallengesPage { chrome: ctx.chrome("challenge.list_title"), open })
+}
+
+/// `POST /challenges/{id}/accept`: starts the game and opens it.
+pub async fn accept(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    Path(id): Path<i64>,
+    Form(form): Form<CsrfOnly>,
+) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let me = ctx.require_user()?.clone();
+    match challenges::accept(&domain, id, me.id).await {
+        Ok(game) => Ok(Redirect::to(&format!("/games/{game}")).into_response()),
+        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
+        Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
+        Err(_) => Ok(Redirect::to("/challenges").into_response()),
+    }
+}
+
+async fn close(domain: &Domain, ctx: &Ctx, id: i64, decline: bool) -> PageResult {
+    let me = ctx.require_user()?;
+    let done = if decline {
+        challenges::decline(domain, id, me.id).await
+    } else {
+        challenges::cancel(domain, id, me.id).await
+    };
+    match done {
+        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
+        Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
+        _ => Ok(Redirect::to("/challenges").into_response()),
+    }
+}
+
+/// `POST /challenges/{id}/cancel`.
+pub async fn cancel(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    Path(id): Path<i64>,
+    Form(form): Form<CsrfOnly>,
+) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    close(&domain, &ctx, id, false).await
+}
+
+/// `POST /challenges/{id}/decline`.
+pub async fn decline(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    Path(id): Path<i64>,
+    Form(form): Form<CsrfOnly>,
+) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    close(&domain, &ctx, id, true).await
+}

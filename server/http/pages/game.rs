@@ -1,0 +1,301 @@
+//! The game page: board, players and clocks, the move list in the chosen notation, the
+//! result; the move form (any notation, confirmation when the dry run says the move would
+//! end the game), draw offer/accept/decline, resign, claim. Moves go through
+//! [`games::submit_move`], the same function as the REST API.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect};
+use axum::Form;
+use serde::Deserialize;
+
+use super::dashboard::time_left;
+use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use crate::domain::games::{self, GameView};
+use crate::domain::{Domain, DomainError};
+use crate::web::board::{self as svg_board, BoardOptions};
+use crate::web::records::RecordFormat;
+
+/// A player as the page shows them.
+pub struct PlayerLine {
+    username: String,
+    color: String,
+    clock: String,
+    to_move: bool,
+}
+
+/// One line of the move list: turn number and the moves of both sides.
+pub struct MoveLine {
+    number: usize,
+    first: String,
+    second: String,
+}
+
+/// A move waiting for the player's confirmation.
+pub struct Pending {
+    text: String,
+    message: String,
+}
+
+/// The game page.
+#[derive(askama::Template)]
+#[template(path = "game.html")]
+pub struct GamePage {
+    chrome: Chrome,
+    id: i64,
+    variant: String,
+    variant_code: String,
+    board: String,
+    players: Vec<PlayerLine>,
+    moves: Vec<MoveLine>,
+    ply: i32,
+    active: bool,
+    my_turn: bool,
+    playing: bool,
+    flipped: bool,
+    deadline: String,
+    result: Option<String>,
+    draw_offered_by_me: bool,
+    draw_offered_to_me: bool,
+    move_text: String,
+    move_error: Option<String>,
+    pending: Option<Pending>,
+    records: Vec<(&'static str, String)>,
+}
+
+async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
+    match games::view(domain, id).await {
+        Ok(view) => Ok(view),
+        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
+        Err(other) => Err(PageError::Internal(other.to_string())),
+    }
+}
+
+fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageError> {
+    let t = ctx.t;
+    let me = ctx.user.as_ref().map(|u| u.username.as_str());
+    let my_seat = view.seats.iter().find(|s| Some(s.username.as_str()) == me).map(|s| s.seat);
+    let flipped = my_seat == Some(1);
+    let variant: tavoliere_rules::variant::Variant =
+        view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
+    let options = BoardOptions {
+        last_move: view.moves.last().map(|m| m.canonical.as_str()),
+        flipped,
+        style: ctx.piece_style(),
+    };
+    let board = match svg_board::render(variant, &view.position, options) {
+        Ok(svg) => svg,
+        // Variants without a drawing yet still get the page, the move list and the form.
+        Err(svg_board::BoardError::Unsupported(_)) => String::new(),
+        Err(e) => return Err(PageError::Internal(format!("board of game {}: {e}", view.id))),
+    };
+    let canonical = ctx.prefs.notation.as_deref() == Some("canonical");
+    let texts: Vec<String> = view
+        .moves
+        .iter()
+        .map(|m| {
+            if canonical {
+                m.canonical.clone()
+            } else {
+                m.display.clone().unwrap_or_else(|| m.canonical.clone())
+            }
+        })
+        .collect();
+    let moves = texts
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| MoveLine {
+            number: i + 1,
+            first: pair[0].clone(),
+            second: pair.get(1).cloned().unwrap_or_default(),
+        })
+        .collect();
+    let active = view.status == "active";
+    let players = view
+        .seats
+        .iter()
+        .map(|s| PlayerLine {
+            username: s.username.clone(),
+            color: t.get(&format!("color.{}.{}", view.variant, s.color)).to_owned(),
+            clock: time_left(t, s.remaining_seconds),
+            to_move: active && view.to_move_seat == Some(s.seat),
+        })
+        .collect();
+    let deadline = view
+        .deadline
+        .filter(|_| active)
+        .map(|d| time_left(t, (d - domain.clock.now()).whole_seconds()))
+        .unwrap_or_default();
+    let result = view.result.as_ref().map(|r| {
+        let reason = view.reason.as_deref().map(|reason| t.get(&format!("reason.{reason}")).to_owned());
+        match reason {
+            Some(reason) => format!("{r} · {reason}"),
+            None => r.clone(),
+        }
+    });
+    Ok(GamePage {
+        chrome: Chrome {
+            title: t.format("game.title", &[("id", &view.id.to_string())]),
+            ..ctx.chrome("game.title")
+        },
+        id: view.id,
+        variant: t.get(&format!("variant.{}", view.variant)).to_owned(),
+        variant_code: view.variant.clone(),
+        board,
+        players,
+        moves,
+        ply: view.ply,
+        active,
+        my_turn: active && my_seat.is_some() && my_seat == view.to_move_seat,
+        playing: active && my_seat.is_some(),
+        flipped,
+        deadline,
+        result,
+        draw_offered_by_me: my_seat.is_some() && view.draw_offer_seat == my_seat,
+        draw_offered_to_me: my_seat.is_some()
+            && view.draw_offer_seat.is_some()
+            && view.draw_offer_seat != my_seat,
+        move_text: String::new(),
+        move_error: None,
+        pending: None,
+        records: RecordFormat::for_variant(variant)
+            .iter()
+            .map(|f| (f.name(), t.get(&format!("record.{}", f.name())).to_owned()))
+            .collect(),
+    })
+}
+
+/// `GET /games/{id}`.
+pub async fn show(State(domain): State<Domain>, ctx: Ctx, Path(id): Path<i64>) -> PageResult {
+    let view = load(&domain, &ctx, id).await?;
+    render(&page(&domain, &ctx, &view)?)
+}
+
+/// What the move form sends.
+#[derive(Deserialize)]
+pub struct MoveForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(rename = "move", default)]
+    text: String,
+    #[serde(default)]
+    ply: String,
+    #[serde(default)]
+    confirm: Option<String>,
+}
+
+/// The catalogue's words for a refused move.
+fn move_error_text(ctx: &Ctx, error: &DomainError) -> String {
+    match error {
+        DomainError::Invalid(detail) => ctx.t.format("game.error.move", &[("detail", detail)]),
+        DomainError::Conflict(_) => ctx.t.get("game.error.stale").to_owned(),
+        DomainError::Forbidden(_) => ctx.t.get("game.error.not_yours").to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// `POST /games/{id}/move`: dry run first; when the move would end the game (a loss by
+/// rule included) the page asks for confirmation; then [`games::submit_move`].
+pub async fn play(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    Path(id): Path<i64>,
+    Form(form): Form<MoveForm>,
+) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let me = ctx.require_user()?.clone();
+    let view = load(&domain, &ctx, id).await?;
+    let text = form.text.trim().to_owned();
+    let ply: i32 = form.ply.trim().parse().unwrap_or(view.ply);
+    let refuse = |mut page: GamePage, message: String| {
+        page.move_text = form.text.clone();
+        page.move_error = Some(message);
+        render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
+    };
+    if text.is_empty() {
+        return refuse(page(&domain, &ctx, &view)?, ctx.t.get("game.error.empty").to_owned());
+    }
+    if form.confirm.as_deref() != Some("1") {
+        match games::check_move(&domain, id, me.id, &text).await {
+            Ok(check) if check.ends_game => {
+                let reason = check
+                    .reason
+                    .as_deref()
+                    .map(|r| ctx.t.get(&format!("reason.{r}")).to_owned())
+                    .unwrap_or_default();
+                let mut page = page(&domain, &ctx, &view)?;
+                page.move_text = text.clone();
+                page.pending = Some(Pending {
+                    text,
+                    message: ctx.t.format(
+                        "game.confirm",
+                        &[
+                            ("move", &check.display),
+                            ("result", check.result.as_deref().unwrap_or("")),
+                            ("reason", &reason),
+                        ],
+                    ),
+                });
+                return render(&page);
+            }
+            Ok(_) => {}
+            Err(DomainError::Internal(e)) => return Err(PageError::Internal(e.to_string())),
+            Err(error) => return refuse(page(&domain, &ctx, &view)?, move_error_text(&ctx, &error)),
+        }
+    }
+    match games::submit_move(&domain, id, me.id, &text, ply).await {
+        Ok(_) => Ok(Redirect::to(&format!("/games/{id}")).into_response()),
+        Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
+        Err(error) => {
+            let view = load(&domain, &ctx, id).await?;
+            refuse(page(&domain, &ctx, &view)?, move_error_text(&ctx, &error))
+        }
+    }
+}
+
+/// What the action buttons send.
+#[derive(Deserialize)]
+pub struct ActionForm {
+    #[serde(default)]
+    csrf: String,
+    action: String,
+}
+
+/// `POST /games/{id}/action`: resign, offer/accept/decline a draw, claim.
+pub async fn action(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    Path(id): Path<i64>,
+    Form(form): Form<ActionForm>,
+) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let me = ctx.require_user()?.clone();
+    let done = match form.action.as_str() {
+        "resign" => games::resign(&domain, id, me.id).await,
+        "offer-draw" => games::offer_draw(&domain, id, me.id).await,
+        "accept-draw" => games::accept_draw(&domain, id, me.id).await,
+        "decline-draw" => games::decline_draw(&domain, id, me.id).await,
+        "claim" => games::claim(&domain, id, me.id).await,
+        _ => Err(DomainError::Invalid(String::new())),
+    };
+    match done {
+        Ok(_) => Ok(Redirect::to(&format!("/games/{id}")).into_response()),
+        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
+        Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
+        Err(error) => {
+            let view = load(&domain, &ctx, id).await?;
+            let mut page = page(&domain, &ctx, &view)?;
+            page.move_error = Some(match error {
+                DomainError::Invalid(detail)
+                | DomainError::Conflict(detail)
+                | DomainError::Forbidden(detail)
+                    if !detail.is_empty() =>
+                {
+                    ctx.t.format("game.error.action", &[("detail", &detail)])
+                }
+                _ => ctx.t.get("game.error.unknown_action").to_owned(),
+            });
+            render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
+        }
+    }
+}

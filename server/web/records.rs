@@ -1,0 +1,302 @@
+//! Game records for download: PGN (ICCS or WXF moves) for Xiangqi; KIF, CSA and USI for
+//! Shogi and MiniShogi; the AISE notation for MiniShogi. Pure functions of a
+//! [`RecordInput`]; the moves are replayed through the rules facade.
+
+use std::fmt::Write as _;
+
+use tavoliere_rules::game::{Handicap, Ruleset};
+use tavoliere_rules::notation::shogi::{self as shogi_notation, Ending, GameRecord};
+use tavoliere_rules::shogi::Variant as ShogiVariant;
+use tavoliere_rules::variant::{AnyGame, Notation, Variant};
+
+/// A downloadable record format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// PGN with ICCS moves (Xiangqi).
+    PgnIccs,
+    /// PGN with WXF moves (Xiangqi).
+    PgnWxf,
+    /// KIF (Shogi, MiniShogi).
+    Kif,
+    /// CSA (Shogi, MiniShogi).
+    Csa,
+    /// A USI `position` command (Shogi, MiniShogi).
+    Usi,
+    /// AISE magazine notation (MiniShogi).
+    Aise,
+}
+
+impl RecordFormat {
+    /// The formats offered for `variant`.
+    pub fn for_variant(variant: Variant) -> &'static [RecordFormat] {
+        match variant {
+            Variant::Xiangqi => &[RecordFormat::PgnIccs, RecordFormat::PgnWxf],
+            Variant::Shogi => &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi],
+            Variant::MiniShogi => {
+                &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi, RecordFormat::Aise]
+            }
+            Variant::Flickering | Variant::SevenKingdoms => &[],
+        }
+    }
+
+    /// The name used in URLs (`pgn-iccs`, `kif`...).
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordFormat::PgnIccs => "pgn-iccs",
+            RecordFormat::PgnWxf => "pgn-wxf",
+            RecordFormat::Kif => "kif",
+            RecordFormat::Csa => "csa",
+            RecordFormat::Usi => "usi",
+            RecordFormat::Aise => "aise",
+        }
+    }
+
+    /// Reads a URL name.
+    pub fn from_name(name: &str) -> Option<RecordFormat> {
+        [
+            RecordFormat::PgnIccs,
+            RecordFormat::PgnWxf,
+            RecordFormat::Kif,
+            RecordFormat::Csa,
+            RecordFormat::Usi,
+            RecordFormat::Aise,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+
+    /// File extension of the download.
+    pub fn extension(self) -> &'static str {
+        match self {
+            RecordFormat::PgnIccs | RecordFormat::PgnWxf => "pgn",
+            RecordFormat::Kif => "kif",
+            RecordFormat::Csa => "csa",
+            RecordFormat::Usi => "usi",
+            RecordFormat::Aise => "txt",
+        }
+    }
+}
+
+/// What a record is made from (the stored game).
+#[derive(Debug, Clone)]
+pub struct RecordInput<'a> {
+    /// Game id (the PGN `Event`/`Site` tags).
+    pub id: i64,
+    /// Variant.
+    pub variant: Variant,
+    /// Ruleset name.
+    pub ruleset: &'a str,
+    /// Handicap name.
+    pub handicap: Option<&'a str>,
+    /// Start position, `None` for the standard (or handicap) start.
+    pub start: Option<&'a str>,
+    /// The first and the second player.
+    pub players: [&'a str; 2],
+    /// Canonical moves (ICCS / USI).
+    pub moves: &'a [String],
+    /// `1-0`, `0-1`, `1/2-1/2` once over.
+    pub result: Option<&'a str>,
+    /// Why it ended (kebab-case end reason).
+    pub reason: Option<&'a str>,
+}
+
+/// Why a record cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordWriteError {
+    /// The format does not exist for the variant.
+    #[error("{0} records are not offered for this variant")]
+    Unsupported(&'static str),
+    /// The stored game cannot be replayed.
+    #[error("the game cannot be replayed: {0}")]
+    Replay(String),
+}
+
+fn replay(input: &RecordInput<'_>) -> Result<AnyGame, RecordWriteError> {
+    let ruleset: Ruleset = input.ruleset.parse().map_err(|e| RecordWriteError::Replay(format!("{e}")))?;
+    let handicap = input
+        .handicap
+        .map(|name| Handicap::parse(input.variant.name(), name))
+        .transpose()
+        .map_err(|e| RecordWriteError::Replay(format!("{e}")))?;
+    let mut game = AnyGame::with_rules(input.variant, ruleset, handicap, input.start)
+        .map_err(|e| RecordWriteError::Replay(e.to_string()))?;
+    for text in input.moves {
+        game.play(text).map_err(|e| RecordWriteError::Replay(e.to_string()))?;
+    }
+    Ok(game)
+}
+
+/// Writes the record of `input` in `format`.
+///
+/// # Errors
+/// [`RecordWriteError`] when the format is not offered for the variant or the stored moves
+/// cannot be replayed.
+pub fn write(input: &RecordInput<'_>, format: RecordFormat) -> Result<String, RecordWriteError> {
+    if !RecordFormat::for_variant(input.variant).contains(&format) {
+        return Err(RecordWriteError::Unsupported(format.name()));
+    }
+    let game = replay(input)?;
+    match format {
+        RecordFormat::PgnIccs => Ok(pgn(input, &game, Notation::Iccs, "ICCS")),
+        RecordFormat::PgnWxf => Ok(pgn(input, &game, Notation::Wxf, "WXF")),
+        RecordFormat::Usi => Ok(usi(&game)),
+        RecordFormat::Aise => Ok(aise(input, &game)),
+        RecordFormat::Kif => Ok(shogi_notation::kif::write(&shogi_record(input, &game)?)),
+        RecordFormat::Csa => shogi_notation::csa::write(&shogi_record(input, &game)?)
+            .map_err(|e| RecordWriteError::Replay(e.to_string())),
+    }
+}
+
+fn numbered(moves: &[String]) -> String {
+    let mut out = String::new();
+    for (i, pair) in moves.chunks(2).enumerate() {
+        let _ = write!(out, "{}. {}", i + 1, pair.join(" "));
+        out.push(if (i + 1) % 6 == 0 { '\n' } else { ' ' });
+    }
+    out
+}
+
+fn pgn(input: &RecordInput<'_>, game: &AnyGame, notation: Notation, format: &str) -> String {
+    let result = input.result.unwrap_or("*");
+    let mut out = String::new();
+    let tags = [
+        ("Game", "Chinese Chess".to_owned()),
+        ("Event", format!("Tavoliere game {}", input.id)),
+        ("Red", input.players[0].to_owned()),
+        ("Black", input.players[1].to_owned()),
+        ("Result", result.to_owned()),
+        ("Format", format.to_owned()),
+    ];
+    for (name, value) in tags {
+        let _ = writeln!(out, "[{name} \"{}\"]", value.replace('\\', "\\\\").replace('"', "\\\""));
+    }
+    if input.start.is_some() || input.handicap.is_some() {
+        let _ = writeln!(out, "[FEN \"{}\"]", game.start_fen());
+    }
+    if let Some(reason) = input.reason {
+        let _ = writeln!(out, "[Termination \"{reason}\"]");
+    }
+    out.push('\n');
+    out.push_str(&numbered(&game.display_moves(notation)));
+    out.push_str(result);
+    out.push('\n');
+    out
+}
+
+fn usi(game: &AnyGame) -> String {
+    let mut out = format!("position sfen {}", game.start_fen());
+    if !game.moves().is_empty() {
+        out.push_str(" moves ");
+        out.push_str(&game.moves().join(" "));
+    }
+    out.push('\n');
+    out
+}
+
+fn aise(input: &RecordInput<'_>, game: &AnyGame) -> String {
+    let mut out = format!("{} - {}\n", input.players[0], input.players[1]);
+    out.push_str(&numbered(&game.display_moves(Notation::Aise)));
+    out.push_str(input.result.unwrap_or("*"));
+    out.push('\n');
+    out
+}
+
+fn shogi_record(input: &RecordInput<'_>, game: &AnyGame) -> Result<GameRecord, RecordWriteError> {
+    let variant =
+        if input.variant == Variant::MiniShogi { ShogiVariant::Mini } else { ShogiVariant::Standard };
+    let start = shogi_notation::sfen::parse(&game.start_fen(), Some(variant))
+        .map_err(|e| RecordWriteError::Replay(e.to_string()))?;
+    let moves = game
+        .moves()
+        .iter()
+        .map(|text| {
+            shogi_notation::usi::parse_move(text, variant)
+                .ok_or_else(|| RecordWriteError::Replay(format!("stored move {text}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let ending = match input.reason {
+        Some("resignation") => Some(Ending::Resignation),
+        Some("sennichite") => Some(Ending::Sennichite),
+        Some("timeout") => Some(Ending::TimeUp),
+        Some("jishogi" | "jishogi-count" | "impasse-24" | "impasse-declaration") => Some(Ending::Jishogi),
+        _ => None,
+    };
+    Ok(GameRecord {
+        start,
+        moves,
+        ending,
+        headers: vec![
+            (shogi_notation::game::BLACK_NAME.to_owned(), input.players[0].to_owned()),
+            (shogi_notation::game::WHITE_NAME.to_owned(), input.players[1].to_owned()),
+        ],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input<'a>(variant: Variant, ruleset: &'a str, moves: &'a [String]) -> RecordInput<'a> {
+        RecordInput {
+            id: 7,
+            variant,
+            ruleset,
+            handicap: None,
+            start: None,
+            players: ["alice", "bob"],
+            moves,
+            result: Some("1-0"),
+            reason: Some("resignation"),
+        }
+    }
+
+    fn ruleset(variant: Variant) -> String {
+        variant.default_ruleset().to_string()
+    }
+
+    #[test]
+    fn xiangqi_pgn_in_iccs_and_wxf() {
+        let moves = vec!["h2e2".to_owned(), "h9g7".to_owned()];
+        let rules = ruleset(Variant::Xiangqi);
+        let iccs = write(&input(Variant::Xiangqi, &rules, &moves), RecordFormat::PgnIccs).unwrap();
+        assert!(iccs.contains("[Red \"alice\"]") && iccs.contains("[Format \"ICCS\"]"));
+        assert!(iccs.contains("1. H2-E2 H9-G7") || iccs.contains("1. h2e2 h9g7"), "{iccs}");
+        let wxf = write(&input(Variant::Xiangqi, &rules, &moves), RecordFormat::PgnWxf).unwrap();
+        assert!(wxf.contains("C2=5") && wxf.trim_end().ends_with("1-0"), "{wxf}");
+        assert_eq!(
+            write(&input(Variant::Xiangqi, &rules, &moves), RecordFormat::Kif),
+            Err(RecordWriteError::Unsupported("kif"))
+        );
+    }
+
+    #[test]
+    fn shogi_kif_csa_usi() {
+        let moves = vec!["7g7f".to_owned(), "3c3d".to_owned()];
+        let rules = ruleset(Variant::Shogi);
+        let game = input(Variant::Shogi, &rules, &moves);
+        let usi = write(&game, RecordFormat::Usi).unwrap();
+        assert!(usi.starts_with("position sfen ") && usi.trim_end().ends_with("moves 7g7f 3c3d"), "{usi}");
+        let kif = write(&game, RecordFormat::Kif).unwrap();
+        assert!(kif.contains("alice") && kif.contains("７六歩"), "{kif}");
+        let csa = write(&game, RecordFormat::Csa).unwrap();
+        assert!(csa.contains("+7776FU") && csa.contains("-3334FU"), "{csa}");
+    }
+
+    #[test]
+    fn minishogi_aise() {
+        let moves = vec!["5e4d".to_owned()];
+        let rules = ruleset(Variant::MiniShogi);
+        let aise = write(&input(Variant::MiniShogi, &rules, &moves), RecordFormat::Aise).unwrap();
+        assert!(aise.starts_with("alice - bob") && aise.contains("1. K4d"), "{aise}");
+    }
+
+    #[test]
+    fn unreplayable_moves_are_a_typed_error() {
+        let moves = vec!["z9z9".to_owned()];
+        let rules = ruleset(Variant::Shogi);
+        assert!(matches!(
+            write(&input(Variant::Shogi, &rules, &moves), RecordFormat::Usi),
+            Err(RecordWriteError::Replay(_))
+        ));
+    }
+}

@@ -1,0 +1,238 @@
+//! The real-browser end-to-end test: headless Chromium driven over WebDriver
+//! (chromedriver) against a server started here. Two players sign up; one challenges, the
+//! other accepts; they play by the move form with JavaScript switched off (alice) and by
+//! click-to-move with it on (bob); alice offers a draw, bob accepts; the dashboard shows
+//! the finished game. A screenshot of the game page is saved as
+//! `target/web-e2e/game.png`.
+//!
+//! Without chromedriver the test is skipped with a message, unless `CI` is set: in CI it
+//! must run.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+use crate::support::TestApp;
+
+/// chromedriver, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn find_program(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| p.is_file()))
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+fn start_driver(program: &PathBuf) -> Driver {
+    let port = free_port();
+    let child = Command::new(program)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not open port {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver { child, url: format!("http://127.0.0.1:{port}") }
+}
+
+fn artefact_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("web-e2e")
+}
+
+async fn browser(driver: &Driver, javascript: bool, profile: &std::path::Path) -> Client {
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let mut options = json!({
+        "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-dev-shm-usage", "--window-size=1100,1000",
+            format!("--user-data-dir={}", profile.display()),
+        ],
+    });
+    if let Some(binary) = chromium {
+        options["binary"] = json!(binary);
+    }
+    if !javascript {
+        options["prefs"] = json!({"profile.managed_default_content_settings.javascript": 2});
+    }
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert("goog:chromeOptions".into(), options);
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&driver.url)
+        .await
+        .expect("open a Chromium session")
+}
+
+/// Waits until the page at `css` contains `text`.
+async fn wait_for_text(client: &Client, css: &str, text: &str) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        if let Ok(element) = client.find(Locator::Css(css)).await {
+            if element.text().await.map(|t| t.contains(text)).unwrap_or(false) {
+                return;
+            }
+        }
+        if Instant::now() > deadline {
+            let source = client.source().await.unwrap_or_default();
+            panic!("'{text}' never appeared in {css}; page:\n{source}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn fill(client: &Client, css: &str, value: &str) {
+    let field =
+        client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await.expect(css);
+    field.clear().await.expect("clear");
+    field.send_keys(value).await.expect("type");
+}
+
+async fn click(client: &Client, css: &str) {
+    client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+async fn sign_up(client: &Client, base: &str, name: &str) {
+    client.goto(&format!("{base}/signup")).await.expect("signup page");
+    fill(client, "#username", name).await;
+    fill(client, "#password", &format!("password-of-{name}")).await;
+    click(client, "form.card button[type=submit]").await;
+    wait_for_text(client, "nav .me", name).await;
+}
+
+/// Plays `text` through the move form (typing).
+async fn type_move(client: &Client, game_url: &str, text: &str, moves_after: usize) {
+    client.goto(game_url).await.expect("game page");
+    fill(client, "#move", text).await;
+    click(client, "#play").await;
+    wait_moves(client, moves_after).await;
+}
+
+/// Waits until the move list has `count` plies.
+async fn wait_moves(client: &Client, count: usize) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        if let Ok(list) = client.find(Locator::Css("#moves")).await {
+            let text = list.text().await.unwrap_or_default();
+            if text.split_whitespace().count() >= count {
+                return;
+            }
+        }
+        assert!(Instant::now() < deadline, "the move list never reached {count} plies");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Plays by clicking the piece on `from` and the marked destination `to`.
+async fn click_move(client: &Client, game_url: &str, from: &str, to: &str, moves_after: usize) {
+    client.goto(game_url).await.expect("game page");
+    // The script marks the board once it has the legal moves.
+    client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(".board-wrap.js"))
+        .await
+        .expect("script on");
+    click(client, &format!(r#"g.piece[data-square="{from}"]"#)).await;
+    click(client, &format!(r#"circle.target[data-target="{to}"]"#)).await;
+    wait_moves(client, moves_after).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_finish_a_game_in_chromium() {
+    let Some(chromedriver) = find_program(&["chromedriver"]) else {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI is set but chromedriver is missing: install chromium and chromium-driver");
+        }
+        eprintln!("SKIPPED browser test: chromedriver not found (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let app = TestApp::spawn().await;
+    let base = app.address.clone();
+    let driver = start_driver(&chromedriver);
+    let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-{}", std::process::id()));
+    let alice = browser(&driver, false, &profiles.join("alice")).await;
+    let bob = browser(&driver, true, &profiles.join("bob")).await;
+
+    sign_up(&alice, &base, "alice").await;
+    sign_up(&bob, &base, "bob").await;
+
+    // Alice challenges Bob to Xiangqi, taking Red.
+    alice.goto(&format!("{base}/challenges/new")).await.unwrap();
+    fill(&alice, "#opponent", "bob").await;
+    alice.find(Locator::Css("#color")).await.unwrap().select_by_value("first").await.unwrap();
+    click(&alice, "form.card button[type=submit]").await;
+    wait_for_text(&alice, "#open-challenges", "bob").await;
+
+    // Bob accepts from the list and lands on the game.
+    bob.goto(&format!("{base}/challenges")).await.unwrap();
+    click(&bob, "button.accept").await;
+    bob.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#game"))
+        .await
+        .expect("the game page");
+    let game_url = bob.current_url().await.unwrap().to_string();
+
+    // Alice types (JavaScript off), Bob clicks (JavaScript on).
+    type_move(&alice, &game_url, "h2e2", 1).await;
+    click_move(&bob, &game_url, "h9", "g7", 2).await;
+    type_move(&alice, &game_url, "P7+1", 3).await;
+    click_move(&bob, &game_url, "b7", "e7", 4).await;
+    type_move(&alice, &game_url, "h0g2", 5).await;
+
+    // Bob offers a draw by button; Alice accepts.
+    bob.goto(&game_url).await.unwrap();
+    click(&bob, "#offer-draw").await;
+    alice.goto(&game_url).await.unwrap();
+    click(&alice, "#accept-draw").await;
+    wait_for_text(&alice, "#result", "1/2-1/2").await;
+
+    std::fs::create_dir_all(artefact_dir()).unwrap();
+    let png = alice.screenshot().await.expect("screenshot");
+    std::fs::write(artefact_dir().join("game.png"), png).unwrap();
+
+    // Both dashboards list it as finished.
+    for client in [&alice, &bob] {
+        client.goto(&base).await.unwrap();
+        let finished = client.find(Locator::Css("#finished")).await.unwrap().html(false).await.unwrap();
+        let path = game_url.trim_start_matches(&base);
+        assert!(finished.contains(path), "finished games: {finished}");
+    }
+    alice.close().await.unwrap();
+    bob.close().await.unwrap();
+    drop(driver);
+    let _ = std::fs::remove_dir_all(profiles);
+}

@@ -1,0 +1,7 @@
+//! Tests of the HTML interface: every page route (status, key content, escaping of
+//! user-supplied text, CSRF, security headers) against a real PostgreSQL, and the
+//! real-browser end-to-end game (headless Chromium over WebDriver).
+
+mod browser;
+mod pages;
+mod support;

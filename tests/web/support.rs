@@ -1,0 +1,159 @@
+//! A test application with a browser-like HTTP client: it keeps the session cookie,
+//! does not follow redirects, and reads the CSRF token from the pages.
+
+#[path = "../api/support/cluster.rs"]
+pub mod cluster;
+
+use reqwest::header::{HeaderMap, ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE};
+use reqwest::StatusCode;
+use tavoliere::config::{ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, Settings};
+use tavoliere::startup::{Application, Dependencies};
+
+/// A running application on its own database.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub address: String,
+}
+
+fn settings(database_url: &str) -> Settings {
+    Settings {
+        application: ApplicationSettings {
+            host: "127.0.0.1".into(),
+            port: 0,
+            secure_cookies: false,
+            body_limit_bytes: 16 * 1024,
+        },
+        database: DatabaseSettings {
+            url: Some(database_url.to_owned().into()),
+            max_connections: 10,
+            embedded_data_dir: "unused".into(),
+            embedded_port: 0,
+        },
+        clocks: ClockSettings { sweep_interval_seconds: 0 },
+        auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+    }
+}
+
+impl TestApp {
+    /// The app with the real rules on a fresh database.
+    pub async fn spawn() -> TestApp {
+        let database_url = cluster::Cluster::get().fresh_database().await;
+        let deps = Dependencies { clock: None, pool: None };
+        let app = Application::build_with(settings(&database_url), deps).await.expect("build the app");
+        let address = format!("http://127.0.0.1:{}", app.port());
+        tokio::spawn(app.run_until(std::future::pending()));
+        TestApp { address }
+    }
+
+    /// A new browser (no cookies yet).
+    pub fn browser(&self) -> Browser {
+        Browser {
+            address: self.address.clone(),
+            client: reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap(),
+            cookie: None,
+            language: None,
+        }
+    }
+}
+
+/// A response page.
+#[derive(Debug)]
+pub struct Page {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: String,
+}
+
+impl Page {
+    /// The redirect target.
+    pub fn location(&self) -> &str {
+        self.headers.get(LOCATION).and_then(|v| v.to_str().ok()).unwrap_or("")
+    }
+
+    /// The CSRF token of the page's first form.
+    #[track_caller]
+    pub fn csrf(&self) -> String {
+        attribute_after(&self.body, r#"name="csrf" value=""#).expect("a form with a CSRF token")
+    }
+}
+
+/// The text after `marker` up to the next `"`.
+pub fn attribute_after(body: &str, marker: &str) -> Option<String> {
+    let start = body.find(marker)? + marker.len();
+    let end = body[start..].find('"')? + start;
+    Some(body[start..end].to_owned())
+}
+
+/// Percent-encodes a form value.
+fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            b' ' => "+".to_owned(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A browser: one session cookie.
+pub struct Browser {
+    address: String,
+    client: reqwest::Client,
+    cookie: Option<String>,
+    /// `Accept-Language` to send.
+    pub language: Option<&'static str>,
+}
+
+impl Browser {
+    async fn send(&mut self, mut request: reqwest::RequestBuilder) -> Page {
+        if let Some(cookie) = &self.cookie {
+            request = request.header(COOKIE, cookie);
+        }
+        if let Some(language) = self.language {
+            request = request.header(ACCEPT_LANGUAGE, language);
+        }
+        let response = request.send().await.expect("request");
+        if let Some(set) = response.headers().get(SET_COOKIE).and_then(|v| v.to_str().ok()) {
+            let pair = set.split(';').next().unwrap_or("").to_owned();
+            self.cookie = Some(pair);
+        }
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.text().await.unwrap_or_default();
+        Page { status, headers, body }
+    }
+
+    /// GET `path`.
+    pub async fn get(&mut self, path: &str) -> Page {
+        let request = self.client.get(format!("{}{path}", self.address));
+        self.send(request).await
+    }
+
+    /// POST a form to `path`.
+    pub async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
+        let body: Vec<String> = fields.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect();
+        let request = self
+            .client
+            .post(format!("{}{path}", self.address))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body.join("&"));
+        self.send(request).await
+    }
+
+    /// GETs `form_page` for its token, then posts `fields` plus the token to `action`.
+    pub async fn submit(&mut self, form_page: &str, action: &str, fields: &[(&str, &str)]) -> Page {
+        let csrf = self.get(form_page).await.csrf();
+        let mut all = vec![("csrf", csrf.as_str())];
+        all.extend_from_slice(fields);
+        self.post(action, &all).await
+    }
+
+    /// Signs up `name` (password `password-of-<name>`), signed in afterwards.
+    pub async fn sign_up(&mut self, name: &str) {
+        let password = format!("password-of-{name}");
+        let page = self.submit("/signup", "/signup", &[("username", name), ("password", &password)]).await;
+        assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
+        assert_eq!(page.location(), "/");
+    }
+}
