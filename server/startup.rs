@@ -15,18 +15,15 @@ use tower_sessions_sqlx_store::PostgresStore;
 use crate::config::Settings;
 use crate::domain::accounts::LoginLimiter;
 use crate::domain::clock::{Clock, SystemClock};
-use crate::domain::rules_adapter::{CrateRules, RulesEngine};
 use crate::domain::{timeouts, Domain};
 use crate::http::{self, AppState};
 use crate::storage::{self, embedded::EmbeddedPostgres};
 
-/// What can be swapped for tests: the time source, the rules and the database pool.
+/// What can be swapped for tests: the time source and the database pool.
 #[derive(Default)]
 pub struct Dependencies {
     /// Time source; the system clock by default.
     pub clock: Option<Arc<dyn Clock>>,
-    /// Rules; the rules crate by default.
-    pub rules: Option<Arc<dyn RulesEngine>>,
     /// An existing, migrated pool; otherwise the configured database is opened.
     pub pool: Option<PgPool>,
 }
@@ -72,7 +69,7 @@ impl Application {
         let domain = Domain {
             pool,
             clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),
-            rules: deps.rules.unwrap_or_else(|| Arc::new(CrateRules)),
+            games: Arc::default(),
         };
         let state = AppState {
             domain: domain.clone(),

@@ -4,12 +4,12 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
-use tavoliere_rules::game::{Handicap, Ruleset};
+use tavoliere_rules::game::Handicap;
 use time::OffsetDateTime;
 
 use super::accounts::account_id_by_username;
 use super::error::{DomainError, DomainResult};
-use super::rules_adapter::Variant;
+use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
 
@@ -44,6 +44,10 @@ pub struct NewChallenge {
     pub ruleset: Option<String>,
     /// Handicap name from the rules crate's catalogue.
     pub handicap: Option<String>,
+    /// The position the game starts from (FEN for Xiangqi, SFEN for Shogi and
+    /// MiniShogi); absent = the standard start, or the handicap's. With a handicap, this
+    /// position replaces the handicap's start (the handicap is still recorded).
+    pub start_position: Option<String>,
     /// Opponent's username; absent = open to anyone.
     pub opponent: Option<String>,
     /// The challenger's seat.
@@ -79,6 +83,8 @@ pub struct ChallengeView {
     pub ruleset: String,
     /// Handicap.
     pub handicap: Option<String>,
+    /// The start position, `null` = the standard or handicap start.
+    pub start_position: Option<String>,
     /// Number of seats (2 for now).
     pub seat_count: i32,
     /// The challenger's seat choice.
@@ -98,27 +104,11 @@ pub struct ChallengeView {
 }
 
 const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as challenger,
-    op.username as opponent, c.variant, c.ruleset, c.handicap, c.seat_count,
+    op.username as opponent, c.variant, c.ruleset, c.handicap, c.start_position, c.seat_count,
     c.challenger_seat as color, c.time_control, c.vacation_allowed, c.status, c.game_id,
     c.created_at
     from challenge c join account ch on ch.account_id = c.challenger_id
     left join account op on op.account_id = c.opponent_id"#;
-
-/// Checks that `ruleset` belongs to `variant`.
-fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> {
-    let name = ruleset.unwrap_or(variant.default_ruleset());
-    let parsed: Ruleset = name.parse().map_err(|e| DomainError::Invalid(format!("{e}")))?;
-    let fits = matches!(
-        (variant, parsed),
-        (Variant::Xiangqi, Ruleset::Cxq(_) | Ruleset::XiangqiBasic)
-            | (Variant::Shogi, Ruleset::Shogi(_))
-            | (Variant::MiniShogi, Ruleset::MiniShogi { .. })
-    );
-    if !fits {
-        return Err(DomainError::Invalid(format!("ruleset {} is not a {variant} ruleset", parsed.name())));
-    }
-    Ok(parsed.name().to_owned())
-}
 
 /// Creates a challenge from `challenger_id`.
 ///
@@ -126,14 +116,20 @@ fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> 
 /// Unknown variant, ruleset, handicap or time control (422), unknown opponent (404),
 /// challenging oneself (422).
 pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> DomainResult<ChallengeView> {
-    let variant: Variant = new.variant.parse().map_err(DomainError::Invalid)?;
-    let ruleset = ruleset_for(variant, new.ruleset.as_deref())?;
+    let variant: Variant = rules_adapter::parse_variant(&new.variant)?;
+    rules_adapter::playable(variant)?;
+    let ruleset = rules_adapter::ruleset_for(variant, new.ruleset.as_deref())?;
     let handicap = match new.handicap.as_deref() {
         None | Some("") => None,
         Some(name) => Some(
-            Handicap::parse(variant.as_str(), name).map_err(|e| DomainError::Invalid(format!("{e}")))?.name(),
+            Handicap::parse(variant.name(), name).map_err(|e| DomainError::Invalid(format!("{e}")))?.name(),
         ),
     };
+    let start_position = new.start_position.as_deref().map(str::trim).filter(|s| !s.is_empty());
+    // The rules judge the start position now, so that accepting cannot fail on it.
+    rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position)
+        .map_err(|e| DomainError::Invalid(format!("start position: {e}")))?;
+    let start_position = start_position.map(str::to_owned);
     let control = new.time_control.validate()?;
     let opponent_id = match new.opponent.as_deref() {
         Some(name) => {
@@ -149,19 +145,20 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     };
     let id: i64 = sqlx::query_scalar(
         r#"insert into challenge (challenger_id, opponent_id, variant, ruleset, handicap,
-               seat_count, challenger_seat, time_control, vacation_allowed, created_at)
-           values ($1, $2, $3, $4, $5, 2, $6, $7, $8, $9)
+               seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position)
+           values ($1, $2, $3, $4, $5, 2, $6, $7, $8, $9, $10)
            returning challenge_id"#,
     )
     .bind(challenger_id)
     .bind(opponent_id)
-    .bind(variant.as_str())
+    .bind(variant.name())
     .bind(&ruleset)
     .bind(&handicap)
     .bind(new.color.as_str())
     .bind(Json(control))
     .bind(new.vacation_allowed)
     .bind(domain.clock.now())
+    .bind(&start_position)
     .fetch_one(&domain.pool)
     .await?;
     get(domain, id).await
@@ -200,6 +197,7 @@ struct ChallengeRow {
     variant: String,
     ruleset: String,
     handicap: Option<String>,
+    start_position: Option<String>,
     challenger_seat: String,
     time_control: Json<TimeControl>,
     vacation_allowed: bool,
@@ -214,7 +212,7 @@ struct ChallengeRow {
 pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> DomainResult<i64> {
     let mut tx = domain.pool.begin().await?;
     let row = sqlx::query_as::<_, ChallengeRow>(
-        r#"select challenger_id, opponent_id, variant, ruleset, handicap, challenger_seat,
+        r#"select challenger_id, opponent_id, variant, ruleset, handicap, start_position, challenger_seat,
                   time_control, vacation_allowed, status
            from challenge where challenge_id = $1 for update"#,
     )
@@ -238,14 +236,14 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     };
     let accounts =
         if challenger_first { [row.challenger_id, account_id] } else { [account_id, row.challenger_id] };
-    let variant: Variant = row.variant.parse().map_err(DomainError::Invalid)?;
+    let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
     let game_id = super::games::create_in(
         domain,
         &mut tx,
         variant,
         &row.ruleset,
         row.handicap.as_deref(),
-        None,
+        row.start_position.as_deref(),
         row.time_control.0,
         row.vacation_allowed,
         &accounts,

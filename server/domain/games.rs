@@ -8,7 +8,9 @@ use tavoliere_rules::{Color, EndReason, Outcome};
 use time::OffsetDateTime;
 
 use super::error::{DomainError, DomainResult};
-use super::rules_adapter::{RulesGame, RulesMoveErrorKind, RulesPlayed, Variant};
+use tavoliere_rules::variant::{AnyGame, Notation, PlayedMove};
+
+use super::rules_adapter::{self, move_error, Variant};
 use super::time_control::{self, TimeControl};
 use super::vacation;
 use super::Domain;
@@ -196,7 +198,9 @@ fn seat_color(seat: i32) -> Color {
 }
 
 fn variant_of(row: &GameRow) -> DomainResult<Variant> {
-    row.variant.parse().map_err(|e: String| DomainError::Internal(anyhow::anyhow!(e)))
+    row.variant
+        .parse()
+        .map_err(|e: tavoliere_rules::variant::UnknownVariant| DomainError::Internal(anyhow::anyhow!(e)))
 }
 
 async fn lock_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<GameRow> {
@@ -229,12 +233,15 @@ async fn load_moves(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainR
 }
 
 /// Rebuilds the rules game from the stored canonical moves.
-fn replay(domain: &Domain, row: &GameRow, moves: &[MoveRow]) -> DomainResult<Box<dyn RulesGame>> {
+fn replay(row: &GameRow, moves: &[MoveRow]) -> DomainResult<AnyGame> {
     let variant = variant_of(row)?;
-    let mut game = domain
-        .rules
-        .new_game(variant, &row.ruleset, row.handicap.as_deref(), row.start_position.as_deref())
-        .map_err(|e| DomainError::Internal(anyhow::anyhow!("game {}: {e}", row.game_id)))?;
+    let mut game = rules_adapter::new_game(
+        variant,
+        &row.ruleset,
+        row.handicap.as_deref(),
+        row.start_position.as_deref(),
+    )
+    .map_err(|e| DomainError::Internal(anyhow::anyhow!("game {}: {e}", row.game_id)))?;
     for stored in moves {
         game.play(&stored.notation).map_err(|e| {
             DomainError::Internal(anyhow::anyhow!(
@@ -247,6 +254,94 @@ fn replay(domain: &Domain, row: &GameRow, moves: &[MoveRow]) -> DomainResult<Box
         })?;
     }
     Ok(game)
+}
+
+/// A game as the rules see it after its first `ply` stored moves, with those moves in
+/// the display notation.
+#[derive(Clone, Debug)]
+pub struct RulesState {
+    ply: i32,
+    game: AnyGame,
+    display: Vec<String>,
+}
+
+impl RulesState {
+    fn rebuild(row: &GameRow, moves: &[MoveRow]) -> DomainResult<RulesState> {
+        let game = replay(row, moves)?;
+        let display = game.display_moves(Notation::Auto);
+        Ok(RulesState { ply: moves.len() as i32, game, display })
+    }
+
+    /// Plays `text`; the game is unchanged when the rules refuse it.
+    fn play(&mut self, text: &str) -> DomainResult<PlayedMove> {
+        let played = self.game.play(text).map_err(move_error)?;
+        self.ply += 1;
+        self.display.push(played.display.clone());
+        Ok(played)
+    }
+}
+
+/// How many games the cache keeps before it starts over (a bound on its memory).
+const GAME_CACHE_CAPACITY: usize = 4096;
+
+/// The rules games of recently played games, so that a move does not replay the whole
+/// game. An entry is only used when its ply equals the ply just read from the database
+/// (under the row lock when moving), so several server instances on one database stay
+/// correct: a stale entry is simply rebuilt from the stored moves.
+#[derive(Debug, Default)]
+pub struct GameCache {
+    entries: std::sync::Mutex<std::collections::HashMap<i64, RulesState>>,
+}
+
+impl GameCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<i64, RulesState>> {
+        // A panic while holding the lock leaves only a map of copies behind: go on with it.
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Takes the entry of `game_id` out if it is at `ply`.
+    fn take(&self, game_id: i64, ply: i32) -> Option<RulesState> {
+        let mut entries = self.lock();
+        match entries.get(&game_id) {
+            Some(state) if state.ply == ply => entries.remove(&game_id),
+            _ => None,
+        }
+    }
+
+    /// A copy of the entry of `game_id` if it is at `ply`.
+    fn copy(&self, game_id: i64, ply: i32) -> Option<RulesState> {
+        self.lock().get(&game_id).filter(|state| state.ply == ply).cloned()
+    }
+
+    /// Keeps `state` for `game_id` unless a later one is kept already.
+    fn put(&self, game_id: i64, state: RulesState) {
+        let mut entries = self.lock();
+        if entries.get(&game_id).is_some_and(|kept| kept.ply > state.ply) {
+            return;
+        }
+        if entries.len() >= GAME_CACHE_CAPACITY && !entries.contains_key(&game_id) {
+            entries.clear();
+        }
+        entries.insert(game_id, state);
+    }
+}
+
+/// The rules state of a game at its stored moves: from the cache when it is current,
+/// otherwise replayed. `take` removes the cache entry (the caller will play on it).
+fn rules_state(domain: &Domain, row: &GameRow, moves: &[MoveRow], take: bool) -> DomainResult<RulesState> {
+    let ply = row.current_ply;
+    if moves.len() as i32 == ply {
+        let cached =
+            if take { domain.games.take(row.game_id, ply) } else { domain.games.copy(row.game_id, ply) };
+        if let Some(state) = cached {
+            return Ok(state);
+        }
+    }
+    let state = RulesState::rebuild(row, moves)?;
+    if !take {
+        domain.games.put(row.game_id, state.clone());
+    }
+    Ok(state)
 }
 
 /// The seat `account_id` holds in the game, or why it may not act.
@@ -333,15 +428,6 @@ async fn finish(
     Ok(())
 }
 
-fn move_error(error: super::rules_adapter::RulesMoveError) -> DomainError {
-    let prefix = match error.kind {
-        RulesMoveErrorKind::Unreadable => "unreadable move",
-        RulesMoveErrorKind::Ambiguous => "ambiguous move",
-        RulesMoveErrorKind::Illegal => "illegal move",
-    };
-    DomainError::Invalid(format!("{prefix}: {}", error.detail))
-}
-
 /// Submits a move: the ONE function through which every transport plays a move.
 ///
 /// In one transaction: locks the game row (concurrent submissions for the same ply are
@@ -393,8 +479,15 @@ pub async fn submit_move(
         return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let mut game = replay(domain, &row, &moves)?;
-    let played: RulesPlayed = game.play(text).map_err(move_error)?;
+    let mut state = rules_state(domain, &row, &moves, true)?;
+    let played: PlayedMove = match state.play(text) {
+        Ok(played) => played,
+        Err(refused) => {
+            domain.games.put(game_id, state);
+            return Err(refused);
+        }
+    };
+    let game = &state.game;
 
     let control = row.time_control.0;
     let moves_made = i64::from(mine.moves_made) + 1;
@@ -473,7 +566,9 @@ pub async fn submit_move(
     }
     tx.commit().await?;
     // Built from what was just written, after the commit: no second read or replay.
-    assemble(&row, &seats, &moves, game.as_ref(), deadline)
+    let view = assemble(&row, &seats, &moves, &state, deadline);
+    domain.games.put(game_id, state);
+    view
 }
 
 /// What `text` would do in the game now, without storing anything.
@@ -492,7 +587,7 @@ pub async fn check_move(
     seat_of(&seats, account_id)?;
     ensure_active(&row)?;
     let moves = load_moves(&mut tx, game_id).await?;
-    let game = replay(domain, &row, &moves)?;
+    let game = rules_state(domain, &row, &moves, false)?.game;
     let mover = game.side_to_move();
     let dry = game.dry_run(text).map_err(move_error)?;
     tx.rollback().await?;
@@ -550,7 +645,7 @@ async fn view_in(
     let row = load_game(tx, game_id).await?;
     let seats = load_seats(tx, game_id).await?;
     let moves = load_moves(tx, game_id).await?;
-    let game = replay(domain, &row, &moves)?;
+    let state = rules_state(domain, &row, &moves, false)?;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
@@ -560,7 +655,7 @@ async fn view_in(
         }
         None => None,
     };
-    assemble(&row, &seats, &moves, game.as_ref(), deadline)
+    assemble(&row, &seats, &moves, &state, deadline)
 }
 
 /// The view of a game from its rows and its rules game.
@@ -568,11 +663,12 @@ fn assemble(
     row: &GameRow,
     seats: &[SeatRow],
     moves: &[MoveRow],
-    game: &dyn RulesGame,
+    state: &RulesState,
     deadline: Option<OffsetDateTime>,
 ) -> DomainResult<GameView> {
     let variant = variant_of(row)?;
-    let display = game.display_moves();
+    let game = &state.game;
+    let display = &state.display;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     Ok(GameView {
@@ -609,7 +705,7 @@ fn assemble(
                 played_at: m.played_at,
             })
             .collect(),
-        display_notation: variant.display_notation(),
+        display_notation: variant.display_notation().name(),
         legal_moves: if active { game.legal_moves() } else { Vec::new() },
         time_control: row.time_control.0,
         vacation_allowed: row.vacation_allowed,
@@ -760,7 +856,7 @@ pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
         return Err(DomainError::Conflict("a claim is made on your own turn".to_owned()));
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let mut game = replay(domain, &row, &moves)?;
+    let mut game = replay(&row, &moves)?;
     let outcome = game.claim().map_err(DomainError::Invalid)?;
     finish(&mut tx, game_id, &Ending::from_outcome(&outcome), domain.clock.now()).await?;
     let view = view_in(domain, &mut tx, game_id).await?;
@@ -816,7 +912,7 @@ pub(crate) async fn create_in(
     accounts: &[i64],
 ) -> DomainResult<i64> {
     let game =
-        domain.rules.new_game(variant, ruleset, handicap, start_position).map_err(DomainError::Invalid)?;
+        rules_adapter::new_game(variant, ruleset, handicap, start_position).map_err(DomainError::Invalid)?;
     let now = domain.clock.now();
     let turn_seat = game.side_to_move().index() as i32;
     let initial = control.initial_ms();
@@ -826,7 +922,7 @@ pub(crate) async fn create_in(
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
            returning game_id"#,
     )
-    .bind(variant.as_str())
+    .bind(variant.name())
     .bind(ruleset)
     .bind(handicap)
     .bind(start_position)
@@ -920,7 +1016,7 @@ pub(crate) async fn expire_if_overdue(
         return Ok(false);
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let game = replay(domain, &row, &moves)?;
+    let game = replay(&row, &moves)?;
     let winner = seats.iter().map(|s| s.seat).find(|s| *s != seat.seat);
     let opponent_can_win = winner
         .map(|w| can_possibly_win(variant_of(&row)?, &game.fen(), seat_color(w)))
@@ -955,7 +1051,7 @@ fn can_possibly_win(variant: Variant, fen: &str, color: Color) -> DomainResult<b
                 own && matches!(c.to_ascii_lowercase(), 'r' | 'n' | 'h' | 'c' | 'p')
             })
         }
-        Variant::Shogi | Variant::MiniShogi => true,
+        Variant::Shogi | Variant::MiniShogi | Variant::Flickering | Variant::SevenKingdoms => true,
     })
 }
 

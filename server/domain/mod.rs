@@ -18,13 +18,13 @@ use sqlx::PgPool;
 
 pub use error::{DomainError, DomainResult};
 
-/// What the domain functions work with: the database, the time source and the rules.
+/// What the domain functions work with: the database and the time source.
 #[derive(Clone, Debug)]
 pub struct Domain {
     /// The database.
     pub pool: PgPool,
     /// "Now", injectable for tests.
     pub clock: Arc<dyn clock::Clock>,
-    /// Starts rules games.
-    pub rules: Arc<dyn rules_adapter::RulesEngine>,
+    /// The rules games of recently played games (see [`games::GameCache`]).
+    pub games: Arc<games::GameCache>,
 }

@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
 use sqlx::{Postgres, Transaction};
-use tavoliere_rules::game::Ruleset;
 use tavoliere_rules::EndReason;
 use tavoliere_tournament::berger::{round_robin, Cycles, RoundRobinOptions, StartPolicy};
 use tavoliere_tournament::grand_prix::{compute_grand_prix, GpFormula, GrandPrixConfig, SectionResults};
@@ -24,7 +23,7 @@ use time::OffsetDateTime;
 
 use super::accounts::{account_id_by_username, Account, Role};
 use super::error::{DomainError, DomainResult};
-use super::rules_adapter::Variant;
+use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
 
@@ -573,18 +572,8 @@ fn withdrawal_rule_name(rule: WithdrawalRule) -> &'static str {
 
 /// Checks that `ruleset` belongs to `variant` (the rules crate names the rulesets).
 fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> {
-    let name = ruleset.unwrap_or(variant.default_ruleset());
-    let parsed: Ruleset = name.parse().map_err(|e| DomainError::Invalid(format!("{e}")))?;
-    let fits = matches!(
-        (variant, parsed),
-        (Variant::Xiangqi, Ruleset::Cxq(_) | Ruleset::XiangqiBasic)
-            | (Variant::Shogi, Ruleset::Shogi(_))
-            | (Variant::MiniShogi, Ruleset::MiniShogi { .. })
-    );
-    if !fits {
-        return Err(DomainError::Invalid(format!("ruleset {} is not a {variant} ruleset", parsed.name())));
-    }
-    Ok(parsed.name().to_owned())
+    rules_adapter::playable(variant)?;
+    rules_adapter::ruleset_for(variant, ruleset)
 }
 
 async fn load_section(
@@ -616,7 +605,7 @@ pub async fn create_section(
     ensure_exists(domain, tournament_id).await?;
     ensure_directs(&domain.pool, actor, tournament_id).await?;
     let name = check_name(&new.name)?;
-    let variant: Variant = new.variant.parse().map_err(DomainError::Invalid)?;
+    let variant: Variant = rules_adapter::parse_variant(&new.variant)?;
     let ruleset = ruleset_for(variant, new.ruleset.as_deref())?;
     let control = new.time_control.validate()?;
     let swiss_rounds = match (new.pairing, new.swiss_rounds) {
@@ -640,7 +629,7 @@ pub async fn create_section(
     )
     .bind(tournament_id)
     .bind(&name)
-    .bind(variant.as_str())
+    .bind(variant.name())
     .bind(&ruleset)
     .bind(Json(control))
     .bind(new.vacation_allowed)
@@ -751,7 +740,7 @@ pub async fn update_section(
             )));
         }
     }
-    let variant: Variant = row.variant.parse().map_err(DomainError::Invalid)?;
+    let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
     let name = patch.name.as_deref().map(check_name).transpose()?;
     let ruleset = patch.ruleset.as_deref().map(|r| ruleset_for(variant, Some(r))).transpose()?;
     let control = patch.time_control.map(TimeControl::validate).transpose()?;
@@ -1003,7 +992,7 @@ async fn create_game(
     first: i64,
     second: i64,
 ) -> DomainResult<i64> {
-    let variant: Variant = row.variant.parse().map_err(DomainError::Invalid)?;
+    let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
     let game_id = super::games::create_in(
         domain,
         tx,

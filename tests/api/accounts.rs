@@ -7,7 +7,7 @@ use crate::support::TestApp;
 
 #[tokio::test]
 async fn a_registered_player_gets_a_token_that_identifies_them() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let me = app.get("/api/accounts/me", Some(&alice)).await;
     assert_eq!(me.expect(StatusCode::OK)["username"], "alice");
@@ -16,7 +16,7 @@ async fn a_registered_player_gets_a_token_that_identifies_them() {
 
 #[tokio::test]
 async fn usernames_are_unique_regardless_of_case() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     app.register("alice").await;
     let again =
         app.post("/api/accounts", None, json!({"username": "ALICE", "password": "long enough"})).await;
@@ -25,7 +25,7 @@ async fn usernames_are_unique_regardless_of_case() {
 
 #[tokio::test]
 async fn invalid_usernames_and_short_passwords_are_refused() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let cases = [
         (json!({"username": "al", "password": "long enough"}), "too short"),
         (json!({"username": "9lives", "password": "long enough"}), "starts with a digit"),
@@ -40,7 +40,7 @@ async fn invalid_usernames_and_short_passwords_are_refused() {
 
 #[tokio::test]
 async fn a_wrong_password_is_refused_and_repeated_failures_are_rate_limited() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     app.register("alice").await;
     for _ in 0..5 {
         app.post("/api/tokens", None, json!({"username": "alice", "password": "wrong password"}))
@@ -54,7 +54,7 @@ async fn a_wrong_password_is_refused_and_repeated_failures_are_rate_limited() {
 
 #[tokio::test]
 async fn an_unknown_or_revoked_token_is_refused() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let mut alice = app.register("alice").await;
     let revoked = app
         .client
@@ -71,7 +71,7 @@ async fn an_unknown_or_revoked_token_is_refused() {
 
 #[tokio::test]
 async fn a_cookie_session_logs_in_and_out() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     app.register("alice").await;
     let browser = reqwest::Client::builder().cookie_store(true).build().unwrap();
     let login = browser
@@ -93,7 +93,7 @@ async fn a_cookie_session_logs_in_and_out() {
 
 #[tokio::test]
 async fn anonymous_requests_cannot_act() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     app.get("/api/accounts/me", None).await.expect(StatusCode::UNAUTHORIZED);
     app.post(
         "/api/challenges",
@@ -102,7 +102,7 @@ async fn anonymous_requests_cannot_act() {
     )
     .await
     .expect(StatusCode::UNAUTHORIZED);
-    app.post("/api/games/1/moves", None, json!({"move": "m1", "ply": 0}))
+    app.post("/api/games/1/moves", None, json!({"move": "h2e2", "ply": 0}))
         .await
         .expect(StatusCode::UNAUTHORIZED);
 }

@@ -7,7 +7,7 @@ use crate::support::{three_days, TestApp};
 
 #[tokio::test]
 async fn an_accepted_challenge_becomes_a_game_with_the_chosen_seats() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let challenge = app
@@ -31,7 +31,7 @@ async fn an_accepted_challenge_becomes_a_game_with_the_chosen_seats() {
 
 #[tokio::test]
 async fn an_open_challenge_can_be_accepted_by_anyone_but_its_author_and_only_once() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let carol = app.register("carol").await;
@@ -54,7 +54,7 @@ async fn an_open_challenge_can_be_accepted_by_anyone_but_its_author_and_only_onc
 
 #[tokio::test]
 async fn a_directed_challenge_is_only_for_its_opponent() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     app.register("bob").await;
     let carol = app.register("carol").await;
@@ -78,7 +78,7 @@ async fn a_directed_challenge_is_only_for_its_opponent() {
 
 #[tokio::test]
 async fn the_opponent_declines_and_the_author_cancels() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let make = || async {
@@ -112,7 +112,7 @@ async fn the_opponent_declines_and_the_author_cancels() {
 
 #[tokio::test]
 async fn invalid_challenges_are_refused_with_a_reason() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let cases = [
         (json!({"variant": "chess", "time_control": three_days()}), "unknown variant"),
@@ -132,6 +132,20 @@ async fn invalid_challenges_are_refused_with_a_reason() {
             "cap below start",
         ),
         (json!({"variant": "shogi", "time_control": {"kind": "hourglass"}}), "unknown time control"),
+        (
+            json!({"variant": "xiangqi", "start_position": "4k4/9 w", "time_control": three_days()}),
+            "unreadable start position",
+        ),
+        (
+            json!({"variant": "xiangqi", "start_position": "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+                   "time_control": three_days()}),
+            "kings facing each other",
+        ),
+        (
+            json!({"variant": "shogi", "start_position": "rbsgk/4p/5/P4/KGSBR b - 1", "time_control": three_days()}),
+            "a minishogi position for shogi",
+        ),
+        (json!({"variant": "seven-kingdoms", "time_control": three_days()}), "not playable here yet"),
     ];
     for (body, why) in cases {
         let reply = app.post("/api/challenges", Some(&alice), body).await;
@@ -142,7 +156,7 @@ async fn invalid_challenges_are_refused_with_a_reason() {
 
 #[tokio::test]
 async fn a_handicap_challenge_records_the_handicap() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let reply = app
         .post(

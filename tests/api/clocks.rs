@@ -1,20 +1,17 @@
 //! Correspondence clocks: the timeout sweep (with an injectable clock), Fischer
 //! increments, vacation, restarts.
 
-use std::sync::Arc;
-
 use reqwest::StatusCode;
 use serde_json::json;
 use time::Duration;
 
-use crate::support::fake_rules::FakeRules;
 use crate::support::{three_days, TestApp};
 
 const DAY: i64 = 86_400;
 
 #[tokio::test]
 async fn a_game_is_lost_on_time_once_the_deadline_has_passed_and_not_before() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
@@ -31,12 +28,12 @@ async fn a_game_is_lost_on_time_once_the_deadline_has_passed_and_not_before() {
 
 #[tokio::test]
 async fn a_move_after_the_deadline_is_refused_and_stores_nothing() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
     app.clock.advance(Duration::days(4));
-    let late = app.post_move(&alice, game, "m1", 0).await;
+    let late = app.post_move(&alice, game, "h2e2", 0).await;
     late.expect(StatusCode::CONFLICT);
     assert!(late.detail().contains("time"), "{}", late.detail());
     assert_eq!(app.stored_moves(game).await, 0);
@@ -44,10 +41,19 @@ async fn a_move_after_the_deadline_is_refused_and_stores_nothing() {
 
 #[tokio::test]
 async fn on_time_a_side_that_cannot_possibly_win_only_draws() {
-    let app = TestApp::spawn_with(Some(Arc::new(FakeRules { bare_kings: true }))).await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
-    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    // Bare kings: bob, who would win on alice's time, has nothing left to mate with.
+    let bare_kings = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    let game = app
+        .start_game_with(
+            &alice,
+            &bob,
+            json!({"variant": "xiangqi", "start_position": bare_kings, "time_control": three_days()}),
+        )
+        .await;
+    assert_eq!(app.game(game).await["start_position"], bare_kings);
     app.clock.advance(Duration::days(4));
     assert_eq!(app.sweep().await, vec![game]);
     let state = app.game(game).await;
@@ -57,19 +63,23 @@ async fn on_time_a_side_that_cannot_possibly_win_only_draws() {
 
 #[tokio::test]
 async fn a_fischer_clock_adds_the_increment_up_to_the_cap() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let fischer = json!({"kind": "fischer", "initial_days": 30, "increment_days": 3, "cap_days": 45});
     let game = app.start_game("shogi", &alice, &bob, fischer).await;
     app.clock.advance(Duration::days(1));
-    let state = app.post_move(&alice, game, "m1", 0).await;
+    // Fourteen pawn steps, no position repeated.
+    let moves = [
+        "7g7f", "3c3d", "2g2f", "8c8d", "6g6f", "4c4d", "1g1f", "9c9d", "9g9f", "1c1d", "5g5f", "5c5d",
+        "4g4f", "6c6d",
+    ];
+    let state = app.post_move(&alice, game, moves[0], 0).await;
     let body = state.expect(StatusCode::CREATED);
     assert_eq!(body["seats"][0]["remaining_seconds"], 32 * DAY, "30 - 1 + 3 days");
-    app.post_move(&bob, game, "m1", 1).await.expect(StatusCode::CREATED);
-    for ply in 2..14 {
+    for (ply, text) in moves.iter().enumerate().skip(1) {
         let mover = if ply % 2 == 0 { &alice } else { &bob };
-        app.post_move(mover, game, "m1", ply).await.expect(StatusCode::CREATED);
+        app.post_move(mover, game, text, ply as i64).await.expect(StatusCode::CREATED);
     }
     let state = app.game(game).await;
     assert_eq!(state["seats"][0]["remaining_seconds"], 45 * DAY, "capped at 45 days");
@@ -77,22 +87,22 @@ async fn a_fischer_clock_adds_the_increment_up_to_the_cap() {
 
 #[tokio::test]
 async fn moves_in_days_carries_the_saved_time_forward() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let control = json!({"kind": "moves-in-days", "moves": 2, "days": 10});
     let game = app.start_game("minishogi", &alice, &bob, control).await;
     app.clock.advance(Duration::days(1));
-    app.post_move(&alice, game, "m1", 0).await.expect(StatusCode::CREATED);
-    app.post_move(&bob, game, "m1", 1).await.expect(StatusCode::CREATED);
+    app.post_move(&alice, game, "5d5c", 0).await.expect(StatusCode::CREATED);
+    app.post_move(&bob, game, "1b1c", 1).await.expect(StatusCode::CREATED);
     app.clock.advance(Duration::days(1));
-    let body = app.post_move(&alice, game, "m1", 2).await.expect(StatusCode::CREATED).clone();
+    let body = app.post_move(&alice, game, "4e4d", 2).await.expect(StatusCode::CREATED).clone();
     assert_eq!(body["seats"][0]["remaining_seconds"], 18 * DAY, "10 - 2 days used + 10 new after two moves");
 }
 
 #[tokio::test]
 async fn leave_stops_the_clock_and_comes_out_of_the_yearly_allowance() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
@@ -111,7 +121,7 @@ async fn leave_stops_the_clock_and_comes_out_of_the_yearly_allowance() {
 
 #[tokio::test]
 async fn ending_leave_early_restarts_the_clock() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
@@ -125,7 +135,7 @@ async fn ending_leave_early_restarts_the_clock() {
 
 #[tokio::test]
 async fn a_game_that_forbids_leave_keeps_its_clock_running() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let id = app
@@ -147,15 +157,14 @@ async fn a_game_that_forbids_leave_keeps_its_clock_running() {
 
 #[tokio::test]
 async fn a_restart_gives_nobody_free_time() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
-    app.post_move(&alice, game, "m1", 0).await.expect(StatusCode::CREATED);
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
     // The server is down for four days; a new instance starts on the same database.
     app.clock.advance(Duration::days(4));
-    let restarted =
-        TestApp::spawn_on(&app.database_url, app.clock.clone(), Some(Arc::new(FakeRules::default()))).await;
+    let restarted = TestApp::spawn_on(&app.database_url, app.clock.clone()).await;
     assert_eq!(restarted.sweep().await, vec![game]);
     let state = restarted.game(game).await;
     assert_eq!(state["result"], "1-0", "bob ran out of time while the server was down");

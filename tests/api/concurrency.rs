@@ -4,9 +4,13 @@ use reqwest::StatusCode;
 
 use crate::support::{three_days, TestApp};
 
+/// Three legal moves for each of the first three plies, whichever was played before.
+const CANDIDATES: [[&str; 3]; 3] =
+    [["h2e2", "b2e2", "h0g2"], ["h9g7", "b9c7", "h7e7"], ["a3a4", "c3c4", "g3g4"]];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_submissions_for_the_same_ply_store_exactly_one_move() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
@@ -17,7 +21,7 @@ async fn concurrent_submissions_for_the_same_ply_store_exactly_one_move() {
             .map(|i| {
                 let app = app.clone();
                 let mover = mover.clone();
-                let text = ["m1", "m2", "m3"][i % 3];
+                let text = CANDIDATES[ply as usize][i % 3];
                 tokio::spawn(async move { app.post_move(&mover, game, text, ply).await.status })
             })
             .collect();

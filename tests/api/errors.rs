@@ -7,7 +7,7 @@ use crate::support::TestApp;
 
 #[tokio::test]
 async fn healthz_answers_ok_when_the_database_is_reachable() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let response = app.client.get(format!("{}/healthz", app.address)).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.text().await.unwrap(), "ok");
@@ -15,21 +15,21 @@ async fn healthz_answers_ok_when_the_database_is_reachable() {
 
 #[tokio::test]
 async fn malformed_json_is_a_400_in_the_error_shape() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let reply = app.post_raw("/api/accounts", "application/json", "{not json".into()).await;
     reply.expect(StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]
 async fn a_wrong_content_type_is_a_415_in_the_error_shape() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let reply = app.post_raw("/api/accounts", "text/plain", "{}".into()).await;
     reply.expect(StatusCode::UNSUPPORTED_MEDIA_TYPE);
 }
 
 #[tokio::test]
 async fn a_body_with_missing_fields_is_a_422_in_the_error_shape() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     app.post("/api/accounts", None, json!({"username": "alice"}))
         .await
         .expect(StatusCode::UNPROCESSABLE_ENTITY);
@@ -37,7 +37,7 @@ async fn a_body_with_missing_fields_is_a_422_in_the_error_shape() {
 
 #[tokio::test]
 async fn an_oversized_body_is_a_413_in_the_error_shape() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let huge = format!(r#"{{"username":"{}","password":"x"}}"#, "a".repeat(64 * 1024));
     let reply = app.post_raw("/api/accounts", "application/json", huge).await;
     reply.expect(StatusCode::PAYLOAD_TOO_LARGE);
@@ -45,7 +45,7 @@ async fn an_oversized_body_is_a_413_in_the_error_shape() {
 
 #[tokio::test]
 async fn unknown_routes_and_bad_ids_answer_in_the_error_shape() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     app.get("/api/nothing-here", None).await.expect(StatusCode::NOT_FOUND);
     app.get("/api/games/not-a-number", None).await.expect(StatusCode::BAD_REQUEST);
     app.get("/api/games/999999", None).await.expect(StatusCode::NOT_FOUND);
@@ -55,7 +55,7 @@ async fn unknown_routes_and_bad_ids_answer_in_the_error_shape() {
 
 #[tokio::test]
 async fn the_openapi_document_describes_every_route() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let doc = app.get("/api/openapi.json", None).await.expect(StatusCode::OK).clone();
     for path in [
         "/api/accounts",

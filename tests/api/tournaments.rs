@@ -125,7 +125,7 @@ async fn decide(
 
 #[tokio::test]
 async fn a_four_player_round_robin_from_creation_to_tables() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "Campionato").await;
     let section = create_section(&app, &director, tournament, json!({})).await;
@@ -155,7 +155,7 @@ async fn a_four_player_round_robin_from_creation_to_tables() {
     assert_eq!(pairs, expected, "the Berger table for four players, first mover first");
 
     // Results: played, resigned, agreed drawn, adjudicated, forfeited, one still running.
-    app.post_move(&p[0], games[0], "mate", 0).await.expect(StatusCode::CREATED); // p1 beats p4
+    app.act(Some(&p[3]), games[0], "resign").await.expect(StatusCode::OK); // p1 beats p4
     app.act(Some(&p[1]), games[1], "resign").await.expect(StatusCode::OK); // p3 beats p2
     app.act(Some(&p[3]), games[2], "draw/offer").await.expect(StatusCode::OK);
     app.act(Some(&p[2]), games[2], "draw/accept").await.expect(StatusCode::OK); // p4 = p3
@@ -225,7 +225,7 @@ async fn a_four_player_round_robin_from_creation_to_tables() {
     assert_eq!(running[0]["your_turn"], true, "p3 has the first move against p1");
 
     // The last game ends over the board: the tables follow.
-    app.post_move(&p[2], games[5], "mate", 0).await.expect(StatusCode::CREATED);
+    app.act(Some(&p[0]), games[5], "resign").await.expect(StatusCode::OK);
     let standings = app.get(&format!("/api/sections/{section}/standings"), None).await;
     let standings = standings.expect(StatusCode::OK);
     assert_eq!(line(standings, "player3")["points"], 2.5);
@@ -234,7 +234,7 @@ async fn a_four_player_round_robin_from_creation_to_tables() {
 
 #[tokio::test]
 async fn only_a_tournaments_own_directors_may_change_it() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let alice = with_role(&app, "alice", "director").await;
     let bob = with_role(&app, "bob", "director").await;
     let admin = with_role(&app, "root", "admin").await;
@@ -290,7 +290,7 @@ async fn only_a_tournaments_own_directors_may_change_it() {
 
 #[tokio::test]
 async fn players_register_themselves_only_while_registration_is_open() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let player = app.register("player").await;
     let tournament = create_tournament(&app, &director, "Open").await;
@@ -313,14 +313,14 @@ async fn players_register_themselves_only_while_registration_is_open() {
 
 #[tokio::test]
 async fn a_withdrawal_forfeits_the_unplayed_games_and_keeps_the_played_ones() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "T").await;
     let section = create_section(&app, &director, tournament, json!({})).await;
     let p = four_players(&app, &director, section).await;
     let games = start(&app, &director, section).await;
     // games[1] is p2-p3: p2 wins it, then withdraws.
-    app.post_move(&p[1], games[1], "mate", 0).await.expect(StatusCode::CREATED);
+    app.act(Some(&p[2]), games[1], "resign").await.expect(StatusCode::OK);
     let withdrawn =
         app.post(&format!("/api/sections/{section}/entries/player2/withdraw"), Some(&p[1]), json!({})).await;
     let entry = withdrawn.expect(StatusCode::OK)["entries"]
@@ -348,7 +348,7 @@ async fn a_withdrawal_forfeits_the_unplayed_games_and_keeps_the_played_ones() {
 
 #[tokio::test]
 async fn a_withdrawal_before_half_the_games_annuls_them_all_when_the_section_says_so() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "T").await;
     let section = create_section(
@@ -360,8 +360,8 @@ async fn a_withdrawal_before_half_the_games_annuls_them_all_when_the_section_say
     .await;
     let p = four_players(&app, &director, section).await;
     let games = start(&app, &director, section).await;
-    app.post_move(&p[1], games[1], "mate", 0).await.expect(StatusCode::CREATED); // p2 beats p3
-    app.post_move(&p[0], games[0], "mate", 0).await.expect(StatusCode::CREATED); // p1 beats p4
+    app.act(Some(&p[2]), games[1], "resign").await.expect(StatusCode::OK); // p2 beats p3
+    app.act(Some(&p[3]), games[0], "resign").await.expect(StatusCode::OK); // p1 beats p4
     app.post(
         &format!("/api/sections/{section}/entries/player2/withdraw"),
         Some(&director),
@@ -390,7 +390,7 @@ async fn a_withdrawal_before_half_the_games_annuls_them_all_when_the_section_say
 
 #[tokio::test]
 async fn a_corrected_result_is_kept_in_the_audit_trail_and_counts() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "T").await;
     let section = create_section(&app, &director, tournament, json!({"scoring": "3-2-1-0"})).await;
@@ -428,7 +428,7 @@ async fn a_corrected_result_is_kept_in_the_audit_trail_and_counts() {
 
 #[tokio::test]
 async fn a_swiss_section_is_paired_round_by_round_and_exports_trf() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "T").await;
     let section = create_section(
@@ -462,7 +462,7 @@ async fn a_swiss_section_is_paired_round_by_round_and_exports_trf() {
 
 #[tokio::test]
 async fn a_round_by_round_round_robin_starts_one_round_at_a_time() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "T").await;
     let section = create_section(
@@ -491,7 +491,7 @@ async fn a_round_by_round_round_robin_starts_one_round_at_a_time() {
 
 #[tokio::test]
 async fn the_openapi_document_describes_the_tournament_routes() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let doc = app.get("/api/openapi.json", None).await.expect(StatusCode::OK).clone();
     for path in [
         "/api/tournaments",
@@ -516,7 +516,7 @@ async fn the_openapi_document_describes_the_tournament_routes() {
 
 #[tokio::test]
 async fn a_sections_settings_are_fixed_at_the_start_but_its_scoring_is_not() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let other = with_role(&app, "other", "director").await;
     let tournament = create_tournament(&app, &director, "T").await;
@@ -546,7 +546,7 @@ async fn a_sections_settings_are_fixed_at_the_start_but_its_scoring_is_not() {
 
 #[tokio::test]
 async fn the_grand_prix_table_adds_up_the_sections_by_the_tournaments_formula() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let gp = json!({"formula": {"kind": "placement-points", "table": [10, 6, 4]}, "best_sections": null,
                     "tie_breaks": ["sections-played"]});
@@ -595,7 +595,7 @@ async fn the_grand_prix_table_adds_up_the_sections_by_the_tournaments_formula() 
 
 #[tokio::test]
 async fn a_withdrawal_before_the_start_removes_the_entry_from_the_draw() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "T").await;
     let section =

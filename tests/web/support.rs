@@ -38,7 +38,7 @@ impl TestApp {
     /// The app with the real rules on a fresh database.
     pub async fn spawn() -> TestApp {
         let database_url = cluster::Cluster::get().fresh_database().await;
-        let deps = Dependencies { clock: None, rules: None, pool: None };
+        let deps = Dependencies { clock: None, pool: None };
         let app = Application::build_with(settings(&database_url), deps).await.expect("build the app");
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until(std::future::pending()));

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::{PageError, PageResult};
 use crate::domain::games;
-use crate::domain::rules_adapter::Variant as RulesVariant;
+use crate::domain::rules_adapter::{self, Variant as RulesVariant};
 use crate::domain::{Domain, DomainError};
 use crate::web::board::{self, BoardOptions, PieceStyle};
 use crate::web::i18n::{Lang, Texts};
@@ -42,11 +42,14 @@ pub async fn svg(
     let fen = if shown == view.moves.len() {
         view.position.clone()
     } else {
-        let variant: RulesVariant = view.variant.parse().map_err(internal)?;
-        let mut game = domain
-            .rules
-            .new_game(variant, &view.ruleset, view.handicap.as_deref(), view.start_position.as_deref())
-            .map_err(internal)?;
+        let variant: RulesVariant = view.variant.parse().map_err(|e| internal(format!("{e}")))?;
+        let mut game = rules_adapter::new_game(
+            variant,
+            &view.ruleset,
+            view.handicap.as_deref(),
+            view.start_position.as_deref(),
+        )
+        .map_err(internal)?;
         for played in &view.moves[..shown] {
             game.play(&played.canonical).map_err(|e| internal(e.detail))?;
         }

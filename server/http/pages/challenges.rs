@@ -138,6 +138,7 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
             variant: form.variant.clone(),
             ruleset: non_empty(&form.ruleset),
             handicap: non_empty(&form.handicap),
+            start_position: None,
             opponent: non_empty(&form.opponent),
             color,
             time_control,

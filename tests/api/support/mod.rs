@@ -1,15 +1,11 @@
 //! The test application: a fresh database, the app on port 0, typed helpers.
 
 pub mod cluster;
-pub mod fake_rules;
-
-use std::sync::Arc;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tavoliere::config::{ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, Settings};
 use tavoliere::domain::clock::ManualClock;
-use tavoliere::domain::rules_adapter::RulesEngine;
 use tavoliere::domain::Domain;
 use tavoliere::startup::{Application, Dependencies};
 use time::macros::datetime;
@@ -80,30 +76,16 @@ pub fn test_settings(database_url: &str) -> Settings {
 }
 
 impl TestApp {
-    /// The app with the real rules.
+    /// The app (with the real rules, as always).
     pub async fn spawn() -> TestApp {
-        TestApp::spawn_with(None).await
-    }
-
-    /// The app with the stand-in rules.
-    pub async fn spawn_fake() -> TestApp {
-        TestApp::spawn_with(Some(Arc::new(fake_rules::FakeRules::default()))).await
-    }
-
-    /// The app with the given rules (`None` = the real ones).
-    pub async fn spawn_with(rules: Option<Arc<dyn RulesEngine>>) -> TestApp {
         let database_url = Cluster::get().fresh_database().await;
         let clock = ManualClock::new(datetime!(2026-03-01 12:00 UTC));
-        TestApp::spawn_on(&database_url, clock, rules).await
+        TestApp::spawn_on(&database_url, clock).await
     }
 
     /// Another app on an existing database (a restart).
-    pub async fn spawn_on(
-        database_url: &str,
-        clock: ManualClock,
-        rules: Option<Arc<dyn RulesEngine>>,
-    ) -> TestApp {
-        let deps = Dependencies { clock: Some(Arc::new(clock.clone())), rules, pool: None };
+    pub async fn spawn_on(database_url: &str, clock: ManualClock) -> TestApp {
+        let deps = Dependencies { clock: Some(std::sync::Arc::new(clock.clone())), pool: None };
         let app = Application::build_with(test_settings(database_url), deps).await.expect("build the app");
         let address = format!("http://127.0.0.1:{}", app.port());
         let domain = app.domain().clone();
@@ -171,14 +153,15 @@ impl TestApp {
 
     /// `first` challenges `second` (taking the first seat) and `second` accepts.
     pub async fn start_game(&self, variant: &str, first: &User, second: &User, time_control: Value) -> i64 {
-        let challenge = self
-            .post(
-                "/api/challenges",
-                Some(first),
-                json!({"variant": variant, "opponent": second.name, "color": "first",
-                       "time_control": time_control}),
-            )
-            .await;
+        self.start_game_with(first, second, json!({"variant": variant, "time_control": time_control})).await
+    }
+
+    /// `first` challenges `second` with the challenge fields `fields` (variant, ruleset,
+    /// start_position...; `first` takes the first seat) and `second` accepts.
+    pub async fn start_game_with(&self, first: &User, second: &User, mut fields: Value) -> i64 {
+        fields["opponent"] = json!(second.name);
+        fields["color"] = json!("first");
+        let challenge = self.post("/api/challenges", Some(first), fields).await;
         let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
         self.accept(second, id).await
     }
