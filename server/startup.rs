@@ -18,6 +18,7 @@ use crate::domain::clock::{Clock, SystemClock};
 use crate::domain::rules_adapter::{CrateRules, RulesEngine};
 use crate::domain::{timeouts, Domain};
 use crate::http::{self, AppState};
+use crate::live;
 use crate::storage::{self, embedded::EmbeddedPostgres};
 
 /// What can be swapped for tests: the time source, the rules and the database pool.
@@ -39,6 +40,8 @@ pub struct Application {
     domain: Domain,
     embedded: Option<EmbeddedPostgres>,
     sweep_every: Option<Duration>,
+    live: Arc<live::Hub>,
+    live_flag_every: Option<Duration>,
 }
 
 impl Application {
@@ -79,7 +82,9 @@ impl Application {
                 settings.auth.login_attempts,
                 Duration::from_secs(settings.auth.login_window_seconds),
             )),
+            live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
         };
+        let live = Arc::clone(&state.live);
         let sessions = SessionManagerLayer::new(session_store)
             .with_secure(settings.application.secure_cookies)
             .with_http_only(true)
@@ -92,7 +97,11 @@ impl Application {
             0 => None,
             seconds => Some(Duration::from_secs(seconds)),
         };
-        Ok(Application { listener, port, router, domain, embedded, sweep_every })
+        let live_flag_every = match settings.live.flag_interval_ms {
+            0 => None,
+            ms => Some(Duration::from_millis(ms)),
+        };
+        Ok(Application { listener, port, router, domain, embedded, sweep_every, live, live_flag_every })
     }
 
     /// The bound port.
@@ -123,17 +132,23 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-        let sweeper =
-            self.sweep_every.map(|every| tokio::spawn(timeouts::run(self.domain.clone(), every, stop_rx)));
+        let sweeper = self
+            .sweep_every
+            .map(|every| tokio::spawn(timeouts::run(self.domain.clone(), every, stop_rx.clone())));
+        let live_flagger = self
+            .live_flag_every
+            .map(|every| tokio::spawn(live::clock::run(self.domain.clone(), every, stop_rx.clone())));
+        let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
         let served =
             axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
                 .with_graceful_shutdown(shutdown)
                 .await;
         let _ = stop_tx.send(true);
-        if let Some(task) = sweeper {
+        for task in [sweeper, live_flagger].into_iter().flatten() {
             let _ = task.await;
         }
+        let _ = live_listener.await;
         self.domain.pool.close().await;
         if let Some(mut cluster) = self.embedded.take() {
             tokio::task::spawn_blocking(move || cluster.stop()).await??;

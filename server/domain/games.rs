@@ -12,6 +12,7 @@ use super::rules_adapter::{RulesGame, RulesMoveErrorKind, RulesPlayed, Variant};
 use super::time_control::{self, TimeControl};
 use super::vacation;
 use super::Domain;
+use crate::storage::notify;
 
 /// A game row.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -69,6 +70,8 @@ pub struct SeatView {
     pub username: String,
     /// Clock time left at the start of the current turn, in seconds.
     pub remaining_seconds: i64,
+    /// The same in milliseconds (live clocks).
+    pub remaining_ms: i64,
     /// `win`, `loss` or `draw` once the game is over.
     pub outcome: Option<String>,
 }
@@ -446,6 +449,8 @@ pub async fn submit_move(
         finish(&mut tx, game_id, &Ending::from_outcome(&outcome), now).await?;
     }
     let view = view_in(domain, &mut tx, game_id).await?;
+    // Live sockets of every instance hear of it at commit (server/live).
+    notify::game_changed(&mut tx, game_id, view.ply).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -549,6 +554,7 @@ async fn view_in(
                 color: color_name(seat_color(s.seat)),
                 username: s.username.clone(),
                 remaining_seconds: s.remaining_ms / 1000,
+                remaining_ms: s.remaining_ms,
                 outcome: s.outcome.clone(),
             })
             .collect(),
@@ -630,6 +636,8 @@ pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainRes
     let ending = Ending { winner_seat: winner, reason: EndReason::Resignation.as_str().to_owned() };
     finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
     let view = view_in(domain, &mut tx, game_id).await?;
+    // Live sockets of every instance hear of it at commit (server/live).
+    notify::game_changed(&mut tx, game_id, view.ply).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -659,6 +667,8 @@ pub async fn offer_draw(domain: &Domain, game_id: i64, account_id: i64) -> Domai
         .execute(&mut *tx)
         .await?;
     let view = view_in(domain, &mut tx, game_id).await?;
+    // Live sockets of every instance hear of it at commit (server/live).
+    notify::game_changed(&mut tx, game_id, view.ply).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -679,6 +689,8 @@ pub async fn accept_draw(domain: &Domain, game_id: i64, account_id: i64) -> Doma
     let ending = Ending { winner_seat: None, reason: EndReason::Agreement.as_str().to_owned() };
     finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
     let view = view_in(domain, &mut tx, game_id).await?;
+    // Live sockets of every instance hear of it at commit (server/live).
+    notify::game_changed(&mut tx, game_id, view.ply).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -701,6 +713,8 @@ pub async fn decline_draw(domain: &Domain, game_id: i64, account_id: i64) -> Dom
         .execute(&mut *tx)
         .await?;
     let view = view_in(domain, &mut tx, game_id).await?;
+    // Live sockets of every instance hear of it at commit (server/live).
+    notify::game_changed(&mut tx, game_id, view.ply).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -725,6 +739,8 @@ pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
     let outcome = game.claim().map_err(DomainError::Invalid)?;
     finish(&mut tx, game_id, &Ending::from_outcome(&outcome), domain.clock.now()).await?;
     let view = view_in(domain, &mut tx, game_id).await?;
+    // Live sockets of every instance hear of it at commit (server/live).
+    notify::game_changed(&mut tx, game_id, view.ply).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -755,6 +771,8 @@ pub async fn abort(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
     .execute(&mut *tx)
     .await?;
     let view = view_in(domain, &mut tx, game_id).await?;
+    // Live sockets of every instance hear of it at commit (server/live).
+    notify::game_changed(&mut tx, game_id, view.ply).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -894,6 +912,7 @@ pub(crate) async fn expire_if_overdue(
     };
     // The game ends at the deadline, not at the sweep.
     finish(&mut tx, game_id, &ending, deadline).await?;
+    notify::game_changed(&mut tx, game_id, row.current_ply).await?;
     tx.commit().await?;
     tracing::info!(game.id = game_id, reason = %ending.reason, "game ended on time");
     Ok(true)

@@ -7,6 +7,7 @@ mod clocks;
 mod concurrency;
 mod errors;
 mod games;
+mod live;
 mod support;
 mod tournaments;
 mod variants;

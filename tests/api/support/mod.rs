@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tavoliere::config::{ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, Settings};
+use tavoliere::config::{
+    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, Settings,
+};
 use tavoliere::domain::clock::ManualClock;
 use tavoliere::domain::rules_adapter::RulesEngine;
 use tavoliere::domain::Domain;
@@ -76,6 +78,7 @@ pub fn test_settings(database_url: &str) -> Settings {
         },
         clocks: ClockSettings { sweep_interval_seconds: 0 },
         auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+        live: LiveSettings { flag_interval_ms: 20, ..LiveSettings::default() },
     }
 }
 
