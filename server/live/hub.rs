@@ -190,3 +190,46 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::clock::SystemClock;
+    use crate::domain::rules_adapter::CrateRules;
+
+    fn hub(queue_capacity: usize) -> Arc<Hub> {
+        // A lazy pool never connects: these tests touch no database.
+        let pool = sqlx::postgres::PgPoolOptions::new()
+            .connect_lazy("postgres://nobody@127.0.0.1:1/none")
+            .expect("a lazy pool");
+        let domain = Domain { pool, clock: Arc::new(SystemClock), rules: Arc::new(CrateRules) };
+        Arc::new(Hub::new(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
+    }
+
+    #[tokio::test]
+    async fn watchers_are_counted_and_a_room_is_removed_when_empty() {
+        let hub = hub(8);
+        let mut first = hub.join(5);
+        assert!(matches!(first.recv().await, Ok(RoomEvent::Watchers(1))));
+        let second = hub.join(5);
+        assert!(matches!(first.recv().await, Ok(RoomEvent::Watchers(2))));
+        assert_eq!(hub.watchers(5), 2);
+        drop(second);
+        assert!(matches!(first.recv().await, Ok(RoomEvent::Watchers(1))), "the leave is announced");
+        drop(first);
+        assert_eq!(hub.watchers(5), 0);
+        assert!(hub.rooms().is_empty(), "an empty room is removed");
+    }
+
+    #[tokio::test]
+    async fn a_socket_too_far_behind_is_told_it_lagged_and_nobody_waits_for_it() {
+        let hub = hub(2);
+        let mut slow = hub.join(9);
+        for _ in 0..5 {
+            // Each join and leave queues an event the slow socket does not read.
+            drop(hub.join(9));
+        }
+        assert!(matches!(slow.recv().await, Err(broadcast::error::RecvError::Lagged(_))));
+        assert!(slow.recv().await.is_ok(), "after the lag it reads the newest events again");
+    }
+}
