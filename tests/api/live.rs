@@ -254,3 +254,35 @@ async fn an_unknown_game_has_no_socket() {
         other => panic!("expected a 404, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn an_idle_socket_is_closed() {
+    let database_url = crate::support::Cluster::get().fresh_database().await;
+    let mut settings = crate::support::test_settings(&database_url);
+    settings.live.idle_timeout_seconds = 1;
+    let app = tavoliere::startup::Application::build(settings).await.expect("build");
+    let address = format!("ws://127.0.0.1:{}", app.port());
+    let api = TestApp::spawn_on(
+        &database_url,
+        tavoliere::domain::clock::ManualClock::new(time::macros::datetime!(2026-03-01 12:00 UTC)),
+        None,
+    )
+    .await;
+    tokio::spawn(app.run_until(std::future::pending()));
+    let (red, black) = (api.register("red").await, api.register("black").await);
+    let game = api.start_game("xiangqi", &red, &black, blitz()).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("{address}/api/games/{game}/socket"))
+        .await
+        .expect("connect");
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(Ok(frame)) = ws.next().await {
+            if let Message::Close(close) = frame {
+                return close.map(|c| u16::from(c.code));
+            }
+        }
+        None
+    })
+    .await
+    .expect("closed within 5 s");
+    assert_eq!(closed, Some(1001), "closed as idle ('going away')");
+}
