@@ -131,7 +131,9 @@ async fn play(
     let mut rng = seed | 1;
     let mut sent: Option<(i64, Instant)> = None;
     let every = Duration::from_secs_f64(1.0 / rate.max(0.001));
-    let mut ticker = tokio::time::interval(every);
+    // Spread the games' moves evenly over the period instead of all at once.
+    let offset = every.mul_f64((seed % 1000) as f64 / 1000.0);
+    let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + offset, every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         if Instant::now() >= until {
@@ -260,7 +262,7 @@ async fn main() -> anyhow::Result<()> {
             tokens,
             args.rate,
             until,
-            i as u64 * 7919 + 1,
+            i as u64 * 7919 + 1 + (i as u64 % 1000),
         )));
     }
     let mut peak_rss = 0;
