@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tavoliere::config::{ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, Settings};
+use tavoliere::config::{
+    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, Settings,
+};
 use tavoliere::startup::Application;
 use tavoliere::storage::embedded::{find_bin_dir, EmbeddedPostgres};
 
@@ -153,6 +155,7 @@ fn main() -> anyhow::Result<()> {
             },
             clocks: ClockSettings { sweep_interval_seconds: 0 },
             auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+            live: LiveSettings::default(),
         };
         let app = Application::build(settings).await?;
         let base = format!("http://127.0.0.1:{}", app.port());

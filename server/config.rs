@@ -17,6 +17,35 @@ pub struct Settings {
     pub clocks: ClockSettings,
     /// Login protection.
     pub auth: AuthSettings,
+    /// Live games over WebSocket.
+    #[serde(default)]
+    pub live: LiveSettings,
+}
+
+/// Live games: clocks and socket limits.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct LiveSettings {
+    /// How often the live clock task looks for flagged players, in milliseconds
+    /// (0 disables it).
+    pub flag_interval_ms: u64,
+    /// A socket that sends nothing (not even a ping) for this long is closed.
+    pub idle_timeout_seconds: u64,
+    /// Largest client message answered; a longer one gets a `too_large` error event.
+    pub max_message_bytes: usize,
+    /// Events queued per socket; a socket further behind is told to resync.
+    pub queue_capacity: usize,
+}
+
+impl Default for LiveSettings {
+    fn default() -> LiveSettings {
+        LiveSettings {
+            flag_interval_ms: 100,
+            idle_timeout_seconds: 60,
+            max_message_bytes: 4096,
+            queue_capacity: 64,
+        }
+    }
 }
 
 /// HTTP listener settings.

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod domain;
 pub mod http;
+pub mod live;
 pub mod startup;
 pub mod storage;
 pub mod telemetry;

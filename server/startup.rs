@@ -17,6 +17,7 @@ use crate::domain::accounts::LoginLimiter;
 use crate::domain::clock::{Clock, SystemClock};
 use crate::domain::{timeouts, Domain};
 use crate::http::{self, AppState};
+use crate::live;
 use crate::storage::{self, embedded::EmbeddedPostgres};
 
 /// What can be swapped for tests: the time source and the database pool.
@@ -37,6 +38,8 @@ pub struct Application {
     embedded: Option<EmbeddedPostgres>,
     sweep_every: Option<Duration>,
     session_store: PostgresStore,
+    live: Arc<live::Hub>,
+    live_flag_every: Option<Duration>,
 }
 
 impl Application {
@@ -77,7 +80,9 @@ impl Application {
                 settings.auth.login_attempts,
                 Duration::from_secs(settings.auth.login_window_seconds),
             )),
+            live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
         };
+        let live = Arc::clone(&state.live);
         let sessions = SessionManagerLayer::new(session_store.clone())
             .with_secure(settings.application.secure_cookies)
             .with_http_only(true)
@@ -95,7 +100,21 @@ impl Application {
             0 => None,
             seconds => Some(Duration::from_secs(seconds)),
         };
-        Ok(Application { listener, port, router, domain, embedded, sweep_every, session_store })
+        let live_flag_every = match settings.live.flag_interval_ms {
+            0 => None,
+            ms => Some(Duration::from_millis(ms)),
+        };
+        Ok(Application {
+            listener,
+            port,
+            router,
+            domain,
+            embedded,
+            sweep_every,
+            session_store,
+            live,
+            live_flag_every,
+        })
     }
 
     /// The bound port.
@@ -129,17 +148,23 @@ impl Application {
         let sweeper = self
             .sweep_every
             .map(|every| tokio::spawn(timeouts::run(self.domain.clone(), every, stop_rx.clone())));
-        let session_cleaner = tokio::spawn(delete_expired_sessions(self.session_store.clone(), stop_rx));
+        let session_cleaner =
+            tokio::spawn(delete_expired_sessions(self.session_store.clone(), stop_rx.clone()));
+        let live_flagger = self
+            .live_flag_every
+            .map(|every| tokio::spawn(live::clock::run(self.domain.clone(), every, stop_rx.clone())));
+        let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
         let served =
             axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
                 .with_graceful_shutdown(shutdown)
                 .await;
         let _ = stop_tx.send(true);
-        if let Some(task) = sweeper {
+        for task in [sweeper, live_flagger].into_iter().flatten() {
             let _ = task.await;
         }
         let _ = session_cleaner.await;
+        let _ = live_listener.await;
         self.domain.pool.close().await;
         if let Some(mut cluster) = self.embedded.take() {
             tokio::task::spawn_blocking(move || cluster.stop()).await??;

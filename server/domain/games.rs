@@ -14,6 +14,7 @@ use super::rules_adapter::{self, move_error, Variant};
 use super::time_control::{self, TimeControl};
 use super::vacation;
 use super::Domain;
+use crate::storage::notify;
 
 /// A game row.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -71,6 +72,8 @@ pub struct SeatView {
     pub username: String,
     /// Clock time left at the start of the current turn, in seconds.
     pub remaining_seconds: i64,
+    /// The same in milliseconds (live clocks).
+    pub remaining_ms: i64,
     /// `win`, `loss` or `draw` once the game is over.
     pub outcome: Option<String>,
 }
@@ -564,6 +567,8 @@ pub async fn submit_move(
         }
         deadline = None;
     }
+    // Live sockets of every instance hear of it at commit (server/live).
+    notify::game_changed(&mut tx, game_id, row.current_ply).await?;
     tx.commit().await?;
     // Built from what was just written, after the commit: no second read or replay.
     let view = assemble(&row, &seats, &moves, &state, deadline);
@@ -637,6 +642,19 @@ pub async fn view(domain: &Domain, game_id: i64) -> DomainResult<GameView> {
     Ok(view)
 }
 
+/// Reads the game's view, tells the live sockets of every instance (the notification is
+/// delivered at commit, see server/live) and commits.
+async fn announce_and_commit(
+    domain: &Domain,
+    mut tx: Transaction<'_, Postgres>,
+    game_id: i64,
+) -> DomainResult<GameView> {
+    let view = view_in(domain, &mut tx, game_id).await?;
+    notify::game_changed(&mut tx, game_id, view.ply).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
 async fn view_in(
     domain: &Domain,
     tx: &mut Transaction<'_, Postgres>,
@@ -684,6 +702,7 @@ fn assemble(
                 color: color_name(seat_color(s.seat)),
                 username: s.username.clone(),
                 remaining_seconds: s.remaining_ms / 1000,
+                remaining_ms: s.remaining_ms,
                 outcome: s.outcome.clone(),
             })
             .collect(),
@@ -764,9 +783,7 @@ pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainRes
     let winner = seats.iter().map(|s| s.seat).find(|s| *s != mine);
     let ending = Ending { winner_seat: winner, reason: EndReason::Resignation.as_str().to_owned() };
     finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
-    let view = view_in(domain, &mut tx, game_id).await?;
-    tx.commit().await?;
-    Ok(view)
+    announce_and_commit(domain, tx, game_id).await
 }
 
 /// Offers a draw (stands until the opponent accepts, declines or moves).
@@ -793,9 +810,7 @@ pub async fn offer_draw(domain: &Domain, game_id: i64, account_id: i64) -> Domai
         .bind(mine)
         .execute(&mut *tx)
         .await?;
-    let view = view_in(domain, &mut tx, game_id).await?;
-    tx.commit().await?;
-    Ok(view)
+    announce_and_commit(domain, tx, game_id).await
 }
 
 /// Accepts the opponent's draw offer: the game is drawn by agreement.
@@ -813,9 +828,7 @@ pub async fn accept_draw(domain: &Domain, game_id: i64, account_id: i64) -> Doma
     }
     let ending = Ending { winner_seat: None, reason: EndReason::Agreement.as_str().to_owned() };
     finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
-    let view = view_in(domain, &mut tx, game_id).await?;
-    tx.commit().await?;
-    Ok(view)
+    announce_and_commit(domain, tx, game_id).await
 }
 
 /// Declines the opponent's draw offer.
@@ -835,9 +848,7 @@ pub async fn decline_draw(domain: &Domain, game_id: i64, account_id: i64) -> Dom
         .bind(game_id)
         .execute(&mut *tx)
         .await?;
-    let view = view_in(domain, &mut tx, game_id).await?;
-    tx.commit().await?;
-    Ok(view)
+    announce_and_commit(domain, tx, game_id).await
 }
 
 /// Makes the claim the rules allow on the caller's turn (Shogi impasse declaration,
@@ -859,9 +870,7 @@ pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
     let mut game = replay(&row, &moves)?;
     let outcome = game.claim().map_err(DomainError::Invalid)?;
     finish(&mut tx, game_id, &Ending::from_outcome(&outcome), domain.clock.now()).await?;
-    let view = view_in(domain, &mut tx, game_id).await?;
-    tx.commit().await?;
-    Ok(view)
+    announce_and_commit(domain, tx, game_id).await
 }
 
 /// Aborts the game: only before every side has moved; no result.
@@ -889,9 +898,7 @@ pub async fn abort(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
     .bind(domain.clock.now())
     .execute(&mut *tx)
     .await?;
-    let view = view_in(domain, &mut tx, game_id).await?;
-    tx.commit().await?;
-    Ok(view)
+    announce_and_commit(domain, tx, game_id).await
 }
 
 /// Creates a game (from an accepted challenge) inside the caller's transaction.
@@ -1029,6 +1036,7 @@ pub(crate) async fn expire_if_overdue(
     };
     // The game ends at the deadline, not at the sweep.
     finish(&mut tx, game_id, &ending, deadline).await?;
+    notify::game_changed(&mut tx, game_id, row.current_ply).await?;
     tx.commit().await?;
     tracing::info!(game.id = game_id, reason = %ending.reason, "game ended on time");
     Ok(true)

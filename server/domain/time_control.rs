@@ -9,6 +9,9 @@ use time::{Duration, OffsetDateTime};
 use super::error::{DomainError, DomainResult};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+const SECOND_MS: i64 = 1000;
+/// Longest base time of a live control, in seconds (3 hours).
+const MAX_LIVE_SECONDS: u32 = 3 * 60 * 60;
 /// Longest period any control may give, in days.
 const MAX_DAYS: u32 = 365;
 
@@ -38,6 +41,26 @@ pub enum TimeControl {
         /// Upper bound of the remaining time.
         cap_days: u32,
     },
+    /// Live Fischer clock: `base_seconds`, plus `increment_seconds` after each move.
+    /// Played over WebSocket; the server flags to the millisecond (see `server/live`).
+    LiveFischer {
+        /// Starting time in seconds.
+        base_seconds: u32,
+        /// Added after each move, in seconds.
+        increment_seconds: u32,
+    },
+    /// Live byoyomi (the usual shogi control): `base_seconds` of main time, then
+    /// `periods` periods of `period_seconds` each. A move made inside a period keeps it
+    /// (the next move again has the whole period); a period that runs out is lost and the
+    /// next one starts; the player loses when the last one runs out.
+    Byoyomi {
+        /// Main time in seconds.
+        base_seconds: u32,
+        /// Length of one period in seconds.
+        period_seconds: u32,
+        /// Number of periods.
+        periods: u32,
+    },
 }
 
 impl TimeControl {
@@ -56,12 +79,20 @@ impl TimeControl {
                     && in_range(cap_days)
                     && cap_days >= initial_days
             }
+            TimeControl::LiveFischer { base_seconds, increment_seconds } => {
+                (1..=MAX_LIVE_SECONDS).contains(&base_seconds) && increment_seconds <= 600
+            }
+            TimeControl::Byoyomi { base_seconds, period_seconds, periods } => {
+                base_seconds <= MAX_LIVE_SECONDS
+                    && (1..=600).contains(&period_seconds)
+                    && (1..=10).contains(&periods)
+            }
         };
         if ok {
             Ok(self)
         } else {
             Err(DomainError::Invalid(format!(
-                "invalid time control {self:?}: periods are 1 to {MAX_DAYS} days and a cap is at least the initial time"
+                "invalid time control {self:?}: periods are 1 to {MAX_DAYS} days and a cap is at least the initial time; live controls have 1 s to 3 h of base time, increments up to 600 s, 1 to 10 byoyomi periods of 1 to 600 s"
             )))
         }
     }
@@ -73,7 +104,17 @@ impl TimeControl {
                 i64::from(days) * DAY_MS
             }
             TimeControl::Fischer { initial_days, .. } => i64::from(initial_days) * DAY_MS,
+            TimeControl::LiveFischer { base_seconds, .. } => i64::from(base_seconds) * SECOND_MS,
+            // The periods are part of the remaining time: see `after_move`.
+            TimeControl::Byoyomi { base_seconds, period_seconds, periods } => {
+                (i64::from(base_seconds) + i64::from(period_seconds) * i64::from(periods)) * SECOND_MS
+            }
         }
+    }
+
+    /// Whether this is a live control (seconds, flagged by the live clock task).
+    pub fn is_live(self) -> bool {
+        matches!(self, TimeControl::LiveFischer { .. } | TimeControl::Byoyomi { .. })
     }
 
     /// Remaining time after a move: `remaining_ms` is what was left after charging the
@@ -90,6 +131,20 @@ impl TimeControl {
             }
             TimeControl::Fischer { increment_days, cap_days, .. } => {
                 (remaining_ms + i64::from(increment_days) * DAY_MS).min(i64::from(cap_days) * DAY_MS)
+            }
+            TimeControl::LiveFischer { increment_seconds, .. } => {
+                remaining_ms + i64::from(increment_seconds) * SECOND_MS
+            }
+            // The remaining time is main time + the periods left. Once inside the periods,
+            // a move restores the current period: round up to a whole number of periods
+            // (a period not fully used is kept, a used-up one stays lost).
+            TimeControl::Byoyomi { period_seconds, periods, .. } => {
+                let period = i64::from(period_seconds) * SECOND_MS;
+                if remaining_ms < period * i64::from(periods) {
+                    (remaining_ms + period - 1) / period * period
+                } else {
+                    remaining_ms
+                }
             }
         }
     }
@@ -194,7 +249,28 @@ mod tests {
     }
 
     #[test]
+    fn live_fischer_adds_the_increment_in_seconds() {
+        let control = TimeControl::LiveFischer { base_seconds: 180, increment_seconds: 2 };
+        assert_eq!(control.initial_ms(), 180_000);
+        assert_eq!(control.after_move(170_500, 1), 172_500);
+        assert!(control.is_live());
+    }
+
+    #[test]
+    fn byoyomi_keeps_a_period_used_in_part_and_loses_a_used_up_one() {
+        let control = TimeControl::Byoyomi { base_seconds: 60, period_seconds: 30, periods: 3 };
+        assert_eq!(control.initial_ms(), 150_000, "main time and three periods");
+        assert_eq!(control.after_move(120_000, 1), 120_000, "in main time nothing is added");
+        assert_eq!(control.after_move(80_000, 2), 90_000, "main time gone: three whole periods");
+        assert_eq!(control.after_move(61_000, 3), 90_000, "a period used in part is restored");
+        assert_eq!(control.after_move(59_000, 4), 60_000, "a period ran out: two are left");
+        assert_eq!(control.after_move(1, 5), 30_000, "the last period is restored");
+    }
+
+    #[test]
     fn invalid_controls_are_refused() {
+        assert!(TimeControl::LiveFischer { base_seconds: 0, increment_seconds: 1 }.validate().is_err());
+        assert!(TimeControl::Byoyomi { base_seconds: 0, period_seconds: 10, periods: 0 }.validate().is_err());
         assert!(TimeControl::DaysPerMove { days: 0 }.validate().is_err());
         assert!(TimeControl::Fischer { initial_days: 30, increment_days: 1, cap_days: 10 }
             .validate()

@@ -31,6 +31,8 @@ pub struct AppState {
     pub domain: Domain,
     /// Failed-login counter.
     pub login_limiter: Arc<LoginLimiter>,
+    /// Live games: the sockets of this instance and their fan-out.
+    pub live: Arc<crate::live::Hub>,
 }
 
 impl FromRef<AppState> for Domain {

@@ -7,6 +7,7 @@ mod clocks;
 mod concurrency;
 mod errors;
 mod games;
+mod live;
 mod openapi;
 mod support;
 mod tournaments;

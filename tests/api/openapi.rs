@@ -71,7 +71,7 @@ fn the_router_source_parser_finds_the_routes() {
 
 #[tokio::test]
 async fn the_openapi_document_describes_every_route_of_the_router() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let doc = app.get("/api/openapi.json", None).await.expect(StatusCode::OK).clone();
     let version = doc["openapi"].as_str().expect("an openapi version string");
     assert!(version.starts_with("3."), "openapi {version}");
@@ -97,7 +97,7 @@ async fn the_openapi_document_describes_every_route_of_the_router() {
 
 #[tokio::test]
 async fn request_bodies_and_errors_reference_schemas() {
-    let app = TestApp::spawn_fake().await;
+    let app = TestApp::spawn().await;
     let doc = app.get("/api/openapi.json", None).await.expect(StatusCode::OK).clone();
     let errors_schema = &doc["components"]["schemas"]["Errors"];
     assert_eq!(errors_schema["required"], serde_json::json!(["errors"]));

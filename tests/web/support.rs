@@ -6,7 +6,9 @@ pub mod cluster;
 
 use reqwest::header::{HeaderMap, ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE};
 use reqwest::StatusCode;
-use tavoliere::config::{ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, Settings};
+use tavoliere::config::{
+    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, Settings,
+};
 use tavoliere::startup::{Application, Dependencies};
 
 /// A running application on its own database.
@@ -31,6 +33,7 @@ fn settings(database_url: &str) -> Settings {
         },
         clocks: ClockSettings { sweep_interval_seconds: 0 },
         auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+        live: LiveSettings::default(),
     }
 }
 

@@ -61,6 +61,8 @@ pub struct GamePage {
     move_error: Option<String>,
     pending: Option<Pending>,
     records: Vec<(&'static str, String)>,
+    /// A live game in play: the page upgrades itself to live mode (static/live.js).
+    live: bool,
 }
 
 async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
@@ -158,6 +160,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             .iter()
             .map(|f| (f.name(), t.get(&format!("record.{}", f.name())).to_owned()))
             .collect(),
+        live: active && view.time_control.is_live(),
     })
 }
 

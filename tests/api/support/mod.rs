@@ -4,7 +4,9 @@ pub mod cluster;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tavoliere::config::{ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, Settings};
+use tavoliere::config::{
+    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, Settings,
+};
 use tavoliere::domain::clock::ManualClock;
 use tavoliere::domain::Domain;
 use tavoliere::startup::{Application, Dependencies};
@@ -72,6 +74,7 @@ pub fn test_settings(database_url: &str) -> Settings {
         },
         clocks: ClockSettings { sweep_interval_seconds: 0 },
         auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+        live: LiveSettings { flag_interval_ms: 20, ..LiveSettings::default() },
     }
 }
 

@@ -1,0 +1,234 @@
+//! Fan-out within one instance: one broadcast channel per watched game, fed by the
+//! instance's single LISTEN connection.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{broadcast, watch};
+
+use crate::config::LiveSettings;
+use crate::domain::games::{self, GameView};
+use crate::domain::Domain;
+use crate::storage::notify::{self, GameChanged};
+
+/// What a socket hears about its game.
+#[derive(Clone, Debug)]
+pub enum RoomEvent {
+    /// The game changed; this is its state after the change.
+    Changed(Arc<GameView>),
+    /// The number of sockets watching the game on this instance changed.
+    Watchers(usize),
+}
+
+#[derive(Debug)]
+struct Room {
+    sender: broadcast::Sender<RoomEvent>,
+    /// Serialises the state reads of one game so events go out in commit order.
+    fetching: tokio::sync::Mutex<()>,
+}
+
+/// The live games watched on this instance.
+#[derive(Debug)]
+pub struct Hub {
+    domain: Domain,
+    rooms: Mutex<HashMap<i64, Arc<Room>>>,
+    settings: LiveSettings,
+}
+
+/// A socket's place in a game's room; leaving happens on drop.
+#[derive(Debug)]
+pub struct Subscription {
+    hub: Arc<Hub>,
+    game_id: i64,
+    receiver: Option<broadcast::Receiver<RoomEvent>>,
+}
+
+impl Subscription {
+    /// The next event; `Err(Lagged)` when this socket fell more than the queue capacity
+    /// behind (it must resync), `Err(Closed)` never happens while subscribed.
+    pub async fn recv(&mut self) -> Result<RoomEvent, broadcast::error::RecvError> {
+        match self.receiver.as_mut() {
+            Some(receiver) => receiver.recv().await,
+            None => Err(broadcast::error::RecvError::Closed),
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        self.receiver.take();
+        self.hub.leave(self.game_id);
+    }
+}
+
+impl Hub {
+    /// A hub whose per-game queues hold `settings.queue_capacity` events per socket.
+    pub fn new(domain: Domain, settings: LiveSettings) -> Hub {
+        Hub { domain, rooms: Mutex::new(HashMap::new()), settings }
+    }
+
+    /// The limits of the live sockets.
+    pub fn settings(&self) -> &LiveSettings {
+        &self.settings
+    }
+
+    /// The domain services.
+    pub fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Arc<Room>>> {
+        self.rooms.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Joins the room of `game_id`; everybody in it hears the new watcher count.
+    pub fn join(self: &Arc<Hub>, game_id: i64) -> Subscription {
+        let receiver = {
+            let mut rooms = self.rooms();
+            let room = rooms.entry(game_id).or_insert_with(|| {
+                Arc::new(Room {
+                    sender: broadcast::channel(self.settings.queue_capacity.max(1)).0,
+                    fetching: tokio::sync::Mutex::new(()),
+                })
+            });
+            let receiver = room.sender.subscribe();
+            let _ = room.sender.send(RoomEvent::Watchers(room.sender.receiver_count()));
+            receiver
+        };
+        Subscription { hub: Arc::clone(self), game_id, receiver: Some(receiver) }
+    }
+
+    fn leave(&self, game_id: i64) {
+        let mut rooms = self.rooms();
+        if let Some(room) = rooms.get(&game_id) {
+            match room.sender.receiver_count() {
+                0 => {
+                    rooms.remove(&game_id);
+                }
+                count => {
+                    let _ = room.sender.send(RoomEvent::Watchers(count));
+                }
+            }
+        }
+    }
+
+    /// Sockets watching `game_id` on this instance.
+    pub fn watchers(&self, game_id: i64) -> usize {
+        self.rooms().get(&game_id).map_or(0, |room| room.sender.receiver_count())
+    }
+
+    /// Sends a state this instance already has (the view a move submission returned) to
+    /// the game's local sockets at once; they ignore what they have already seen.
+    pub fn publish(&self, view: Arc<GameView>) {
+        if let Some(room) = self.rooms().get(&view.id) {
+            let _ = room.sender.send(RoomEvent::Changed(view));
+        }
+    }
+
+    /// A NOTIFY arrived: if anybody here watches the game, read its state once and send
+    /// it to them.
+    pub fn changed(self: &Arc<Hub>, change: GameChanged) {
+        let Some(room) = self.rooms().get(&change.game_id).cloned() else {
+            return;
+        };
+        let hub = Arc::clone(self);
+        tokio::spawn(async move {
+            let _order = room.fetching.lock().await;
+            match games::view(&hub.domain, change.game_id).await {
+                Ok(view) => {
+                    let _ = room.sender.send(RoomEvent::Changed(Arc::new(view)));
+                }
+                Err(error) => tracing::warn!(game.id = change.game_id, %error, "live: cannot read the game"),
+            }
+        });
+    }
+
+    /// Re-reads every watched game (after the LISTEN connection was lost and restored:
+    /// notifications sent meanwhile are gone).
+    pub fn refresh_all(self: &Arc<Hub>) {
+        let ids: Vec<i64> = self.rooms().keys().copied().collect();
+        for game_id in ids {
+            self.changed(GameChanged { game_id, ply: -1 });
+        }
+    }
+}
+
+/// The instance's one LISTEN connection: relays every game change to the hub until
+/// `shutdown` changes; reconnects (and refreshes every watched game) after a failure.
+pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        let mut listener = match notify::listen(&hub.domain.pool).await {
+            Ok(listener) => listener,
+            Err(error) => {
+                tracing::error!(%error, "live: cannot LISTEN; retrying");
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_secs(1)) => continue,
+                    _ = shutdown.changed() => return,
+                }
+            }
+        };
+        hub.refresh_all();
+        loop {
+            tokio::select! {
+                received = listener.try_recv() => match received {
+                    Ok(Some(notification)) => {
+                        if let Some(change) = GameChanged::parse(notification.payload()) {
+                            hub.changed(change);
+                        }
+                    }
+                    // The connection was lost (sqlx reconnects on the next call):
+                    // notifications may have been missed.
+                    Ok(None) => hub.refresh_all(),
+                    Err(error) => {
+                        tracing::error!(%error, "live: LISTEN connection failed");
+                        break;
+                    }
+                },
+                _ = shutdown.changed() => return,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::clock::SystemClock;
+
+    fn hub(queue_capacity: usize) -> Arc<Hub> {
+        // A lazy pool never connects: these tests touch no database.
+        let pool = sqlx::postgres::PgPoolOptions::new()
+            .connect_lazy("postgres://nobody@127.0.0.1:1/none")
+            .expect("a lazy pool");
+        let domain = Domain { pool, clock: Arc::new(SystemClock), games: Arc::default() };
+        Arc::new(Hub::new(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
+    }
+
+    #[tokio::test]
+    async fn watchers_are_counted_and_a_room_is_removed_when_empty() {
+        let hub = hub(8);
+        let mut first = hub.join(5);
+        assert!(matches!(first.recv().await, Ok(RoomEvent::Watchers(1))));
+        let second = hub.join(5);
+        assert!(matches!(first.recv().await, Ok(RoomEvent::Watchers(2))));
+        assert_eq!(hub.watchers(5), 2);
+        drop(second);
+        assert!(matches!(first.recv().await, Ok(RoomEvent::Watchers(1))), "the leave is announced");
+        drop(first);
+        assert_eq!(hub.watchers(5), 0);
+        assert!(hub.rooms().is_empty(), "an empty room is removed");
+    }
+
+    #[tokio::test]
+    async fn a_socket_too_far_behind_is_told_it_lagged_and_nobody_waits_for_it() {
+        let hub = hub(2);
+        let mut slow = hub.join(9);
+        for _ in 0..5 {
+            // Each join and leave queues an event the slow socket does not read.
+            drop(hub.join(9));
+        }
+        assert!(matches!(slow.recv().await, Err(broadcast::error::RecvError::Lagged(_))));
+        assert!(slow.recv().await.is_ok(), "after the lag it reads the newest events again");
+    }
+}

@@ -1,0 +1,294 @@
+//! The WebSocket transport: `GET /api/games/{id}/socket[?since_ply=N]`.
+//!
+//! One task per socket runs a `select!` over the client's frames (with the idle timeout)
+//! and the game's room in the [`Hub`]. Every action goes through the same domain
+//! functions as the REST API (`domain::games::submit_move` and friends).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::hub::{Hub, RoomEvent};
+use super::protocol::{ClientMessage, ClockState, DrawAction, ServerMessage};
+use crate::domain::accounts::Account;
+use crate::domain::games::{self, GameView};
+use crate::domain::DomainError;
+use crate::http::auth::MaybeAuthUser;
+use crate::http::error::ApiResult;
+use crate::http::extract::{Path, Query};
+use crate::http::AppState;
+
+/// Hard limit of one frame: a longer one closes the socket (the soft limit,
+/// `max_message_bytes`, answers with an error event instead).
+const HARD_MESSAGE_LIMIT: usize = 64 * 1024;
+/// Read buffer of a socket (tungstenite's default, 128 KiB, would make 10,000 idle
+/// sockets cost over a gigabyte).
+const READ_BUFFER: usize = 4 * 1024;
+
+/// Query of the socket URL.
+#[derive(Debug, Deserialize)]
+pub struct SocketQuery {
+    /// The last ply the client has: the server sends the moves after it instead of the
+    /// full state.
+    since_ply: Option<i32>,
+}
+
+/// Upgrades to a live socket on game `id`: anyone may watch, a signed-in player (cookie
+/// session or bearer token) may act.
+///
+/// # Errors
+/// Unknown game (404), an invalid bearer token (401), not a WebSocket request (400/426).
+pub async fn connect(
+    State(state): State<AppState>,
+    MaybeAuthUser(me): MaybeAuthUser,
+    Path(id): Path<i64>,
+    Query(query): Query<SocketQuery>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult<Response> {
+    let view = games::view(&state.domain, id).await?;
+    let seat = me.as_ref().and_then(|account| seat_of(&view, account));
+    let hub = Arc::clone(&state.live);
+    let upgrade = upgrade
+        .max_message_size(HARD_MESSAGE_LIMIT)
+        .max_frame_size(HARD_MESSAGE_LIMIT)
+        // Small buffers: an idle socket must cost little (10,000 of them in 300 MB).
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .max_write_buffer_size(HARD_MESSAGE_LIMIT * 4);
+    Ok(upgrade.on_upgrade(move |socket| {
+        let connection =
+            Connection { hub, game_id: id, me, seat, last_ply: 0, draw_offer: None, result_sent: false };
+        connection.run(socket, query.since_ply)
+    }))
+}
+
+fn seat_of(view: &GameView, account: &Account) -> Option<i32> {
+    view.seats.iter().find(|s| s.username == account.username).map(|s| s.seat)
+}
+
+/// One socket's view of its game: what it has already been sent.
+struct Connection {
+    hub: Arc<Hub>,
+    game_id: i64,
+    me: Option<Account>,
+    seat: Option<i32>,
+    last_ply: i32,
+    draw_offer: Option<i32>,
+    result_sent: bool,
+}
+
+impl Connection {
+    async fn run(mut self, socket: WebSocket, since_ply: Option<i32>) {
+        let (mut sink, mut stream) = socket.split();
+        // Join first, then read: a change committed in between arrives as an event.
+        let mut subscription = self.hub.join(self.game_id);
+        let mut out = Vec::new();
+        match games::view(self.hub.domain(), self.game_id).await {
+            Ok(view) => match since_ply {
+                Some(since) if (0..=view.ply).contains(&since) => {
+                    out.push(
+                        ServerMessage::Resume {
+                            since_ply: since,
+                            ply: view.ply,
+                            you: self.seat,
+                            watchers: self.hub.watchers(self.game_id),
+                        }
+                        .to_text(),
+                    );
+                    self.last_ply = since;
+                    self.apply(&view, &mut out);
+                }
+                Some(since) => {
+                    out.push(error("invalid", format!("since_ply {since} is not a ply of this game")));
+                    self.full_state(&view, &mut out);
+                }
+                None => self.full_state(&view, &mut out),
+            },
+            Err(error) => {
+                tracing::warn!(game.id = self.game_id, %error, "live: cannot read the game");
+                return;
+            }
+        }
+        let idle = Duration::from_secs(self.hub.settings().idle_timeout_seconds.max(1));
+        loop {
+            for text in out.drain(..) {
+                if sink.send(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+            tokio::select! {
+                frame = tokio::time::timeout(idle, stream.next()) => match frame {
+                    Err(_) => {
+                        let close = CloseFrame { code: 1001, reason: "idle timeout".into() };
+                        let _ = sink.send(Message::Close(Some(close))).await;
+                        return;
+                    }
+                    Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => return,
+                    Ok(Some(Ok(Message::Text(text)))) => self.handle(text.as_str(), &mut out).await,
+                    Ok(Some(Ok(Message::Binary(_)))) => {
+                        out.push(error("malformed", "send JSON text frames".to_owned()));
+                    }
+                    // Pings are answered by the WebSocket layer; they keep the socket alive.
+                    Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
+                },
+                event = subscription.recv() => match event {
+                    Ok(RoomEvent::Changed(view)) => self.apply(&view, &mut out),
+                    Ok(RoomEvent::Watchers(count)) => {
+                        out.push(ServerMessage::Watchers { count }.to_text());
+                    }
+                    Err(RecvError::Lagged(_)) => {
+                        out.push(ServerMessage::Resync { reason: "too far behind" }.to_text());
+                        match games::view(self.hub.domain(), self.game_id).await {
+                            Ok(view) => self.full_state(&view, &mut out),
+                            Err(_) => return,
+                        }
+                    }
+                    Err(RecvError::Closed) => return,
+                },
+            }
+        }
+    }
+
+    /// The full state; afterwards only changes are sent.
+    fn full_state(&mut self, view: &GameView, out: &mut Vec<String>) {
+        let now = self.hub.domain().clock.now();
+        out.push(
+            ServerMessage::State {
+                game: view,
+                you: self.seat,
+                watchers: self.hub.watchers(self.game_id),
+                clock: ClockState::of(view, now),
+            }
+            .to_text(),
+        );
+        self.last_ply = view.ply;
+        self.draw_offer = view.draw_offer_seat;
+        self.result_sent = view.status != "active";
+    }
+
+    /// The events this socket has not seen yet in `view` (older states are ignored).
+    fn apply(&mut self, view: &GameView, out: &mut Vec<String>) {
+        if view.ply < self.last_ply {
+            return;
+        }
+        let mut clock_changed = false;
+        for played in view.moves.iter().filter(|m| m.ply > self.last_ply) {
+            let latest = played.ply == view.ply;
+            out.push(
+                ServerMessage::Move {
+                    played,
+                    position: latest.then_some(view.position.as_str()),
+                    legal_moves: latest.then_some(view.legal_moves.as_slice()),
+                }
+                .to_text(),
+            );
+            clock_changed = true;
+        }
+        self.last_ply = view.ply;
+        if view.draw_offer_seat != self.draw_offer {
+            self.draw_offer = view.draw_offer_seat;
+            out.push(ServerMessage::DrawOffer { seat: view.draw_offer_seat }.to_text());
+        }
+        let over = view.status != "active";
+        if over && !self.result_sent {
+            self.result_sent = true;
+            clock_changed = true;
+            out.push(
+                ServerMessage::Result {
+                    status: &view.status,
+                    result: view.result.as_deref(),
+                    reason: view.reason.as_deref(),
+                }
+                .to_text(),
+            );
+        }
+        if clock_changed {
+            out.push(ServerMessage::Clock(ClockState::of(view, self.hub.domain().clock.now())).to_text());
+        }
+    }
+
+    /// One client message.
+    async fn handle(&mut self, text: &str, out: &mut Vec<String>) {
+        let limit = self.hub.settings().max_message_bytes;
+        if text.len() > limit {
+            out.push(error("too_large", format!("messages are at most {limit} bytes")));
+            return;
+        }
+        let message: ClientMessage = match serde_json::from_str(text) {
+            Ok(message) => message,
+            Err(e) => {
+                out.push(error("malformed", format!("unreadable message: {e}")));
+                return;
+            }
+        };
+        let action = match message {
+            ClientMessage::Ping { id } => {
+                let server_time = self.hub.domain().clock.now();
+                out.push(ServerMessage::Pong { id, server_time }.to_text());
+                return;
+            }
+            ClientMessage::Resync => {
+                match games::view(self.hub.domain(), self.game_id).await {
+                    Ok(view) => self.full_state(&view, out),
+                    Err(e) => out.push(domain_error(&e)),
+                }
+                return;
+            }
+            other => other,
+        };
+        let Some(account_id) = self.me.as_ref().map(|me| me.id) else {
+            out.push(error("unauthorized", "sign in to play: spectators may only watch".to_owned()));
+            return;
+        };
+        let domain = self.hub.domain();
+        let game_id = self.game_id;
+        let done = match action {
+            ClientMessage::Move { text, ply } => {
+                games::submit_move(domain, game_id, account_id, &text, ply).await
+            }
+            ClientMessage::Resign => games::resign(domain, game_id, account_id).await,
+            ClientMessage::Draw { action: DrawAction::Offer } => {
+                games::offer_draw(domain, game_id, account_id).await
+            }
+            ClientMessage::Draw { action: DrawAction::Accept } => {
+                games::accept_draw(domain, game_id, account_id).await
+            }
+            ClientMessage::Draw { action: DrawAction::Decline } => {
+                games::decline_draw(domain, game_id, account_id).await
+            }
+            ClientMessage::Ping { .. } | ClientMessage::Resync => return,
+        };
+        match done {
+            // The local sockets (this one included) hear of it at once; the other
+            // instances through NOTIFY.
+            Ok(view) => self.hub.publish(Arc::new(view)),
+            Err(e) => out.push(domain_error(&e)),
+        }
+    }
+}
+
+fn error(code: &'static str, message: String) -> String {
+    ServerMessage::Error { code, message }.to_text()
+}
+
+fn domain_error(e: &DomainError) -> String {
+    let code = match e {
+        DomainError::Invalid(_) => "invalid",
+        DomainError::NotFound(_) => "not_found",
+        DomainError::Unauthenticated(_) => "unauthorized",
+        DomainError::Forbidden(_) => "forbidden",
+        DomainError::Conflict(_) => "conflict",
+        DomainError::RateLimited(_) => "rate_limited",
+        DomainError::Internal(inner) => {
+            tracing::error!(error = %inner, "live: internal error");
+            return error("internal", "internal error".to_owned());
+        }
+    };
+    error(code, e.to_string())
+}

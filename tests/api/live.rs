@@ -1,0 +1,287 @@
+//! Live games over real WebSockets (tokio-tungstenite) against servers on port 0.
+
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::support::{TestApp, User};
+
+/// Three minutes plus two seconds a move.
+fn blitz() -> Value {
+    json!({"kind": "live-fischer", "base_seconds": 180, "increment_seconds": 2})
+}
+
+/// The first Xiangqi moves of both sides (ICCS), all legal in this order.
+const OPENING: [&str; 6] = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
+
+struct Socket {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Socket {
+    async fn open(app: &TestApp, game: i64, user: Option<&User>, since_ply: Option<i64>) -> Socket {
+        let base = app.address.replacen("http://", "ws://", 1);
+        let url = match since_ply {
+            Some(ply) => format!("{base}/api/games/{game}/socket?since_ply={ply}"),
+            None => format!("{base}/api/games/{game}/socket"),
+        };
+        let mut request = url.into_client_request().unwrap();
+        if let Some(user) = user {
+            request.headers_mut().insert("authorization", format!("Bearer {}", user.token).parse().unwrap());
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.expect("websocket handshake");
+        Socket { ws }
+    }
+
+    async fn send(&mut self, message: Value) {
+        self.ws.send(Message::text(message.to_string())).await.expect("send");
+    }
+
+    async fn send_raw(&mut self, text: String) {
+        self.ws.send(Message::text(text)).await.expect("send");
+    }
+
+    /// The next JSON event (5 s at most).
+    async fn next(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(5), self.ws.next())
+                .await
+                .expect("an event within 5 s")
+                .expect("the socket is open")
+                .expect("a frame");
+            match frame {
+                Message::Text(text) => return serde_json::from_str(text.as_str()).expect("JSON event"),
+                Message::Close(close) => panic!("socket closed: {close:?}"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next event of type `kind`, skipping others (watcher counts, clocks...).
+    async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let event = self.next().await;
+            if event["type"] == kind {
+                return event;
+            }
+            assert_ne!(event["type"], "error", "unexpected error while waiting for {kind}: {event}");
+        }
+    }
+
+    async fn play(&mut self, text: &str, ply: i64) {
+        self.send(json!({"type": "move", "move": text, "ply": ply})).await;
+    }
+}
+
+async fn live_game(app: &TestApp) -> (User, User, i64) {
+    let red = app.register("red").await;
+    let black = app.register("black").await;
+    let game = app.start_game("xiangqi", &red, &black, blitz()).await;
+    (red, black, game)
+}
+
+#[tokio::test]
+async fn a_whole_live_game_is_played_and_watched_over_sockets() {
+    let app = TestApp::spawn().await;
+    let (red, black, game) = live_game(&app).await;
+    let mut red_socket = Socket::open(&app, game, Some(&red), None).await;
+    let state = red_socket.next_of("state").await;
+    assert_eq!(state["you"], 0);
+    assert_eq!(state["game"]["ply"], 0);
+    assert_eq!(state["clock"]["remaining_ms"], json!([180_000, 180_000]));
+    let mut black_socket = Socket::open(&app, game, Some(&black), None).await;
+    assert_eq!(black_socket.next_of("state").await["you"], 1);
+    let mut spectator = Socket::open(&app, game, None, None).await;
+    let seen = spectator.next_of("state").await;
+    assert_eq!(seen["you"], Value::Null);
+    assert_eq!(seen["watchers"], 3, "three sockets watch the game");
+
+    for (ply, text) in OPENING.iter().enumerate() {
+        let (mover, opponent) = if ply % 2 == 0 {
+            (&mut red_socket, &mut black_socket)
+        } else {
+            (&mut black_socket, &mut red_socket)
+        };
+        mover.play(text, ply as i64).await;
+        for socket in [mover, opponent, &mut spectator] {
+            let event = socket.next_of("move").await;
+            assert_eq!(event["move"]["ply"], ply as i64 + 1);
+            assert_eq!(event["move"]["canonical"], *text);
+            let clock = socket.next_of("clock").await;
+            assert_eq!(clock["running_seat"], (ply as i64 + 1) % 2);
+        }
+    }
+    // Spectators may only watch.
+    spectator.play("h7h0", 6).await;
+    assert_eq!(spectator.next_of("error").await["code"], "unauthorized");
+
+    black_socket.send(json!({"type": "draw", "action": "offer"})).await;
+    assert_eq!(red_socket.next_of("draw_offer").await["seat"], 1);
+    assert_eq!(black_socket.next_of("draw_offer").await["seat"], 1, "the offerer sees its offer too");
+    red_socket.send(json!({"type": "draw", "action": "decline"})).await;
+    assert_eq!(black_socket.next_of("draw_offer").await["seat"], Value::Null);
+    black_socket.send(json!({"type": "resign"})).await;
+    for socket in [&mut red_socket, &mut black_socket, &mut spectator] {
+        let result = socket.next_of("result").await;
+        assert_eq!(result["result"], "1-0");
+        assert_eq!(result["reason"], "resignation");
+    }
+    let stored = app.game(game).await;
+    assert_eq!(stored["ply"], 6, "the REST API sees the moves made over the socket");
+    assert_eq!(stored["status"], "finished");
+    assert_eq!(app.stored_moves(game).await, 6);
+}
+
+#[tokio::test]
+async fn a_reconnecting_client_resumes_from_its_last_ply() {
+    let app = TestApp::spawn().await;
+    let (red, black, game) = live_game(&app).await;
+    let mut red_socket = Socket::open(&app, game, Some(&red), None).await;
+    red_socket.next_of("state").await;
+    red_socket.play(OPENING[0], 0).await;
+    red_socket.next_of("move").await;
+    drop(red_socket);
+    // Meanwhile black moves through REST: the same domain function.
+    app.post_move(&black, game, OPENING[1], 1).await.expect(StatusCode::CREATED);
+
+    let mut red_socket = Socket::open(&app, game, Some(&red), Some(1)).await;
+    let resume = red_socket.next().await;
+    assert_eq!(resume["type"], "resume", "{resume}");
+    assert_eq!(resume["since_ply"], 1);
+    assert_eq!(resume["ply"], 2);
+    let missed = red_socket.next_of("move").await;
+    assert_eq!(missed["move"]["ply"], 2, "exactly the missed move, no gap and no repeat");
+    assert_eq!(missed["move"]["canonical"], OPENING[1]);
+    assert!(missed["position"].is_string());
+    red_socket.play(OPENING[2], 2).await;
+    assert_eq!(red_socket.next_of("move").await["move"]["ply"], 3);
+}
+
+#[tokio::test]
+async fn a_player_out_of_time_is_flagged_with_nobody_connected() {
+    let app = TestApp::spawn().await;
+    let red = app.register("red").await;
+    let black = app.register("black").await;
+    let control = json!({"kind": "byoyomi", "base_seconds": 5, "period_seconds": 10, "periods": 1});
+    let game = app.start_game("xiangqi", &red, &black, control).await;
+    app.post_move(&red, game, OPENING[0], 0).await.expect(StatusCode::CREATED);
+    app.clock.advance(time::Duration::seconds(14));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(app.game(game).await["status"], "active", "black still has 1 s of its period");
+    app.clock.advance(time::Duration::seconds(2));
+    let mut status = Value::Null;
+    for _ in 0..100 {
+        let view = app.game(game).await;
+        if view["status"] != "active" {
+            status = view;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(status["status"], "finished", "the live clock task flagged black");
+    assert_eq!(status["result"], "1-0");
+    assert_eq!(status["reason"], "timeout");
+    // A socket opened afterwards sees the result in the state.
+    let mut socket = Socket::open(&app, game, None, None).await;
+    assert_eq!(socket.next_of("state").await["game"]["reason"], "timeout");
+}
+
+#[tokio::test]
+async fn two_instances_on_one_database_relay_moves_to_each_other() {
+    let first = TestApp::spawn().await;
+    let second = TestApp::spawn_on(&first.database_url, first.clock.clone()).await;
+    let (red, black, game) = live_game(&first).await;
+    let mut red_socket = Socket::open(&first, game, Some(&red), None).await;
+    let mut black_socket = Socket::open(&second, game, Some(&black), None).await;
+    red_socket.next_of("state").await;
+    black_socket.next_of("state").await;
+    for (ply, text) in OPENING.iter().enumerate() {
+        let (mover, opponent) = if ply % 2 == 0 {
+            (&mut red_socket, &mut black_socket)
+        } else {
+            (&mut black_socket, &mut red_socket)
+        };
+        mover.play(text, ply as i64).await;
+        let seen = opponent.next_of("move").await;
+        assert_eq!(seen["move"]["ply"], ply as i64 + 1, "the move crossed instances");
+        assert_eq!(seen["move"]["canonical"], *text);
+        mover.next_of("move").await;
+    }
+    assert_eq!(first.stored_moves(game).await, 6);
+}
+
+#[tokio::test]
+async fn bad_messages_get_error_events_and_nothing_is_stored() {
+    let app = TestApp::spawn().await;
+    let (red, _black, game) = live_game(&app).await;
+    let mut socket = Socket::open(&app, game, Some(&red), None).await;
+    socket.next_of("state").await;
+
+    socket.send_raw("{not json".to_owned()).await;
+    assert_eq!(socket.next_of("error").await["code"], "malformed");
+    socket.send(json!({"type": "castle"})).await;
+    assert_eq!(socket.next_of("error").await["code"], "malformed");
+    socket.play(OPENING[0], 3).await;
+    let stale = socket.next_of("error").await;
+    assert_eq!(stale["code"], "conflict", "{stale}");
+    socket.play("a0a5", 0).await; // the chariot cannot jump its own soldier
+    assert_eq!(socket.next_of("error").await["code"], "invalid");
+    let huge = json!({"type": "move", "move": "x".repeat(10_000), "ply": 0}).to_string();
+    socket.send_raw(huge).await;
+    assert_eq!(socket.next_of("error").await["code"], "too_large");
+    assert_eq!(app.stored_moves(game).await, 0, "nothing was stored");
+
+    // The socket still works afterwards.
+    socket.send(json!({"type": "ping", "id": 7})).await;
+    assert_eq!(socket.next_of("pong").await["id"], 7);
+    socket.play(OPENING[0], 0).await;
+    assert_eq!(socket.next_of("move").await["move"]["ply"], 1);
+}
+
+#[tokio::test]
+async fn an_unknown_game_has_no_socket() {
+    let app = TestApp::spawn().await;
+    let base = app.address.replacen("http://", "ws://", 1);
+    let refused = tokio_tungstenite::connect_async(format!("{base}/api/games/999/socket")).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => assert_eq!(response.status(), 404),
+        other => panic!("expected a 404, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn an_idle_socket_is_closed() {
+    let database_url = crate::support::Cluster::get().fresh_database().await;
+    let mut settings = crate::support::test_settings(&database_url);
+    settings.live.idle_timeout_seconds = 1;
+    let app = tavoliere::startup::Application::build(settings).await.expect("build");
+    let address = format!("ws://127.0.0.1:{}", app.port());
+    let api = TestApp::spawn_on(
+        &database_url,
+        tavoliere::domain::clock::ManualClock::new(time::macros::datetime!(2026-03-01 12:00 UTC)),
+    )
+    .await;
+    tokio::spawn(app.run_until(std::future::pending()));
+    let (red, black) = (api.register("red").await, api.register("black").await);
+    let game = api.start_game("xiangqi", &red, &black, blitz()).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("{address}/api/games/{game}/socket"))
+        .await
+        .expect("connect");
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(Ok(frame)) = ws.next().await {
+            if let Message::Close(close) = frame {
+                return close.map(|c| u16::from(c.code));
+            }
+        }
+        None
+    })
+    .await
+    .expect("closed within 5 s");
+    assert_eq!(closed, Some(1001), "closed as idle ('going away')");
+}
