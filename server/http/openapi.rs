@@ -100,6 +100,7 @@ impl Modify for SharedParts {
     ),
     paths(
         health::healthz,
+        crate::live::socket::connect,
         document,
         accounts::register,
         accounts::me,

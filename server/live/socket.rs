@@ -39,6 +39,17 @@ pub struct SocketQuery {
     since_ply: Option<i32>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/socket",
+    tag = "live",
+    params(
+        ("id" = i64, Path, description = "Game id"),
+        ("since_ply" = Option<i32>, Query, description = "The last ply the client has: only later moves are sent")
+    ),
+    security((), ("bearer" = []), ("session" = [])),
+    responses((status = 101, description = "switching to the WebSocket protocol of docs/live-protocol.md"))
+)]
 /// Upgrades to a live socket on game `id`: anyone may watch, a signed-in player (cookie
 /// session or bearer token) may act.
 ///
