@@ -189,7 +189,10 @@ impl Connection {
             return;
         }
         let mut clock_changed = false;
-        for played in view.moves.iter().filter(|m| m.ply > self.last_ply) {
+        // A view read while another move commits may list a move past its own ply (its
+        // statements see different snapshots): that move is sent with the next view,
+        // never twice.
+        for played in view.moves.iter().filter(|m| m.ply > self.last_ply && m.ply <= view.ply) {
             let latest = played.ply == view.ply;
             out.push(
                 ServerMessage::Move {
