@@ -370,6 +370,11 @@ pub struct AnyGame {
     inner: Inner,
 }
 
+/// A [`MoveError`] naming the move text.
+fn move_error(text: &str, kind: MoveErrorKind, e: impl fmt::Display) -> MoveError {
+    MoveError { kind, detail: format!("{text}: {e}") }
+}
+
 fn xiangqi_move_error(text: &str, e: xiangqi_notation::NotationError) -> MoveError {
     use xiangqi_notation::NotationError as E;
     let kind = match e {
@@ -377,7 +382,7 @@ fn xiangqi_move_error(text: &str, e: xiangqi_notation::NotationError) -> MoveErr
         E::Ambiguous => MoveErrorKind::Ambiguous,
         E::Illegal(_) => MoveErrorKind::Illegal,
     };
-    MoveError { kind, detail: format!("{text}: {e}") }
+    move_error(text, kind, e)
 }
 
 fn shogi_move_error(text: &str, e: shogi_notation::NotationError) -> MoveError {
@@ -387,7 +392,7 @@ fn shogi_move_error(text: &str, e: shogi_notation::NotationError) -> MoveError {
         E::Ambiguous => MoveErrorKind::Ambiguous,
         E::Illegal(_) => MoveErrorKind::Illegal,
     };
-    MoveError { kind, detail: format!("{text}: {e}") }
+    move_error(text, kind, e)
 }
 
 fn chess_move_error(text: &str, e: chess_notation::NotationError) -> MoveError {
@@ -397,7 +402,7 @@ fn chess_move_error(text: &str, e: chess_notation::NotationError) -> MoveError {
         E::Ambiguous(_) => MoveErrorKind::Ambiguous,
         E::Illegal(_) | E::WrongPlayer(_) | E::Series(_) => MoveErrorKind::Illegal,
     };
-    MoveError { kind, detail: format!("{text}: {e}") }
+    move_error(text, kind, e)
 }
 
 fn kingdoms_move_error(text: &str, e: kingdoms_notation::moves::NotationError) -> MoveError {
@@ -408,12 +413,11 @@ fn kingdoms_move_error(text: &str, e: kingdoms_notation::moves::NotationError) -
             MoveErrorKind::Illegal
         }
     };
-    MoveError { kind, detail: format!("{text}: {e}") }
+    move_error(text, kind, e)
 }
 
 fn game_error(text: &str, over: bool, e: impl fmt::Display) -> MoveError {
-    let kind = if over { MoveErrorKind::GameOver } else { MoveErrorKind::Illegal };
-    MoveError { kind, detail: format!("{text}: {e}") }
+    move_error(text, if over { MoveErrorKind::GameOver } else { MoveErrorKind::Illegal }, e)
 }
 
 /// The parts of a Flickering series text in canonical coordinates, played from `start`.
