@@ -355,6 +355,28 @@ fn seat_of(seats: &[SeatRow], account_id: i64) -> DomainResult<&SeatRow> {
         .ok_or_else(|| DomainError::Forbidden("you do not play in this game".to_owned()))
 }
 
+/// What every player action starts with: a transaction holding the game row locked, the
+/// seats, and the caller's seat, in an active game.
+struct PlayerAction {
+    tx: Transaction<'static, Postgres>,
+    row: GameRow,
+    seats: Vec<SeatRow>,
+    mine: SeatRow,
+}
+
+/// Begins a player action on `game_id`.
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over (409).
+async fn begin_player_action(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<PlayerAction> {
+    let mut tx = domain.pool.begin().await?;
+    let row = lock_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let mine = seat_of(&seats, account_id)?.clone();
+    ensure_active(&row)?;
+    Ok(PlayerAction { tx, row, seats, mine })
+}
+
 fn ensure_active(row: &GameRow) -> DomainResult<()> {
     if row.status == "active" {
         Ok(())
@@ -450,11 +472,7 @@ pub async fn submit_move(
     text: &str,
     expected_ply: i32,
 ) -> DomainResult<GameView> {
-    let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
-    let mine = seat_of(&seats, account_id)?.clone();
-    ensure_active(&row)?;
+    let PlayerAction { mut tx, row, seats, mine } = begin_player_action(domain, game_id, account_id).await?;
     if expected_ply != row.current_ply {
         return Err(DomainError::Conflict(format!(
             "stale ply {expected_ply}: the game is at ply {}",
@@ -775,11 +793,8 @@ pub async fn list_for_player(
 /// # Errors
 /// Unknown game (404), not a player (403), game over (409).
 pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
-    let mine = seat_of(&seats, account_id)?.seat;
-    ensure_active(&row)?;
+    let PlayerAction { mut tx, seats, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
+    let mine = mine.seat;
     let winner = seats.iter().map(|s| s.seat).find(|s| *s != mine);
     let ending = Ending { winner_seat: winner, reason: EndReason::Resignation.as_str().to_owned() };
     finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
@@ -791,11 +806,8 @@ pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainRes
 /// # Errors
 /// Unknown game (404), not a player (403), game over or an offer already made (409).
 pub async fn offer_draw(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
-    let mine = seat_of(&seats, account_id)?.seat;
-    ensure_active(&row)?;
+    let PlayerAction { mut tx, row, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
+    let mine = mine.seat;
     match row.draw_offer_seat {
         Some(seat) if seat == mine => {
             return Err(DomainError::Conflict("you have already offered a draw".to_owned()))
@@ -818,11 +830,8 @@ pub async fn offer_draw(domain: &Domain, game_id: i64, account_id: i64) -> Domai
 /// # Errors
 /// Unknown game (404), not a player (403), game over or no offer to accept (409).
 pub async fn accept_draw(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
-    let mine = seat_of(&seats, account_id)?.seat;
-    ensure_active(&row)?;
+    let PlayerAction { mut tx, row, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
+    let mine = mine.seat;
     if !matches!(row.draw_offer_seat, Some(seat) if seat != mine) {
         return Err(DomainError::Conflict("there is no draw offer to accept".to_owned()));
     }
@@ -836,11 +845,8 @@ pub async fn accept_draw(domain: &Domain, game_id: i64, account_id: i64) -> Doma
 /// # Errors
 /// Unknown game (404), not a player (403), game over or no offer to decline (409).
 pub async fn decline_draw(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
-    let mine = seat_of(&seats, account_id)?.seat;
-    ensure_active(&row)?;
+    let PlayerAction { mut tx, row, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
+    let mine = mine.seat;
     if !matches!(row.draw_offer_seat, Some(seat) if seat != mine) {
         return Err(DomainError::Conflict("there is no draw offer to decline".to_owned()));
     }
@@ -858,11 +864,8 @@ pub async fn decline_draw(domain: &Domain, game_id: i64, account_id: i64) -> Dom
 /// Unknown game (404), not a player (403), game over or not your turn (409), no claim
 /// available (422, with the rules' reason).
 pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
-    let mine = seat_of(&seats, account_id)?.seat;
-    ensure_active(&row)?;
+    let PlayerAction { mut tx, row, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
+    let mine = mine.seat;
     if mine != row.turn_seat {
         return Err(DomainError::Conflict("a claim is made on your own turn".to_owned()));
     }
@@ -878,11 +881,7 @@ pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
 /// # Errors
 /// Unknown game (404), not a player (403), game over or every side has moved (409).
 pub async fn abort(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
-    seat_of(&seats, account_id)?;
-    ensure_active(&row)?;
+    let PlayerAction { mut tx, seats, .. } = begin_player_action(domain, game_id, account_id).await?;
     if seats.iter().all(|s| s.moves_made > 0) {
         return Err(DomainError::Conflict(
             "every side has moved: the game can no longer be aborted".to_owned(),
