@@ -216,6 +216,13 @@ async fn two_players_finish_a_game_in_chromium() {
     // Bob offers a draw by button; Alice accepts.
     bob.goto(&game_url).await.unwrap();
     click(&bob, "#offer-draw").await;
+    // The click returns before the form's POST is answered: wait for the page
+    // that says the offer is pending, or Alice may load the game before it.
+    bob.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("p.draw-offer"))
+        .await
+        .expect("the pending draw offer");
     alice.goto(&game_url).await.unwrap();
     click(&alice, "#accept-draw").await;
     wait_for_text(&alice, "#result", "1/2-1/2").await;
