@@ -9,6 +9,7 @@ mod errors;
 mod games;
 mod live;
 mod openapi;
+mod seats_and_series;
 mod support;
 mod tournaments;
 mod variants;
