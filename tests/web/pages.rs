@@ -365,13 +365,19 @@ async fn a_seven_kingdoms_game_by_form() {
         .await;
     assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
     let mut game = String::new();
-    for browser in players[1..].iter_mut() {
+    for (i, browser) in players[1..].iter_mut().enumerate() {
         let list = browser.get("/challenges").await;
+        assert!(list.body.contains(&format!("{}/3", i + 1)), "seats taken so far: {}", list.body);
         let accept = attribute_after(&list.body, r#"<form method="post" action="/challenges/"#)
             .expect("an open challenge");
         let accepted = browser.post(&format!("/challenges/{accept}"), &[("csrf", &list.csrf())]).await;
         assert_eq!(accepted.status, StatusCode::SEE_OTHER);
         game = accepted.location().to_owned();
+        if i == 0 {
+            let waiting = browser.get("/challenges").await;
+            assert!(waiting.body.contains("class=\"joined\""), "chu waits for the third seat");
+            assert!(!waiting.body.contains("class=\"accept\""), "and cannot take a second seat");
+        }
     }
     assert!(game.starts_with("/games/"), "the last seat starts the game: {game}");
     let page = players[0].get(&game).await;

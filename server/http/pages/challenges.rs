@@ -72,6 +72,8 @@ pub struct OpenLine {
     color: String,
     mine: bool,
     addressed_to_me: bool,
+    /// A seat of this game of more seats is already mine.
+    joined: bool,
 }
 
 /// The open challenges page.
@@ -205,8 +207,21 @@ pub async fn list(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
             id: c.id,
             mine: c.challenger == me.username,
             addressed_to_me: c.opponent.as_deref() == Some(me.username.as_str()),
+            joined: c.entrants.iter().skip(1).any(|name| *name == me.username),
+            opponent: if c.seat_count > 2 {
+                // Who has taken a seat so far, e.g. "3/7: qin, chu, han".
+                ctx.t.format(
+                    "challenge.seats_taken",
+                    &[
+                        ("taken", &c.entrants.len().to_string()),
+                        ("seats", &c.seat_count.to_string()),
+                        ("players", &c.entrants.join(", ")),
+                    ],
+                )
+            } else {
+                c.opponent.unwrap_or_else(|| ctx.t.get("challenge.anyone").to_owned())
+            },
             challenger: c.challenger,
-            opponent: c.opponent.unwrap_or_else(|| ctx.t.get("challenge.anyone").to_owned()),
             variant: ctx.t.get(&format!("variant.{}", c.variant)).to_owned(),
             ruleset: c.ruleset,
             color: ctx.t.get(&format!("challenge.color.{}", c.color)).to_owned(),
