@@ -245,3 +245,54 @@ async fn a_three_seat_game_gives_the_host_two_allies() {
     names.sort_unstable();
     assert_eq!(names, ["chu", "qi_", "qin"]);
 }
+
+#[tokio::test]
+async fn a_capture_that_makes_a_hegemon_ends_the_game_with_scores_per_seat() {
+    let app = TestApp::spawn().await;
+    let qin = app.register("qin").await;
+    let chu = app.register("chu").await;
+    let qi = app.register("qi_").await;
+    // Qin has captured 29 pieces; its deputy takes Chu's broadsword for the thirtieth
+    // (seven-kingdoms.md "Defeat of a kingdom and victory": hegemony by thirty pieces).
+    let start = "players: 3\nturn: Qin\nemperor: j10\n\
+                 Qin: 將 a19, 偏 c3\nChu: 將 c7, 刀 c5, 劍 m2\nQi: 將 s19, 刀 r19\n\
+                 Qin record: captured 29, generals 0, value 40, lost 0\n\
+                 Han record: captured 0, generals 0, value 0, lost 0, defeated resigned\n\
+                 Zhao record: captured 0, generals 0, value 0, lost 0, defeated resigned\n\
+                 Wei record: captured 2, generals 0, value 3, lost 0, defeated resigned\n\
+                 Yan record: captured 0, generals 0, value 0, lost 0, defeated resigned\n";
+    let challenge = app
+        .post(
+            "/api/challenges",
+            Some(&qin),
+            json!({"variant": "seven-kingdoms", "seats": 3, "color": "first", "start_position": start,
+                   "time_control": three_days()}),
+        )
+        .await;
+    let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
+    let four = json!({"variant": "seven-kingdoms", "seats": 4, "start_position": start, "time_control": three_days()});
+    let refused = app.post("/api/challenges", Some(&qin), four).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "a three-player position for four");
+    app.post(&format!("/api/challenges/{id}/accept"), Some(&chu), json!({})).await.expect(StatusCode::OK);
+    let game = app.accept(&qi, id).await;
+    let state = app.game(game).await;
+    assert_eq!(state["seats"][0]["score"], 29, "captures so far");
+    let state = app.post_move(&qin, game, "Qin 偏 c3xc5", 0).await.expect(StatusCode::CREATED).clone();
+    assert_eq!(state["status"], "finished");
+    assert_eq!(state["reason"], "hegemony-pieces");
+    let seat = |n: usize| state["seats"][n].clone();
+    assert_eq!((seat(0)["outcome"].clone(), seat(0)["place"].clone()), (json!("win"), json!(1)));
+    assert_eq!((seat(0)["score"].clone(), seat(0)["secondary_score"].clone()), (json!(30), json!(41)));
+    assert_eq!(seat(1)["outcome"], "loss");
+    // Qi's seat commands Wei, whose two captures rank it above Chu's none.
+    assert_eq!((seat(2)["place"].clone(), seat(2)["score"].clone()), (json!(2), json!(2)));
+    assert_eq!(seat(1)["place"], 3);
+    assert_eq!(state["result"], "1-3-2");
+    let stored: Vec<(i32, Option<i32>, Option<i32>)> =
+        sqlx::query_as("select seat, place, score from game_seat where game_id = $1 order by seat")
+            .bind(game)
+            .fetch_all(&app.domain.pool)
+            .await
+            .unwrap();
+    assert_eq!(stored, [(0, Some(1), Some(30)), (1, Some(3), Some(0)), (2, Some(2), Some(2))]);
+}
