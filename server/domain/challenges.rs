@@ -15,7 +15,7 @@ use super::time_control::TimeControl;
 use super::Domain;
 
 /// Which seat the challenger takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SeatChoice {
     /// Moves first in the standard start (Red / sente).
@@ -37,7 +37,7 @@ impl SeatChoice {
 }
 
 /// A new challenge as a client sends it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct NewChallenge {
     /// `xiangqi`, `shogi` or `minishogi`.
     pub variant: String,
@@ -75,7 +75,7 @@ fn default_true() -> bool {
 }
 
 /// A challenge as shown to clients.
-#[derive(Debug, Serialize, sqlx::FromRow)]
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct ChallengeView {
     /// Challenge id.
     pub id: i64,

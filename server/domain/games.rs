@@ -77,7 +77,7 @@ struct MoveRow {
 }
 
 /// One seat of a game as shown to clients.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct SeatView {
     /// 0-based seat index (turn order of the start position: seat 0 plays the first colour).
     pub seat: i32,
@@ -105,7 +105,7 @@ pub struct SeatView {
 }
 
 /// A played move as shown to clients.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct MoveView {
     /// 1-based ply.
     pub ply: i32,
@@ -123,7 +123,7 @@ pub struct MoveView {
 }
 
 /// The whole state of a game.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct GameView {
     /// Game id.
     pub id: i64,
@@ -195,7 +195,7 @@ impl GameView {
 }
 
 /// A game in a player's list.
-#[derive(Debug, Serialize, sqlx::FromRow)]
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct GameSummary {
     /// Game id.
     pub id: i64,
@@ -217,7 +217,7 @@ pub struct GameSummary {
 }
 
 /// What a move would do (dry run).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct MoveCheck {
     /// Canonical notation.
     pub canonical: String,

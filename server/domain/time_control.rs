@@ -16,7 +16,7 @@ const MAX_LIVE_SECONDS: u32 = 3 * 60 * 60;
 const MAX_DAYS: u32 = 365;
 
 /// How much time the players get.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TimeControl {
     /// `days` for every move; unused time is not saved.

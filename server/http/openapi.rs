@@ -197,11 +197,6 @@ macro_rules! object_schemas {
 object_schemas! {
     CrosstableDocument => "A section's crosstable: title, columns, one row per player with the results by round.",
     GrandPrixDocument => "A tournament's Grand Prix table: title, sections, one row per player with points by section.",
-    crate::domain::challenges::NewChallenge => "A new challenge: variant, ruleset, handicap, opponent, color, time_control, vacation_allowed.",
-    crate::domain::challenges::ChallengeView => "A challenge as shown to clients.",
-    crate::domain::games::GameView => "A game's full state.",
-    crate::domain::games::GameSummary => "One line of a game list.",
-    crate::domain::games::MoveCheck => "What a move would do, without playing it.",
     crate::domain::tournaments::NewTournament => "A new tournament: name, description, season, grand_prix.",
     crate::domain::tournaments::TournamentPatch => "Changes to a tournament; absent fields stay as they are.",
     crate::domain::tournaments::TournamentView => "A tournament with its sections.",

@@ -152,3 +152,26 @@ async fn request_bodies_and_errors_reference_schemas() {
     assert_eq!(doc["components"]["securitySchemes"]["session"]["in"], "cookie");
     assert_eq!(doc["paths"]["/api/accounts/me"]["get"]["security"][0]["bearer"], serde_json::json!([]));
 }
+
+#[tokio::test]
+async fn game_and_challenge_schemas_describe_their_fields() {
+    let app = TestApp::spawn().await;
+    let doc = app.get("/api/openapi.json", None).await.expect(StatusCode::OK).clone();
+    let schemas = &doc["components"]["schemas"];
+    for (schema, fields) in [
+        ("GameView", &["id", "variant", "seats", "moves", "legal_moves", "ply", "status", "result"][..]),
+        ("SeatView", &["seat", "color", "status", "score", "place", "username", "remaining_ms"][..]),
+        ("MoveView", &["ply", "turn_number", "seat", "canonical", "display"][..]),
+        ("NewChallenge", &["variant", "seats", "opponent", "color", "time_control", "start_position"][..]),
+        ("ChallengeView", &["id", "seat_count", "entrants", "status", "game_id"][..]),
+        ("SeriesOptions", &["prefix", "next", "can_end"][..]),
+    ] {
+        let properties = &schemas[schema]["properties"];
+        for field in fields {
+            assert!(properties.get(*field).is_some(), "{schema}.{field} is documented: {}", schemas[schema]);
+        }
+    }
+    // The time control is a tagged union of its kinds.
+    let kinds = schemas["TimeControl"]["oneOf"].as_array().expect("TimeControl.oneOf");
+    assert!(kinds.len() >= 5, "{kinds:?}");
+}
