@@ -9,6 +9,7 @@ mod errors;
 mod games;
 mod live;
 mod openapi;
+mod preferences;
 mod support;
 mod tournaments;
 mod variants;
