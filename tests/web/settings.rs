@@ -120,6 +120,11 @@ async fn the_xiangqi_move_list_is_in_the_chosen_notation() {
     save(&mut red, &[("xiangqi_notation", "chinese"), ("shogi_notation", "usi")]).await;
     assert!(move_list(&red.get(&game).await.body).contains("炮二平五"));
     assert!(move_list(&black.get(&game).await.body).contains("C2=5"));
+    // The piece style of the account draws the board.
+    assert!(red.get(&game).await.body.contains(">帥</text>"), "traditional characters");
+    save(&mut red, &[("piece_style", "western")]).await;
+    let western = red.get(&game).await.body;
+    assert!(western.contains(">K</text>") && !western.contains(">帥</text>"), "western letters");
 }
 
 #[tokio::test]

@@ -142,8 +142,7 @@ impl FromRequestParts<AppState> for Ctx {
             Some(account) => preferences::of_account(&state.domain.pool, account.id)
                 .await
                 .map_err(|e| PageError::Internal(e.to_string()))?,
-            // What an older version stored under the key, or nothing: the defaults.
-            None => session.get::<Preferences>(PREFS_KEY).await.ok().flatten().unwrap_or_default(),
+            None => session.get::<Preferences>(PREFS_KEY).await.map_err(store_failure)?.unwrap_or_default(),
         };
         let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
         let t = Texts::new(Lang::negotiate(prefs.language_tag(), accept));
