@@ -85,3 +85,20 @@ async fn the_database_refuses_unknown_preference_values() {
         assert!(error.contains(&format!("account_{column}_check")), "{column}: {error}");
     }
 }
+
+#[tokio::test]
+async fn the_openapi_document_lists_the_values_of_each_preference() {
+    let app = TestApp::spawn().await;
+    let doc = app.get("/api/openapi.json", None).await.expect(StatusCode::OK).clone();
+    let patch = &doc["paths"]["/api/accounts/me/preferences"]["patch"];
+    assert_eq!(
+        patch["requestBody"]["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/PreferencesPatch"
+    );
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(schemas["XiangqiNotation"]["enum"], json!(["auto", "wxf", "iccs", "fix", "chinese"]));
+    assert_eq!(schemas["ShogiNotation"]["enum"], json!(["auto", "western", "aise", "usi"]));
+    assert_eq!(schemas["Language"]["enum"], json!(["auto", "en", "it"]));
+    assert_eq!(schemas["PieceStyle"]["enum"], json!(["traditional", "western"]));
+    assert!(schemas["Preferences"]["properties"]["shogi_notation"].is_object());
+}
