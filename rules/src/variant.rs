@@ -351,6 +351,9 @@ pub struct SeatStanding {
     pub score: u32,
     /// A secondary score shown beside it (Seven Kingdoms: historical piece values).
     pub secondary_score: u32,
+    /// Whether the seat is out of the game (Seven Kingdoms: all its kingdoms defeated or
+    /// it left); false in two-seat games.
+    pub out: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -705,6 +708,7 @@ impl AnyGame {
                         place: u32::from(s.place),
                         score: s.captured_pieces,
                         secondary_score: s.value_score,
+                        out: s.out,
                     })
                     .collect(),
             );
@@ -720,7 +724,7 @@ impl AnyGame {
                         None => (SeatResult::Draw, 1),
                     };
                     let score = outcome.details().scores.map_or(0, |s| s[color.index()]);
-                    SeatStanding { seat: color.index(), result, place, score, secondary_score: 0 }
+                    SeatStanding { seat: color.index(), result, place, score, secondary_score: 0, out: false }
                 })
                 .collect(),
         )
@@ -996,6 +1000,120 @@ impl AnyGame {
         }
     }
 
+    /// A short name for `seat`: `first`/`second` in two-seat games, the kingdoms the seat
+    /// commands in the Seven Kingdoms (`Qin`, `Qin+Yan`...).
+    pub fn seat_label(&self, seat: usize) -> String {
+        match &self.inner {
+            Inner::Kingdoms(g) => {
+                let seating = g.position().seating();
+                let seat = seven_kingdoms::Seat(u8::try_from(seat).unwrap_or(u8::MAX));
+                seating.kingdoms_of(seat).map(|k| k.name()).collect::<Vec<_>>().join("+")
+            }
+            _ if seat == 0 => "first".to_owned(),
+            _ => "second".to_owned(),
+        }
+    }
+
+    /// Why the game ended by rule, kebab-case (`checkmate`, `perpetual-check`,
+    /// `hegemony-generals`...), once it has.
+    pub fn end_reason(&self) -> Option<&'static str> {
+        match &self.inner {
+            Inner::Kingdoms(g) => g.outcome().map(|o| o.cause.as_str()),
+            _ => self.outcome().map(|o| o.reason().as_str()),
+        }
+    }
+
+    /// Every seat's standing now, in seat order: in the Seven Kingdoms the captures so far
+    /// and whether the seat is out; in two-seat games the result once over (places 1 and
+    /// scores 0 while the game goes on).
+    pub fn standings_now(&self) -> Vec<SeatStanding> {
+        if let Inner::Kingdoms(g) = &self.inner {
+            let mut standings: Vec<SeatStanding> = g
+                .standings()
+                .iter()
+                .map(|s| SeatStanding {
+                    seat: usize::from(s.seat.0),
+                    result: if s.winner { SeatResult::Win } else { SeatResult::Loss },
+                    place: u32::from(s.place),
+                    score: s.captured_pieces,
+                    secondary_score: s.value_score,
+                    out: s.out,
+                })
+                .collect();
+            standings.sort_by_key(|s| s.seat);
+            return standings;
+        }
+        self.seat_results().unwrap_or_else(|| {
+            (0..2)
+                .map(|seat| SeatStanding {
+                    seat,
+                    result: SeatResult::Draw,
+                    place: 1,
+                    score: 0,
+                    secondary_score: 0,
+                    out: false,
+                })
+                .collect()
+        })
+    }
+
+    /// Whether `seat` has left the game or lost all its kingdoms (Seven Kingdoms); false in
+    /// two-seat games.
+    pub fn is_seat_out(&self, seat: usize) -> bool {
+        match &self.inner {
+            Inner::Kingdoms(g) => {
+                u8::try_from(seat).is_ok_and(|s| g.position().is_seat_out(seven_kingdoms::Seat(s)))
+            }
+            _ => false,
+        }
+    }
+
+    /// The whole game as a record in the variant's own record format, where the facade
+    /// writes it: the Flickering chess record (`flickering-chess.md` "Notation": numbered
+    /// series) and the Seven Kingdoms record (`seven-kingdoms.md` "Notation": the start
+    /// position text, `moves:`, one event a line, seats leaving included). `None` for the
+    /// other variants, whose records (PGN, KIF, CSA...) the server writes with tags.
+    pub fn record_text(&self, tags: &[(String, String)]) -> Option<String> {
+        match &self.inner {
+            Inner::Flickering(g) => Some(chess_notation::record::write(g, tags)),
+            Inner::Kingdoms(g) => {
+                let mut out: String =
+                    tags.iter().map(|(k, v)| format!("# {k}: {}\n", v.replace('\n', " "))).collect();
+                out.push_str(&g.record_text());
+                Some(out)
+            }
+            Inner::Xiangqi(_) | Inner::Shogi(_) => None,
+        }
+    }
+
+    /// For Flickering chess: the legal next moves (coordinates) after the first moves
+    /// `prefix` of a series (coordinates, separated by commas; empty = the series' first
+    /// move), and whether the series may end there. Lets a player build a series move by
+    /// move (issue 8: "build it move by move and submit it").
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError`] when the prefix cannot be read or played, or the game is not
+    /// Flickering chess.
+    pub fn series_continuations(&self, prefix: &str) -> Result<(Vec<String>, bool), MoveError> {
+        let Inner::Flickering(g) = &self.inner else {
+            return Err(MoveError {
+                kind: MoveErrorKind::Illegal,
+                detail: format!("{} has no series: one move a turn", self.variant),
+            });
+        };
+        let mut series = g.begin_series();
+        let prefix = prefix.trim();
+        for token in prefix.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
+            let m = chess_notation::uci::parse_move(&series, token)
+                .or_else(|_| chess_notation::algebraic::parse_move(&series, token))
+                .map_err(|e| chess_move_error(token, e))?;
+            series.push(m).map_err(|e| move_error(token, MoveErrorKind::Illegal, e))?;
+        }
+        let next = series.legal_next_moves().iter().map(|&m| chess_notation::uci::write(m)).collect();
+        Ok((next, series.can_end()))
+    }
+
     /// A seat leaves a game of more than two seats (timeout or resignation): in the Seven
     /// Kingdoms its kingdoms are defeated and leave the board, and the game goes on
     /// (`seven-kingdoms.md`; issue: "a player who times out: their kingdoms are defeated").
@@ -1134,5 +1252,43 @@ mod tests {
         let results = game.seat_results().unwrap();
         assert_eq!(results[0].result, SeatResult::Win);
         assert_eq!(results[1].result, SeatResult::Loss);
+    }
+
+    #[test]
+    fn seats_are_labelled_by_colour_or_by_kingdoms() {
+        let game = AnyGame::with_seats(Variant::SevenKingdoms, 6).unwrap();
+        assert_eq!(game.seat_label(0), "Qin+Yan");
+        assert_eq!(game.seat_label(5), "Zhao");
+        let xiangqi = AnyGame::new(Variant::Xiangqi, None).unwrap();
+        assert_eq!((xiangqi.seat_label(0).as_str(), xiangqi.seat_label(1).as_str()), ("first", "second"));
+    }
+
+    #[test]
+    fn seven_kingdoms_standings_mark_the_seats_that_left() {
+        let mut game = AnyGame::with_seats(Variant::SevenKingdoms, 4).unwrap();
+        assert!(!game.is_seat_out(3));
+        game.seat_leaves(3, true).unwrap();
+        assert!(game.is_seat_out(3));
+        let standings = game.standings_now();
+        assert_eq!(standings.iter().map(|s| s.seat).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert!(standings[3].out && !standings[0].out);
+        let record = game.record_text(&[("Event".to_owned(), "club".to_owned())]).unwrap();
+        assert!(record.starts_with("# Event: club\n"), "{record}");
+        assert!(record.contains("timeout seat 3"), "{record}");
+    }
+
+    #[test]
+    fn a_flickering_series_is_built_move_by_move() {
+        let game = AnyGame::new(Variant::Flickering, None).unwrap();
+        let (first, can_end) = game.series_continuations("").unwrap();
+        assert_eq!(first.len(), 20);
+        assert!(!can_end, "a series has at least one move");
+        let (next, can_end) = game.series_continuations("e2e4").unwrap();
+        assert!(can_end);
+        assert!(next.contains(&"f1c4".to_owned()), "the bishop freed by e4 may move");
+        assert!(!next.iter().any(|m| m.starts_with("e4")), "the pawn has moved in this series");
+        assert_eq!(game.series_continuations("e2e5").unwrap_err().kind, MoveErrorKind::Illegal);
+        let xiangqi = AnyGame::new(Variant::Xiangqi, None).unwrap();
+        assert!(xiangqi.series_continuations("").is_err());
     }
 }

@@ -1,6 +1,7 @@
 //! Challenges: an invitation to a game (to a named opponent or open to anyone) that
 //! becomes a game when accepted.
 
+use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
@@ -48,9 +49,14 @@ pub struct NewChallenge {
     /// MiniShogi); absent = the standard start, or the handicap's. With a handicap, this
     /// position replaces the handicap's start (the handicap is still recorded).
     pub start_position: Option<String>,
-    /// Opponent's username; absent = open to anyone.
+    /// Opponent's username; absent = open to anyone. Only for two-seat games: the seats of
+    /// a game of more seats are open and filled by accepting.
     pub opponent: Option<String>,
-    /// The challenger's seat.
+    /// Number of seats: 2 for every variant but the Seven Kingdoms (3 to 7, default 7).
+    pub seats: Option<i32>,
+    /// The challenger's seat: `first` (seat 0: Red, sente, White in chess, Qin), `second`
+    /// (seat 1) or `random`. With more than two seats the other players' seats are drawn
+    /// when the game starts.
     #[serde(default = "default_seat")]
     pub color: SeatChoice,
     /// The time control.
@@ -85,8 +91,11 @@ pub struct ChallengeView {
     pub handicap: Option<String>,
     /// The start position, `null` = the standard or handicap start.
     pub start_position: Option<String>,
-    /// Number of seats (2 for now).
+    /// Number of seats (2; 3 to 7 for the Seven Kingdoms).
     pub seat_count: i32,
+    /// Who has taken a seat so far, the challenger first (games of more than two seats
+    /// start when every seat is taken).
+    pub entrants: Vec<String>,
     /// The challenger's seat choice.
     pub color: String,
     /// Time control.
@@ -106,7 +115,10 @@ pub struct ChallengeView {
 const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as challenger,
     op.username as opponent, c.variant, c.ruleset, c.handicap, c.start_position, c.seat_count,
     c.challenger_seat as color, c.time_control, c.vacation_allowed, c.status, c.game_id,
-    c.created_at
+    c.created_at,
+    array[ch.username] || array(select a.username from challenge_entrant e
+        join account a using (account_id) where e.challenge_id = c.challenge_id
+        order by e.joined_at, a.username) as entrants
     from challenge c join account ch on ch.account_id = c.challenger_id
     left join account op on op.account_id = c.opponent_id"#;
 
@@ -117,7 +129,18 @@ const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as chal
 /// challenging oneself (422).
 pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> DomainResult<ChallengeView> {
     let variant: Variant = rules_adapter::parse_variant(&new.variant)?;
-    rules_adapter::playable(variant)?;
+    let (min_seats, max_seats) = variant.seat_range();
+    let seats = new.seats.unwrap_or(max_seats as i32);
+    if !(min_seats as i32..=max_seats as i32).contains(&seats) {
+        return Err(DomainError::Invalid(format!(
+            "{variant} is played by {min_seats} to {max_seats} players, not {seats}"
+        )));
+    }
+    if seats > 2 && new.opponent.is_some() {
+        return Err(DomainError::Invalid(
+            "a game of more than two seats is open: its seats are taken by accepting".to_owned(),
+        ));
+    }
     let ruleset = rules_adapter::ruleset_for(variant, new.ruleset.as_deref())?;
     let handicap = match new.handicap.as_deref() {
         None | Some("") => None,
@@ -127,7 +150,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     };
     let start_position = new.start_position.as_deref().map(str::trim).filter(|s| !s.is_empty());
     // The rules judge the start position now, so that accepting cannot fail on it.
-    rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position)
+    rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position, seats as usize)
         .map_err(|e| DomainError::Invalid(format!("start position: {e}")))?;
     let start_position = start_position.map(str::to_owned);
     let control = new.time_control.validate()?;
@@ -146,7 +169,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     let id: i64 = sqlx::query_scalar(
         r#"insert into challenge (challenger_id, opponent_id, variant, ruleset, handicap,
                seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position)
-           values ($1, $2, $3, $4, $5, 2, $6, $7, $8, $9, $10)
+           values ($1, $2, $3, $4, $5, $11, $6, $7, $8, $9, $10)
            returning challenge_id"#,
     )
     .bind(challenger_id)
@@ -159,6 +182,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     .bind(new.vacation_allowed)
     .bind(domain.clock.now())
     .bind(&start_position)
+    .bind(seats)
     .fetch_one(&domain.pool)
     .await?;
     get(domain, id).await
@@ -202,18 +226,38 @@ struct ChallengeRow {
     time_control: Json<TimeControl>,
     vacation_allowed: bool,
     status: String,
+    seat_count: i32,
 }
 
-/// Accepts a challenge: creates the game and returns its id.
+/// What accepting did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accepted {
+    /// The last seat was taken: the game has started.
+    Game {
+        /// The new game.
+        game_id: i64,
+        /// Its seats.
+        seat_count: i32,
+    },
+    /// A seat of a game of more than two seats was taken; the game starts when all are.
+    Seated {
+        /// Seats taken now, the challenger's included.
+        taken: i32,
+        /// Seats in all.
+        seat_count: i32,
+    },
+}
+
+/// Accepts a challenge (takes a seat): creates the game when the last seat is taken.
 ///
 /// # Errors
 /// Unknown challenge (404), one's own or someone else's challenge (403), no longer open
-/// (409).
-pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> DomainResult<i64> {
+/// or a seat already taken by the caller (409).
+pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> DomainResult<Accepted> {
     let mut tx = domain.pool.begin().await?;
     let row = sqlx::query_as::<_, ChallengeRow>(
         r#"select challenger_id, opponent_id, variant, ruleset, handicap, start_position, challenger_seat,
-                  time_control, vacation_allowed, status
+                  time_control, vacation_allowed, status, seat_count
            from challenge where challenge_id = $1 for update"#,
     )
     .bind(challenge_id)
@@ -229,13 +273,29 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     if row.opponent_id.is_some_and(|id| id != account_id) {
         return Err(DomainError::Forbidden("this challenge is for someone else".to_owned()));
     }
-    let challenger_first = match row.challenger_seat.as_str() {
-        "first" => true,
-        "second" => false,
-        _ => rand::thread_rng().gen_bool(0.5),
-    };
-    let accounts =
-        if challenger_first { [row.challenger_id, account_id] } else { [account_id, row.challenger_id] };
+    let mut others: Vec<i64> = sqlx::query_scalar(
+        r#"select account_id from challenge_entrant where challenge_id = $1 order by joined_at"#,
+    )
+    .bind(challenge_id)
+    .fetch_all(&mut *tx)
+    .await?;
+    if others.contains(&account_id) {
+        return Err(DomainError::Conflict("you have already taken a seat in this challenge".to_owned()));
+    }
+    others.push(account_id);
+    if (others.len() as i32) + 1 < row.seat_count {
+        sqlx::query(
+            r#"insert into challenge_entrant (challenge_id, account_id, joined_at) values ($1, $2, $3)"#,
+        )
+        .bind(challenge_id)
+        .bind(account_id)
+        .bind(domain.clock.now())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        return Ok(Accepted::Seated { taken: others.len() as i32 + 1, seat_count: row.seat_count });
+    }
+    let accounts = seat_order(&row.challenger_seat, row.challenger_id, others, &mut rand::thread_rng());
     let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
     let game_id = super::games::create_in(
         domain,
@@ -259,7 +319,20 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    Ok(game_id)
+    Ok(Accepted::Game { game_id, seat_count: row.seat_count })
+}
+
+/// The accounts in seat order: the challenger at seat 0 (`first`), seat 1 (`second`) or a
+/// drawn seat (`random`); the other players in drawn seats (with two seats: the one left).
+fn seat_order(choice: &str, challenger: i64, mut others: Vec<i64>, rng: &mut impl Rng) -> Vec<i64> {
+    others.shuffle(rng);
+    let seat = match choice {
+        "first" => 0,
+        "second" => 1,
+        _ => rng.gen_range(0..=others.len()),
+    };
+    others.insert(seat.min(others.len()), challenger);
+    others
 }
 
 /// Declines a challenge addressed to the account.
@@ -315,4 +388,29 @@ async fn close(
         .await?;
     tx.commit().await?;
     get(domain, challenge_id).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_challenger_takes_the_chosen_seat_and_the_others_are_drawn() {
+        let mut rng = rand::thread_rng();
+        for _ in 0..20 {
+            assert_eq!(seat_order("first", 1, vec![2], &mut rng), [1, 2]);
+            assert_eq!(seat_order("second", 1, vec![2], &mut rng), [2, 1]);
+            let seven = seat_order("second", 1, vec![2, 3, 4, 5, 6, 7], &mut rng);
+            assert_eq!(seven[1], 1);
+            let mut sorted = seven.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [1, 2, 3, 4, 5, 6, 7], "every player has one seat");
+        }
+        let mut challenger_seats = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let order = seat_order("random", 1, vec![2, 3], &mut rng);
+            challenger_seats.insert(order.iter().position(|&a| a == 1).unwrap());
+        }
+        assert_eq!(challenger_seats.len(), 3, "a random seat may be any seat");
+    }
 }

@@ -4,11 +4,11 @@
 use serde::Serialize;
 use sqlx::types::Json;
 use sqlx::{Postgres, Transaction};
-use tavoliere_rules::{Color, EndReason, Outcome};
+use tavoliere_rules::{Color, EndReason};
 use time::OffsetDateTime;
 
 use super::error::{DomainError, DomainResult};
-use tavoliere_rules::variant::{AnyGame, Notation, PlayedMove};
+use tavoliere_rules::variant::{AnyGame, Notation, PlayedMove, SeatResult};
 
 use super::rules_adapter::{self, move_error, Variant};
 use super::time_control::{self, TimeControl};
@@ -34,11 +34,12 @@ pub struct GameRow {
     vacation_allowed: bool,
     turn_started_at: OffsetDateTime,
     draw_offer_seat: Option<i32>,
+    tournament_id: Option<i64>,
 }
 
 const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_position, seat_count, status,
     result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at,
-    draw_offer_seat"#;
+    draw_offer_seat, tournament_id"#;
 
 /// A seat row joined with its account.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -49,6 +50,20 @@ struct SeatRow {
     remaining_ms: i64,
     moves_made: i32,
     outcome: Option<String>,
+    /// `resign` or `timeout` when the seat left a game of more than two seats that went on.
+    exit: Option<String>,
+    exit_after_ply: Option<i32>,
+    place: Option<i32>,
+    score: Option<i32>,
+    secondary_score: Option<i32>,
+}
+
+impl SeatRow {
+    /// The seat's exit as the rules replay it: after how many stored moves, and whether on
+    /// time.
+    fn exit_event(&self) -> Option<(i32, bool)> {
+        Some((self.exit_after_ply?, self.exit.as_deref()? == "timeout"))
+    }
 }
 
 /// A stored move.
@@ -66,8 +81,19 @@ struct MoveRow {
 pub struct SeatView {
     /// 0-based seat index (turn order of the start position: seat 0 plays the first colour).
     pub seat: i32,
-    /// `first` or `second` (Red/Black, sente/gote).
-    pub color: &'static str,
+    /// `first` or `second` (Red/Black, sente/gote, White/Black) in two-seat games; in the
+    /// Seven Kingdoms the kingdoms the seat commands (`Qin`, `Qin+Yan`...).
+    pub color: String,
+    /// `playing`, or in a game of more than two seats `out` (its kingdoms defeated on the
+    /// board), `resigned` or `timed-out` (it left; the game went on).
+    pub status: &'static str,
+    /// The seat's score: Seven Kingdoms pieces captured so far; jishogi points once a
+    /// game ends on them; otherwise 0.
+    pub score: i32,
+    /// The secondary score (Seven Kingdoms: the historical value of the pieces captured).
+    pub secondary_score: i32,
+    /// The place once the game is over (1 = winner; equal places share).
+    pub place: Option<i32>,
     /// The player.
     pub username: String,
     /// Clock time left at the start of the current turn, in seconds.
@@ -117,8 +143,9 @@ pub struct GameView {
     pub position: String,
     /// Number of moves played.
     pub ply: i32,
-    /// `first` or `second`.
-    pub side_to_move: &'static str,
+    /// `first` or `second` in two-seat games; the seat label (kingdoms) in the Seven
+    /// Kingdoms.
+    pub side_to_move: String,
     /// Seat to move (while active).
     pub to_move_seat: Option<i32>,
     /// Username to move (while active).
@@ -138,12 +165,33 @@ pub struct GameView {
     pub deadline: Option<OffsetDateTime>,
     /// `active`, `finished` or `aborted`.
     pub status: String,
-    /// `1-0`, `0-1`, `1/2-1/2` once finished.
+    /// `1-0`, `0-1`, `1/2-1/2` once finished; in games of more than two seats the places
+    /// in seat order, e.g. `2-1-3` (seat 1 won, seat 0 second).
     pub result: Option<String>,
     /// Why it ended (kebab-case).
     pub reason: Option<String>,
     /// Seat that offers a draw, if any.
     pub draw_offer_seat: Option<i32>,
+}
+
+impl GameView {
+    /// The last turn among the first `rows` stored moves, canonical: one move, or a whole
+    /// Flickering series (its moves joined by commas) — what the board marks as the last
+    /// move.
+    pub fn last_turn(&self, rows: usize) -> Option<String> {
+        let shown = &self.moves[..rows.min(self.moves.len())];
+        let last = shown.last()?;
+        if self.variant != Variant::Flickering.name() {
+            return Some(last.canonical.clone());
+        }
+        let series: Vec<&str> = shown
+            .iter()
+            .rev()
+            .take_while(|m| m.turn_number == last.turn_number)
+            .map(|m| m.canonical.as_str())
+            .collect();
+        Some(series.into_iter().rev().collect::<Vec<_>>().join(","))
+    }
 }
 
 /// A game in a player's list.
@@ -185,13 +233,6 @@ pub struct MoveCheck {
     pub message: String,
 }
 
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::First => "first",
-        Color::Second => "second",
-    }
-}
-
 fn seat_color(seat: i32) -> Color {
     if seat == 0 {
         Color::First
@@ -216,7 +257,8 @@ async fn lock_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainRe
 
 async fn load_seats(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<Vec<SeatRow>> {
     Ok(sqlx::query_as::<_, SeatRow>(
-        r#"select s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made, s.outcome
+        r#"select s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made, s.outcome, s.exit,
+                  s.exit_after_ply, s.place, s.score, s.secondary_score
            from game_seat s join account a using (account_id)
            where s.game_id = $1 order by s.seat"#,
     )
@@ -235,53 +277,122 @@ async fn load_moves(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainR
     .await?)
 }
 
-/// Rebuilds the rules game from the stored canonical moves.
-fn replay(row: &GameRow, moves: &[MoveRow]) -> DomainResult<AnyGame> {
+/// The stored moves grouped into the turns the rules play: one row each, except that a
+/// Flickering chess series (`flickering-chess.md` "The series") is stored one row per
+/// move, all with the turn's number, and is played as one text.
+fn turns(variant: Variant, moves: &[MoveRow]) -> Vec<(usize, String)> {
+    let mut turns: Vec<(usize, String)> = Vec::with_capacity(moves.len());
+    for (i, stored) in moves.iter().enumerate() {
+        let continues = variant == Variant::Flickering
+            && i > 0
+            && moves[i - 1].turn_number == stored.turn_number
+            && moves[i - 1].seat == stored.seat;
+        match turns.last_mut() {
+            Some((rows, text)) if continues => {
+                *rows += 1;
+                text.push(',');
+                text.push_str(&stored.notation);
+            }
+            _ => turns.push((1, stored.notation.clone())),
+        }
+    }
+    turns
+}
+
+/// Rebuilds the rules game from the stored canonical moves and the exits of seats that
+/// left a game of more seats, up to the first `upto` rows (whole turns only).
+fn replay(row: &GameRow, moves: &[MoveRow], seats: &[SeatRow], upto: usize) -> DomainResult<AnyGame> {
     let variant = variant_of(row)?;
+    let corrupt = |detail: String| DomainError::Internal(anyhow::anyhow!("game {}: {detail}", row.game_id));
     let mut game = rules_adapter::new_game(
         variant,
         &row.ruleset,
         row.handicap.as_deref(),
         row.start_position.as_deref(),
+        row.seat_count as usize,
     )
-    .map_err(|e| DomainError::Internal(anyhow::anyhow!("game {}: {e}", row.game_id)))?;
-    for stored in moves {
-        game.play(&stored.notation).map_err(|e| {
-            DomainError::Internal(anyhow::anyhow!(
-                "game {} ply {}: stored move {} refused: {}",
-                row.game_id,
-                stored.ply,
-                stored.notation,
-                e.detail
-            ))
-        })?;
+    .map_err(corrupt)?;
+    let mut exits: Vec<(i32, i32, bool)> = seats
+        .iter()
+        .filter_map(|s| s.exit_event().map(|(after, timed_out)| (after, s.seat, timed_out)))
+        .collect();
+    exits.sort_unstable();
+    let mut exits = exits.into_iter().peekable();
+    let mut played = 0usize;
+    let mut leave_after = |game: &mut AnyGame, played: usize| -> DomainResult<()> {
+        while let Some(&(after, seat, timed_out)) = exits.peek() {
+            if after as usize > played {
+                break;
+            }
+            exits.next();
+            game.seat_leaves(seat as usize, timed_out)
+                .map_err(|e| corrupt(format!("seat {seat} exit: {e}")))?;
+        }
+        Ok(())
+    };
+    leave_after(&mut game, 0)?;
+    for (rows, text) in turns(variant, moves) {
+        if played + rows > upto {
+            break;
+        }
+        game.play(&text)
+            .map_err(|e| corrupt(format!("ply {}: stored move {text} refused: {}", played + 1, e.detail)))?;
+        played += rows;
+        leave_after(&mut game, played)?;
     }
     Ok(game)
 }
 
-/// A game as the rules see it after its first `ply` stored moves, with those moves in
-/// the display notation.
+/// One display text per stored row: the turn's display, or for a Flickering series of
+/// several rows its moves one by one (`a) e4, Nf3` → `e4`, `Nf3`).
+fn row_displays(display: &str, rows: usize) -> Vec<String> {
+    if rows <= 1 {
+        return vec![display.to_owned()];
+    }
+    let moves = display.split_once(") ").map_or(display, |(_, moves)| moves);
+    let parts: Vec<String> = moves.split(", ").map(str::to_owned).collect();
+    if parts.len() == rows {
+        return parts;
+    }
+    let mut whole = vec![String::new(); rows];
+    whole[0] = display.to_owned();
+    whole
+}
+
+/// A game as the rules see it after its first `ply` stored moves and `exits` seat exits,
+/// with those moves in the display notation (one per stored row).
 #[derive(Clone, Debug)]
 pub struct RulesState {
     ply: i32,
+    exits: usize,
     game: AnyGame,
     display: Vec<String>,
 }
 
 impl RulesState {
-    fn rebuild(row: &GameRow, moves: &[MoveRow]) -> DomainResult<RulesState> {
-        let game = replay(row, moves)?;
-        let display = game.display_moves(Notation::Auto);
-        Ok(RulesState { ply: moves.len() as i32, game, display })
+    fn rebuild(row: &GameRow, moves: &[MoveRow], seats: &[SeatRow]) -> DomainResult<RulesState> {
+        let game = replay(row, moves, seats, moves.len())?;
+        let variant = variant_of(row)?;
+        let display = game
+            .display_moves(Notation::Auto)
+            .iter()
+            .zip(turns(variant, moves))
+            .flat_map(|(text, (rows, _))| row_displays(text, rows))
+            .collect();
+        Ok(RulesState { ply: moves.len() as i32, exits: exits_of(seats), game, display })
     }
 
     /// Plays `text`; the game is unchanged when the rules refuse it.
     fn play(&mut self, text: &str) -> DomainResult<PlayedMove> {
         let played = self.game.play(text).map_err(move_error)?;
-        self.ply += 1;
-        self.display.push(played.display.clone());
+        self.ply += played.parts.len() as i32;
+        self.display.extend(row_displays(&played.display, played.parts.len()));
         Ok(played)
     }
+}
+
+fn exits_of(seats: &[SeatRow]) -> usize {
+    seats.iter().filter(|s| s.exit.is_some()).count()
 }
 
 /// How many games the cache keeps before it starts over (a bound on its memory).
@@ -302,24 +413,29 @@ impl GameCache {
         self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Takes the entry of `game_id` out if it is at `ply`.
-    fn take(&self, game_id: i64, ply: i32) -> Option<RulesState> {
+    /// Takes the entry of `game_id` out if it is at `ply` with `exits` seat exits.
+    fn take(&self, game_id: i64, ply: i32, exits: usize) -> Option<RulesState> {
         let mut entries = self.lock();
         match entries.get(&game_id) {
-            Some(state) if state.ply == ply => entries.remove(&game_id),
+            Some(state) if (state.ply, state.exits) == (ply, exits) => entries.remove(&game_id),
             _ => None,
         }
     }
 
-    /// A copy of the entry of `game_id` if it is at `ply`.
-    fn copy(&self, game_id: i64, ply: i32) -> Option<RulesState> {
-        self.lock().get(&game_id).filter(|state| state.ply == ply).cloned()
+    /// A copy of the entry of `game_id` if it is at `ply` with `exits` seat exits.
+    fn copy(&self, game_id: i64, ply: i32, exits: usize) -> Option<RulesState> {
+        self.lock().get(&game_id).filter(|state| (state.ply, state.exits) == (ply, exits)).cloned()
+    }
+
+    /// Drops the entry of `game_id` (a seat left: the next read replays).
+    fn forget(&self, game_id: i64) {
+        self.lock().remove(&game_id);
     }
 
     /// Keeps `state` for `game_id` unless a later one is kept already.
     fn put(&self, game_id: i64, state: RulesState) {
         let mut entries = self.lock();
-        if entries.get(&game_id).is_some_and(|kept| kept.ply > state.ply) {
+        if entries.get(&game_id).is_some_and(|kept| (kept.ply, kept.exits) > (state.ply, state.exits)) {
             return;
         }
         if entries.len() >= GAME_CACHE_CAPACITY && !entries.contains_key(&game_id) {
@@ -331,16 +447,26 @@ impl GameCache {
 
 /// The rules state of a game at its stored moves: from the cache when it is current,
 /// otherwise replayed. `take` removes the cache entry (the caller will play on it).
-fn rules_state(domain: &Domain, row: &GameRow, moves: &[MoveRow], take: bool) -> DomainResult<RulesState> {
+fn rules_state(
+    domain: &Domain,
+    row: &GameRow,
+    moves: &[MoveRow],
+    seats: &[SeatRow],
+    take: bool,
+) -> DomainResult<RulesState> {
     let ply = row.current_ply;
+    let exits = exits_of(seats);
     if moves.len() as i32 == ply {
-        let cached =
-            if take { domain.games.take(row.game_id, ply) } else { domain.games.copy(row.game_id, ply) };
+        let cached = if take {
+            domain.games.take(row.game_id, ply, exits)
+        } else {
+            domain.games.copy(row.game_id, ply, exits)
+        };
         if let Some(state) = cached {
             return Ok(state);
         }
     }
-    let state = RulesState::rebuild(row, moves)?;
+    let state = RulesState::rebuild(row, moves, seats)?;
     if !take {
         domain.games.put(row.game_id, state.clone());
     }
@@ -398,27 +524,86 @@ async fn counted_leave(
     }
 }
 
-/// How a game ends, per seat.
+/// One seat's end of the game.
+#[derive(Clone, Debug, PartialEq)]
+struct SeatEnd {
+    seat: i32,
+    outcome: &'static str,
+    points: f64,
+    place: i32,
+    score: i32,
+    secondary_score: i32,
+}
+
+/// How a game ends: the result, the reason and every seat's part.
+#[derive(Clone, Debug, PartialEq)]
 struct Ending {
-    winner_seat: Option<i32>,
+    result: String,
     reason: String,
+    seats: Vec<SeatEnd>,
 }
 
 impl Ending {
-    fn from_outcome(outcome: &Outcome) -> Ending {
+    /// The end the rules reached (every variant, any number of seats).
+    fn from_game(game: &AnyGame) -> Option<Ending> {
+        let standings = game.seat_results()?;
+        let reason = game.end_reason()?.to_owned();
+        let mut seats: Vec<SeatEnd> = standings
+            .iter()
+            .map(|s| {
+                let (outcome, points) = match s.result {
+                    SeatResult::Win => ("win", 1.0),
+                    SeatResult::Draw => ("draw", 0.5),
+                    SeatResult::Loss => ("loss", 0.0),
+                };
+                SeatEnd {
+                    seat: s.seat as i32,
+                    outcome,
+                    points,
+                    place: s.place as i32,
+                    score: s.score as i32,
+                    secondary_score: s.secondary_score as i32,
+                }
+            })
+            .collect();
+        seats.sort_by_key(|s| s.seat);
+        let result = if seats.len() == 2 {
+            two_seat_result(seats.iter().find(|s| s.outcome == "win").map(|s| s.seat))
+        } else {
+            seats.iter().map(|s| s.place.to_string()).collect::<Vec<_>>().join("-")
+        };
+        Some(Ending { result, reason, seats })
+    }
+
+    /// A two-seat game won by `winner_seat` (`None`: drawn) for `reason`.
+    fn two_seat(winner_seat: Option<i32>, reason: EndReason) -> Ending {
+        let seat = |seat: i32| {
+            let (outcome, points, place) = match winner_seat {
+                None => ("draw", 0.5, 1),
+                Some(w) if w == seat => ("win", 1.0, 1),
+                Some(_) => ("loss", 0.0, 2),
+            };
+            SeatEnd { seat, outcome, points, place, score: 0, secondary_score: 0 }
+        };
         Ending {
-            winner_seat: outcome.winner().map(|c| c.index() as i32),
-            reason: outcome.reason().as_str().to_owned(),
+            result: two_seat_result(winner_seat),
+            reason: reason.as_str().to_owned(),
+            seats: vec![seat(0), seat(1)],
         }
     }
 
-    fn result(&self) -> &'static str {
-        match self.winner_seat {
-            Some(0) => "1-0",
-            Some(_) => "0-1",
-            None => "1/2-1/2",
-        }
+    fn of_seat(&self, seat: i32) -> Option<&SeatEnd> {
+        self.seats.iter().find(|s| s.seat == seat)
     }
+}
+
+fn two_seat_result(winner_seat: Option<i32>) -> String {
+    match winner_seat {
+        Some(0) => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    }
+    .to_owned()
 }
 
 async fn finish(
@@ -433,21 +618,31 @@ async fn finish(
            where game_id = $1"#,
     )
     .bind(game_id)
-    .bind(ending.result())
+    .bind(&ending.result)
     .bind(&ending.reason)
     .bind(now)
     .execute(&mut **tx)
     .await?;
+    let seats: Vec<i32> = ending.seats.iter().map(|s| s.seat).collect();
+    let outcomes: Vec<&str> = ending.seats.iter().map(|s| s.outcome).collect();
+    let points: Vec<f64> = ending.seats.iter().map(|s| s.points).collect();
+    let places: Vec<i32> = ending.seats.iter().map(|s| s.place).collect();
+    let scores: Vec<i32> = ending.seats.iter().map(|s| s.score).collect();
+    let secondary: Vec<i32> = ending.seats.iter().map(|s| s.secondary_score).collect();
     sqlx::query(
-        r#"update game_seat set
-               outcome = case when $2::int is null then 'draw'
-                              when seat = $2 then 'win' else 'loss' end,
-               points = case when $2::int is null then 0.5
-                             when seat = $2 then 1 else 0 end
-           where game_id = $1"#,
+        r#"update game_seat s set outcome = e.outcome, points = e.points, place = e.place,
+               score = e.score, secondary_score = e.secondary_score
+           from unnest($2::int[], $3::text[], $4::float8[], $5::int[], $6::int[], $7::int[])
+               as e(seat, outcome, points, place, score, secondary_score)
+           where s.game_id = $1 and s.seat = e.seat"#,
     )
     .bind(game_id)
-    .bind(ending.winner_seat)
+    .bind(&seats)
+    .bind(&outcomes)
+    .bind(&points)
+    .bind(&places)
+    .bind(&scores)
+    .bind(&secondary)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -500,7 +695,7 @@ pub async fn submit_move(
         return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let mut state = rules_state(domain, &row, &moves, true)?;
+    let mut state = rules_state(domain, &row, &moves, &seats, true)?;
     let played: PlayedMove = match state.play(text) {
         Ok(played) => played,
         Err(refused) => {
@@ -509,47 +704,56 @@ pub async fn submit_move(
         }
     };
     let game = &state.game;
+    let variant = variant_of(&row)?;
 
     let control = row.time_control.0;
     let moves_made = i64::from(mine.moves_made) + 1;
     let new_remaining = control.after_move(remaining_ms, moves_made);
-    let ply = row.current_ply + 1;
+    let first_ply = row.current_ply + 1;
+    let ply = row.current_ply + played.parts.len() as i32;
+    // A turn is one move, a whole Flickering series (its moves share the number), or the
+    // several moves of a handicap turn (the same seat moving again). In the Seven
+    // Kingdoms a seat commanding two kingdoms may move twice in a row: two turns.
     let turn_number = match moves.last() {
-        Some(last) if last.seat == mine.seat => last.turn_number,
+        Some(last) if last.seat == mine.seat && variant != Variant::SevenKingdoms => last.turn_number,
         Some(last) => last.turn_number + 1,
         None => 1,
     };
-    let next_seat = game.side_to_move().index() as i32;
+    let next_seat = game.seat_to_move() as i32;
     let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(&mine);
     let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
     let deadline = time_control::deadline(now, time_control::ms(next_remaining), &leave_of(next.account_id));
     // A draw offer stands until the opponent moves (declining it by playing on).
     let draw_offer = row.draw_offer_seat.filter(|s| *s == mine.seat);
-    // The move, the mover's clock and the game's turn in one statement. The primary key
-    // (game_id, ply) backs up the row lock: a second row for a ply is a 409.
+    let plies: Vec<i32> = (first_ply..=ply).collect();
+    // The move (every move of a series), the mover's clock and the game's turn in one
+    // statement. The primary key (game_id, ply) backs up the row lock: a second row for a
+    // ply is a 409. Every row of a series carries the key of the position after it.
     sqlx::query(
         r#"with played as (
                insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
-               values ($1, $2, $3, $4, $5, $6, $7)
+               select $1, p.ply, $3, $4, p.notation, $6, $7
+               from unnest($2::int[], $5::text[]) as p(ply, notation)
            ), charged as (
                update game_seat set remaining_ms = $8, moves_made = moves_made + 1
                where game_id = $1 and seat = $4
            )
-           update game set current_ply = $2, turn_seat = $9, turn_started_at = $7,
+           update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
                deadline = $10, draw_offer_seat = $11
            where game_id = $1"#,
     )
     .bind(game_id)
-    .bind(ply)
+    .bind(&plies)
     .bind(turn_number)
     .bind(mine.seat)
-    .bind(&played.canonical)
+    .bind(&played.parts)
     .bind(played.position_key as i64)
     .bind(now)
     .bind(new_remaining)
     .bind(next_seat)
     .bind(deadline)
     .bind(draw_offer)
+    .bind(ply)
     .execute(&mut *tx)
     .await?;
     let mut row = row;
@@ -564,25 +768,13 @@ pub async fn submit_move(
         seat.remaining_ms = new_remaining;
         seat.moves_made += 1;
     }
-    moves.push(MoveRow { ply, turn_number, seat: mover, notation: played.canonical.clone(), played_at: now });
+    for (ply, part) in plies.iter().zip(&played.parts) {
+        moves.push(MoveRow { ply: *ply, turn_number, seat: mover, notation: part.clone(), played_at: now });
+    }
     let mut deadline = Some(deadline);
-    if let Some(outcome) = played.outcome {
-        let ending = Ending::from_outcome(&outcome);
+    if let Some(ending) = played.game_over.then(|| Ending::from_game(game)).flatten() {
         finish(&mut tx, game_id, &ending, now).await?;
-        row.status = "finished".to_owned();
-        row.result = Some(ending.result().to_owned());
-        row.reason = Some(ending.reason.clone());
-        row.draw_offer_seat = None;
-        for seat in seats.iter_mut() {
-            seat.outcome = Some(
-                match ending.winner_seat {
-                    None => "draw",
-                    Some(w) if w == seat.seat => "win",
-                    Some(_) => "loss",
-                }
-                .to_owned(),
-            );
-        }
+        end_rows(&mut row, &mut seats, &ending);
         deadline = None;
     }
     // Live sockets of every instance hear of it at commit (server/live).
@@ -592,6 +784,22 @@ pub async fn submit_move(
     let view = assemble(&row, &seats, &moves, &state, deadline);
     domain.games.put(game_id, state);
     view
+}
+
+/// The rows read before `finish`, as `finish` left them.
+fn end_rows(row: &mut GameRow, seats: &mut [SeatRow], ending: &Ending) {
+    row.status = "finished".to_owned();
+    row.result = Some(ending.result.clone());
+    row.reason = Some(ending.reason.clone());
+    row.draw_offer_seat = None;
+    for seat in seats.iter_mut() {
+        if let Some(end) = ending.of_seat(seat.seat) {
+            seat.outcome = Some(end.outcome.to_owned());
+            seat.place = Some(end.place);
+            seat.score = Some(end.score);
+            seat.secondary_score = Some(end.secondary_score);
+        }
+    }
 }
 
 /// What `text` would do in the game now, without storing anything.
@@ -610,7 +818,7 @@ pub async fn check_move(
     seat_of(&seats, account_id)?;
     ensure_active(&row)?;
     let moves = load_moves(&mut tx, game_id).await?;
-    let game = rules_state(domain, &row, &moves, false)?.game;
+    let game = rules_state(domain, &row, &moves, &seats, false)?.game;
     let mover = game.side_to_move();
     let dry = game.dry_run(text).map_err(move_error)?;
     tx.rollback().await?;
@@ -660,6 +868,92 @@ pub async fn view(domain: &Domain, game_id: i64) -> DomainResult<GameView> {
     Ok(view)
 }
 
+/// Where a Flickering series being built can go next.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SeriesOptions {
+    /// The moves of the series so far, canonical (coordinates).
+    pub prefix: Vec<String>,
+    /// The legal next moves (coordinates).
+    pub next: Vec<String>,
+    /// Whether the series may end here (at least one move, the king free of every threat:
+    /// `flickering-chess.md` "The series").
+    pub can_end: bool,
+}
+
+/// For a Flickering chess game: the legal next moves after the first moves `prefix` of the
+/// series of the side to move (issue 8: "build it move by move and submit it").
+///
+/// # Errors
+/// Unknown game (404), game over (409), not a series game or an illegal prefix (422).
+pub async fn series_options(domain: &Domain, game_id: i64, prefix: &str) -> DomainResult<SeriesOptions> {
+    let mut tx = domain.pool.begin().await?;
+    let row = load_game(&mut tx, game_id).await?;
+    ensure_active(&row)?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let moves = load_moves(&mut tx, game_id).await?;
+    tx.commit().await?;
+    let game = rules_state(domain, &row, &moves, &seats, false)?.game;
+    let (next, can_end) = game.series_continuations(prefix).map_err(move_error)?;
+    let prefix = prefix.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty());
+    Ok(SeriesOptions { prefix: prefix.map(str::to_owned).collect(), next, can_end })
+}
+
+/// The position of a game after its first `ply` stored moves (whole turns: within a
+/// Flickering series, the position before it), with the number of moves it shows.
+///
+/// # Errors
+/// Unknown game (404).
+pub async fn position_at(domain: &Domain, game_id: i64, ply: usize) -> DomainResult<(String, usize)> {
+    let mut tx = domain.pool.begin().await?;
+    let row = load_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let moves = load_moves(&mut tx, game_id).await?;
+    tx.commit().await?;
+    let variant = variant_of(&row)?;
+    let shown = turns(variant, &moves)
+        .iter()
+        .scan(0, |rows, (n, _)| {
+            *rows += n;
+            Some(*rows)
+        })
+        .take_while(|rows| *rows <= ply)
+        .last()
+        .unwrap_or(0);
+    Ok((replay(&row, &moves, &seats, shown)?.fen(), shown))
+}
+
+/// The game's record in the variant's own record format (Flickering chess, the Seven
+/// Kingdoms: seats leaving included), with tags naming the game and its players; `None`
+/// for the variants whose records the web layer writes (PGN, KIF, CSA...).
+///
+/// # Errors
+/// Unknown game (404).
+pub async fn record_text(domain: &Domain, game_id: i64) -> DomainResult<Option<String>> {
+    let mut tx = domain.pool.begin().await?;
+    let row = load_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let moves = load_moves(&mut tx, game_id).await?;
+    tx.commit().await?;
+    let game = replay(&row, &moves, &seats, moves.len())?;
+    let mut tags = vec![
+        ("Event".to_owned(), format!("Tavoliere game {game_id}")),
+        ("Site".to_owned(), "Tavoliere".to_owned()),
+    ];
+    for seat in &seats {
+        let name = match (row.seat_count, seat.seat) {
+            (2, 0) => "White".to_owned(),
+            (2, _) => "Black".to_owned(),
+            (_, n) => format!("Seat {n} ({})", game.seat_label(n as usize)),
+        };
+        tags.push((name, seat.username.clone()));
+    }
+    tags.push(("Result".to_owned(), row.result.clone().unwrap_or_else(|| "*".to_owned())));
+    if let Some(reason) = &row.reason {
+        tags.push(("Termination".to_owned(), reason.clone()));
+    }
+    Ok(game.record_text(&tags))
+}
+
 /// Reads the game's view, tells the live sockets of every instance (the notification is
 /// delivered at commit, see server/live) and commits.
 async fn announce_and_commit(
@@ -681,7 +975,7 @@ async fn view_in(
     let row = load_game(tx, game_id).await?;
     let seats = load_seats(tx, game_id).await?;
     let moves = load_moves(tx, game_id).await?;
-    let state = rules_state(domain, &row, &moves, false)?;
+    let state = rules_state(domain, &row, &moves, &seats, false)?;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
@@ -707,6 +1001,8 @@ fn assemble(
     let display = &state.display;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
+    // Scores while the game goes on (Seven Kingdoms captures); the stored ones once over.
+    let standings = if row.seat_count > 2 && active { game.standings_now() } else { Vec::new() };
     Ok(GameView {
         id: row.game_id,
         variant: row.variant.clone(),
@@ -715,19 +1011,31 @@ fn assemble(
         seat_count: row.seat_count,
         seats: seats
             .iter()
-            .map(|s| SeatView {
-                seat: s.seat,
-                color: color_name(seat_color(s.seat)),
-                username: s.username.clone(),
-                remaining_seconds: s.remaining_ms / 1000,
-                remaining_ms: s.remaining_ms,
-                outcome: s.outcome.clone(),
+            .map(|s| {
+                let now = standings.iter().find(|n| n.seat as i32 == s.seat);
+                SeatView {
+                    seat: s.seat,
+                    color: game.seat_label(s.seat as usize),
+                    status: match s.exit.as_deref() {
+                        Some("resign") => "resigned",
+                        Some(_) => "timed-out",
+                        None if game.is_seat_out(s.seat as usize) => "out",
+                        None => "playing",
+                    },
+                    score: s.score.or(now.map(|n| n.score as i32)).unwrap_or(0),
+                    secondary_score: s.secondary_score.or(now.map(|n| n.secondary_score as i32)).unwrap_or(0),
+                    place: s.place,
+                    username: s.username.clone(),
+                    remaining_seconds: s.remaining_ms / 1000,
+                    remaining_ms: s.remaining_ms,
+                    outcome: s.outcome.clone(),
+                }
             })
             .collect(),
         start_position: row.start_position.clone(),
         position: game.fen(),
         ply: row.current_ply,
-        side_to_move: color_name(game.side_to_move()),
+        side_to_move: game.seat_label(game.seat_to_move()),
         to_move_seat: to_move.map(|s| s.seat),
         to_move: to_move.map(|s| s.username.clone()),
         moves: moves
@@ -793,12 +1101,86 @@ pub async fn list_for_player(
 /// # Errors
 /// Unknown game (404), not a player (403), game over (409).
 pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let PlayerAction { mut tx, seats, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
-    let mine = mine.seat;
-    let winner = seats.iter().map(|s| s.seat).find(|s| *s != mine);
-    let ending = Ending { winner_seat: winner, reason: EndReason::Resignation.as_str().to_owned() };
-    finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
+    let PlayerAction { mut tx, row, seats, mine } = begin_player_action(domain, game_id, account_id).await?;
+    let now = domain.clock.now();
+    if row.seat_count > 2 {
+        seat_exit(&mut tx, &row, &seats, mine.seat, false, now).await?;
+        domain.games.forget(game_id);
+        return announce_and_commit(domain, tx, game_id).await;
+    }
+    let winner = seats.iter().map(|s| s.seat).find(|s| *s != mine.seat);
+    finish(&mut tx, game_id, &Ending::two_seat(winner, EndReason::Resignation), now).await?;
     announce_and_commit(domain, tx, game_id).await
+}
+
+/// A seat leaves a game of more than two seats, by resignation or on time: its kingdoms
+/// are defeated and leave the board, and the game goes on (`seven-kingdoms.md`; issue 9:
+/// "a player who times out: their kingdoms are defeated and leave the board, the game goes
+/// on") — unless that ends it. The exit is stored with the number of moves played, so a
+/// replay applies it at the same point. When the seat was to move, the turn passes on at
+/// `at` (for a timeout: the deadline that passed).
+async fn seat_exit(
+    tx: &mut Transaction<'_, Postgres>,
+    row: &GameRow,
+    seats: &[SeatRow],
+    seat: i32,
+    timed_out: bool,
+    at: OffsetDateTime,
+) -> DomainResult<()> {
+    let game_id = row.game_id;
+    let moves = load_moves(tx, game_id).await?;
+    let mut game = replay(row, &moves, seats, moves.len())?;
+    game.seat_leaves(seat as usize, timed_out).map_err(DomainError::Conflict)?;
+    sqlx::query(
+        r#"update game_seat set exit = $3, exit_after_ply = $4, exited_at = $5,
+               remaining_ms = case when $3 = 'timeout' then 0 else remaining_ms end
+           where game_id = $1 and seat = $2"#,
+    )
+    .bind(game_id)
+    .bind(seat)
+    .bind(if timed_out { "timeout" } else { "resign" })
+    .bind(row.current_ply)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    if let Some(ending) = game.is_over().then(|| Ending::from_game(&game)).flatten() {
+        return finish(tx, game_id, &ending, at).await;
+    }
+    let next_seat = game.seat_to_move() as i32;
+    if next_seat == row.turn_seat {
+        return Ok(());
+    }
+    let Some(next) = seats.iter().find(|s| s.seat == next_seat) else {
+        return Err(DomainError::Internal(anyhow::anyhow!("game {game_id}: no seat {next_seat}")));
+    };
+    let leave = if row.vacation_allowed {
+        vacation::periods_after(tx, next.account_id, at).await?
+    } else {
+        Vec::new()
+    };
+    let deadline = time_control::deadline(at, time_control::ms(next.remaining_ms), &leave);
+    sqlx::query(
+        r#"update game set turn_seat = $2, turn_started_at = $3, deadline = $4, draw_offer_seat = null
+           where game_id = $1"#,
+    )
+    .bind(game_id)
+    .bind(next_seat)
+    .bind(at)
+    .bind(deadline)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Draw offers are between the two players of a two-seat game.
+fn ensure_two_seats(row: &GameRow) -> DomainResult<()> {
+    if row.seat_count == 2 {
+        Ok(())
+    } else {
+        Err(DomainError::Invalid(
+            "draws by agreement are for two-player games; this game ends by the rules".to_owned(),
+        ))
+    }
 }
 
 /// Offers a draw (stands until the opponent accepts, declines or moves).
@@ -807,6 +1189,7 @@ pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainRes
 /// Unknown game (404), not a player (403), game over or an offer already made (409).
 pub async fn offer_draw(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
     let PlayerAction { mut tx, row, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
+    ensure_two_seats(&row)?;
     let mine = mine.seat;
     match row.draw_offer_seat {
         Some(seat) if seat == mine => {
@@ -832,11 +1215,11 @@ pub async fn offer_draw(domain: &Domain, game_id: i64, account_id: i64) -> Domai
 pub async fn accept_draw(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
     let PlayerAction { mut tx, row, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
     let mine = mine.seat;
+    ensure_two_seats(&row)?;
     if !matches!(row.draw_offer_seat, Some(seat) if seat != mine) {
         return Err(DomainError::Conflict("there is no draw offer to accept".to_owned()));
     }
-    let ending = Ending { winner_seat: None, reason: EndReason::Agreement.as_str().to_owned() };
-    finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
+    finish(&mut tx, game_id, &Ending::two_seat(None, EndReason::Agreement), domain.clock.now()).await?;
     announce_and_commit(domain, tx, game_id).await
 }
 
@@ -864,15 +1247,16 @@ pub async fn decline_draw(domain: &Domain, game_id: i64, account_id: i64) -> Dom
 /// Unknown game (404), not a player (403), game over or not your turn (409), no claim
 /// available (422, with the rules' reason).
 pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let PlayerAction { mut tx, row, mine, .. } = begin_player_action(domain, game_id, account_id).await?;
-    let mine = mine.seat;
-    if mine != row.turn_seat {
+    let PlayerAction { mut tx, row, seats, mine } = begin_player_action(domain, game_id, account_id).await?;
+    if mine.seat != row.turn_seat {
         return Err(DomainError::Conflict("a claim is made on your own turn".to_owned()));
     }
     let moves = load_moves(&mut tx, game_id).await?;
-    let mut game = replay(&row, &moves)?;
-    let outcome = game.claim().map_err(DomainError::Invalid)?;
-    finish(&mut tx, game_id, &Ending::from_outcome(&outcome), domain.clock.now()).await?;
+    let mut game = replay(&row, &moves, &seats, moves.len())?;
+    game.claim().map_err(DomainError::Invalid)?;
+    let ending = Ending::from_game(&game)
+        .ok_or_else(|| DomainError::Internal(anyhow::anyhow!("game {game_id}: a claim without an end")))?;
+    finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
     announce_and_commit(domain, tx, game_id).await
 }
 
@@ -881,7 +1265,14 @@ pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
 /// # Errors
 /// Unknown game (404), not a player (403), game over or every side has moved (409).
 pub async fn abort(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
-    let PlayerAction { mut tx, seats, .. } = begin_player_action(domain, game_id, account_id).await?;
+    let PlayerAction { mut tx, row, seats, .. } = begin_player_action(domain, game_id, account_id).await?;
+    if row.tournament_id.is_some() {
+        // A tournament game is scheduled by the director: it is played, resigned or
+        // adjudicated, never aborted by a player (issue 7).
+        return Err(DomainError::Conflict(
+            "a tournament game cannot be aborted; ask the tournament director".to_owned(),
+        ));
+    }
     if seats.iter().all(|s| s.moves_made > 0) {
         return Err(DomainError::Conflict(
             "every side has moved: the game can no longer be aborted".to_owned(),
@@ -917,10 +1308,10 @@ pub(crate) async fn create_in(
     vacation_allowed: bool,
     accounts: &[i64],
 ) -> DomainResult<i64> {
-    let game =
-        rules_adapter::new_game(variant, ruleset, handicap, start_position).map_err(DomainError::Invalid)?;
+    let game = rules_adapter::new_game(variant, ruleset, handicap, start_position, accounts.len())
+        .map_err(DomainError::Invalid)?;
     let now = domain.clock.now();
-    let turn_seat = game.side_to_move().index() as i32;
+    let turn_seat = game.seat_to_move() as i32;
     let initial = control.initial_ms();
     let game_id: i64 = sqlx::query_scalar(
         r#"insert into game (variant, ruleset, handicap, start_position, seat_count, turn_seat,
@@ -1021,17 +1412,26 @@ pub(crate) async fn expire_if_overdue(
         tx.commit().await?;
         return Ok(false);
     }
+    if row.seat_count > 2 {
+        // The seat leaves at its deadline; the game goes on without it.
+        seat_exit(&mut tx, &row, &seats, seat.seat, true, deadline).await?;
+        notify::game_changed(&mut tx, game_id, row.current_ply).await?;
+        tx.commit().await?;
+        domain.games.forget(game_id);
+        tracing::info!(game.id = game_id, seat = seat.seat, "seat timed out");
+        return Ok(true);
+    }
     let moves = load_moves(&mut tx, game_id).await?;
-    let game = replay(&row, &moves)?;
+    let game = replay(&row, &moves, &seats, moves.len())?;
     let winner = seats.iter().map(|s| s.seat).find(|s| *s != seat.seat);
     let opponent_can_win = winner
         .map(|w| can_possibly_win(variant_of(&row)?, &game.fen(), seat_color(w)))
         .transpose()?
         .unwrap_or(false);
     let ending = if opponent_can_win {
-        Ending { winner_seat: winner, reason: EndReason::Timeout.as_str().to_owned() }
+        Ending::two_seat(winner, EndReason::Timeout)
     } else {
-        Ending { winner_seat: None, reason: EndReason::TimeoutInsufficientMaterial.as_str().to_owned() }
+        Ending::two_seat(None, EndReason::TimeoutInsufficientMaterial)
     };
     // The game ends at the deadline, not at the sweep.
     finish(&mut tx, game_id, &ending, deadline).await?;

@@ -283,6 +283,7 @@ pub fn moves_in(view: &GameView, notation: Notation) -> DomainResult<Vec<String>
         &view.ruleset,
         view.handicap.as_deref(),
         view.start_position.as_deref(),
+        view.seat_count as usize,
     )
     .map_err(broken)?;
     for played in &view.moves {

@@ -19,15 +19,13 @@ pub fn parse_variant(name: &str) -> Result<Variant, DomainError> {
     name.parse().map_err(|e: tavoliere_rules::variant::UnknownVariant| DomainError::Invalid(e.to_string()))
 }
 
-/// Whether games of `variant` can be played through the server yet: the two-seat games
-/// whose turn is one move. Flickering chess (a series per turn) and the Seven Kingdoms
-/// (3 to 7 seats) are refused until the server stores series and seats for them.
-pub fn playable(variant: Variant) -> Result<(), DomainError> {
-    match variant {
-        Variant::Xiangqi | Variant::Shogi | Variant::MiniShogi => Ok(()),
-        Variant::Flickering | Variant::SevenKingdoms => {
-            Err(DomainError::Invalid(format!("{variant} cannot be played on this server yet")))
-        }
+/// Whether games of `variant` can be paired in tournaments: two-player games only (a
+/// Seven Kingdoms game has 3 to 7 seats; it is played from open challenges).
+pub fn pairable(variant: Variant) -> Result<(), DomainError> {
+    if variant.seat_range().0 == 2 {
+        Ok(())
+    } else {
+        Err(DomainError::Invalid(format!("{variant} games have more than two players: tournaments pair two")))
     }
 }
 
@@ -47,22 +45,36 @@ pub fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> Result<String, Do
     Ok(parsed.name().to_owned())
 }
 
-/// A game of `variant` under the ruleset named `ruleset`, with an optional `handicap` (a
-/// name from the rules crate's catalogue), from `start` (FEN/SFEN; `None` = the standard
-/// or the handicap's start).
+/// A game of `variant` for `seats` players under the ruleset named `ruleset`, with an
+/// optional `handicap` (a name from the rules crate's catalogue), from `start` (FEN/SFEN;
+/// `None` = the standard or the handicap's start, with the standard seating for `seats` in
+/// the Seven Kingdoms).
 ///
 /// # Errors
-/// The ruleset, handicap or start position is not valid for the variant, with the reason.
+/// The ruleset, handicap, start position or number of seats is not valid for the variant,
+/// with the reason.
 pub fn new_game(
     variant: Variant,
     ruleset: &str,
     handicap: Option<&str>,
     start: Option<&str>,
+    seats: usize,
 ) -> Result<AnyGame, String> {
     let ruleset: Ruleset = ruleset.parse().map_err(|e| format!("{e}"))?;
     let handicap =
         handicap.map(|name| Handicap::parse(variant.name(), name).map_err(|e| format!("{e}"))).transpose()?;
-    AnyGame::with_rules(variant, ruleset, handicap, start).map_err(|e| e.to_string())
+    let game = if start.is_none() && handicap.is_none() && variant.seat_range().1 > 2 {
+        AnyGame::with_seats(variant, seats).map_err(|e| e.to_string())?
+    } else {
+        AnyGame::with_rules(variant, ruleset, handicap, start).map_err(|e| e.to_string())?
+    };
+    if game.seat_count() != seats {
+        return Err(format!("this {variant} position is for {} players, not {seats}", game.seat_count()));
+    }
+    if !variant.accepts(game.ruleset()) || game.ruleset() != ruleset {
+        return Err(format!("ruleset {} is not a {variant} ruleset", ruleset.name()));
+    }
+    Ok(game)
 }
 
 /// A refused move as a domain error (422), with the rules' explanation.

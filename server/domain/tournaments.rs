@@ -572,7 +572,7 @@ fn withdrawal_rule_name(rule: WithdrawalRule) -> &'static str {
 
 /// Checks that `ruleset` belongs to `variant` (the rules crate names the rulesets).
 fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> {
-    rules_adapter::playable(variant)?;
+    rules_adapter::pairable(variant)?;
     rules_adapter::ruleset_for(variant, ruleset)
 }
 

@@ -36,23 +36,35 @@ pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResul
     Ok(Json(challenges::get(&domain, id).await?))
 }
 
-/// The game an accepted challenge created.
+/// What accepting a challenge did: the game it started, or (games of more than two seats)
+/// the seat taken while others are still open.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Accepted {
-    /// The new game.
-    game_id: i64,
+    /// The new game, once every seat is taken.
+    game_id: Option<i64>,
+    /// Seats taken, the challenger's included.
+    seats_taken: i32,
+    /// Seats in all.
+    seat_count: i32,
 }
 
-#[utoipa::path(post, path = "/api/challenges/{id}/accept", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the game created", body = Accepted)))]
-/// Accepts a challenge → the new game's id.
+#[utoipa::path(post, path = "/api/challenges/{id}/accept", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the game created", body = Accepted), (status = 200, description = "a seat taken; the game starts when every seat is", body = Accepted)))]
+/// Accepts a challenge (takes a seat) → the new game's id when the last seat is taken.
 #[tracing::instrument(skip_all, fields(challenge.id = id))]
 pub async fn accept(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
-    let game_id = challenges::accept(&domain, id, me.id).await?;
-    Ok((StatusCode::CREATED, Json(Accepted { game_id })))
+    Ok(match challenges::accept(&domain, id, me.id).await? {
+        challenges::Accepted::Game { game_id, seat_count } => (
+            StatusCode::CREATED,
+            Json(Accepted { game_id: Some(game_id), seats_taken: seat_count, seat_count }),
+        ),
+        challenges::Accepted::Seated { taken, seat_count } => {
+            (StatusCode::OK, Json(Accepted { game_id: None, seats_taken: taken, seat_count }))
+        }
+    })
 }
 
 #[utoipa::path(post, path = "/api/challenges/{id}/decline", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge", body = ChallengeView)))]

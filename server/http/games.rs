@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::auth::{AuthUser, MaybeAuthUser};
 use super::error::ApiResult;
 use super::extract::{Json, Path, Query};
-use crate::domain::games::{self, GameSummary, GameView, MoveCheck};
+use crate::domain::games::{self, GameSummary, GameView, MoveCheck, SeriesOptions};
 use crate::domain::{Domain, DomainError};
 
 #[utoipa::path(get, path = "/api/games/{id}", tag = "games", params(("id" = i64, Path, description = "Game id")), responses((status = 200, description = "the game", body = GameView)))]
@@ -151,4 +151,24 @@ pub async fn claim(
     Path(id): Path<i64>,
 ) -> ApiResult<Json<GameView>> {
     Ok(Json(games::claim(&domain, id, me.id).await?))
+}
+
+/// The series built so far.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SeriesQuery {
+    /// The moves of the series so far, coordinates separated by commas (`e2e4,f1c4`);
+    /// empty or absent for the first move.
+    #[serde(default)]
+    prefix: String,
+}
+
+#[utoipa::path(get, path = "/api/games/{id}/series", tag = "games", params(("id" = i64, Path, description = "Game id"), SeriesQuery), responses((status = 200, description = "the legal next moves of the series", body = SeriesOptions)))]
+/// Flickering chess: the legal next moves of a series being built, and whether it may end.
+pub async fn series(
+    State(domain): State<Domain>,
+    Path(id): Path<i64>,
+    Query(query): Query<SeriesQuery>,
+) -> ApiResult<Json<SeriesOptions>> {
+    Ok(Json(games::series_options(&domain, id, &query.prefix).await?))
 }

@@ -129,6 +129,7 @@ impl Modify for SharedParts {
         games::decline_draw,
         games::abort,
         games::claim,
+        games::series,
         tournaments::adjudicate,
         tournaments::forfeit,
         tournaments::corrections,

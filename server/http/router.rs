@@ -41,6 +41,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/draw/decline", post(games::decline_draw))
         .route("/api/games/{id}/abort", post(games::abort))
         .route("/api/games/{id}/claim", post(games::claim))
+        .route("/api/games/{id}/series", get(games::series))
         .route("/api/games/{id}/socket", get(crate::live::socket::connect))
         .route("/api/games/{id}/adjudicate", post(tournaments::adjudicate))
         .route("/api/games/{id}/forfeit", post(tournaments::forfeit))

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use crate::domain::games::{GameView, MoveView};
+use crate::domain::games::{GameView, MoveView, SeatView};
 
 /// What a draw message asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -119,6 +119,13 @@ pub enum ServerMessage<'a> {
     DrawOffer {
         /// The offering seat.
         seat: Option<i32>,
+    },
+    /// A seat's status changed in a game of more than two seats (it left by resignation
+    /// or on time, or its kingdoms were defeated): every seat, as in the game state. A
+    /// `clock` event follows when the turn passed on.
+    Seats {
+        /// The seats, as `GET /api/games/{id}` shows them.
+        seats: &'a [SeatView],
     },
     /// The game ended.
     Result {

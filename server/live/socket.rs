@@ -73,8 +73,16 @@ pub async fn connect(
         .write_buffer_size(0)
         .max_write_buffer_size(HARD_MESSAGE_LIMIT * 4);
     Ok(upgrade.on_upgrade(move |socket| {
-        let connection =
-            Connection { hub, game_id: id, me, seat, last_ply: 0, draw_offer: None, result_sent: false };
+        let connection = Connection {
+            hub,
+            game_id: id,
+            me,
+            seat,
+            last_ply: 0,
+            draw_offer: None,
+            result_sent: false,
+            seat_statuses: Vec::new(),
+        };
         connection.run(socket, query.since_ply)
     }))
 }
@@ -92,6 +100,8 @@ struct Connection {
     last_ply: i32,
     draw_offer: Option<i32>,
     result_sent: bool,
+    /// The seats' statuses last sent (games of more than two seats).
+    seat_statuses: Vec<&'static str>,
 }
 
 impl Connection {
@@ -181,6 +191,7 @@ impl Connection {
         self.last_ply = view.ply;
         self.draw_offer = view.draw_offer_seat;
         self.result_sent = view.status != "active";
+        self.seat_statuses = view.seats.iter().map(|s| s.status).collect();
     }
 
     /// The events this socket has not seen yet in `view` (older states are ignored).
@@ -208,6 +219,12 @@ impl Connection {
         if view.draw_offer_seat != self.draw_offer {
             self.draw_offer = view.draw_offer_seat;
             out.push(ServerMessage::DrawOffer { seat: view.draw_offer_seat }.to_text());
+        }
+        let statuses: Vec<&'static str> = view.seats.iter().map(|s| s.status).collect();
+        if statuses != self.seat_statuses {
+            self.seat_statuses = statuses;
+            clock_changed = true;
+            out.push(ServerMessage::Seats { seats: &view.seats }.to_text());
         }
         let over = view.status != "active";
         if over && !self.result_sent {

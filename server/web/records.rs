@@ -24,6 +24,10 @@ pub enum RecordFormat {
     Usi,
     /// AISE magazine notation (MiniShogi).
     Aise,
+    /// The variant's own record format, written by the rules facade with seat exits
+    /// included: Flickering chess series, the Seven Kingdoms record (`seven-kingdoms.md`
+    /// "Notation"). Written by `games::record_text`, not by [`write`].
+    Record,
 }
 
 impl RecordFormat {
@@ -35,7 +39,7 @@ impl RecordFormat {
             Variant::MiniShogi => {
                 &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi, RecordFormat::Aise]
             }
-            Variant::Flickering | Variant::SevenKingdoms => &[],
+            Variant::Flickering | Variant::SevenKingdoms => &[RecordFormat::Record],
         }
     }
 
@@ -48,6 +52,7 @@ impl RecordFormat {
             RecordFormat::Csa => "csa",
             RecordFormat::Usi => "usi",
             RecordFormat::Aise => "aise",
+            RecordFormat::Record => "record",
         }
     }
 
@@ -60,6 +65,7 @@ impl RecordFormat {
             RecordFormat::Csa,
             RecordFormat::Usi,
             RecordFormat::Aise,
+            RecordFormat::Record,
         ]
         .into_iter()
         .find(|f| f.name() == name)
@@ -72,7 +78,7 @@ impl RecordFormat {
             RecordFormat::Kif => "kif",
             RecordFormat::Csa => "csa",
             RecordFormat::Usi => "usi",
-            RecordFormat::Aise => "txt",
+            RecordFormat::Aise | RecordFormat::Record => "txt",
         }
     }
 }
@@ -144,6 +150,7 @@ pub fn write(input: &RecordInput<'_>, format: RecordFormat) -> Result<String, Re
         RecordFormat::Kif => Ok(shogi_notation::kif::write(&shogi_record(input, &game)?)),
         RecordFormat::Csa => shogi_notation::csa::write(&shogi_record(input, &game)?)
             .map_err(|e| RecordWriteError::Replay(e.to_string())),
+        RecordFormat::Record => Err(RecordWriteError::Unsupported(format.name())),
     }
 }
 

@@ -145,7 +145,13 @@ async fn invalid_challenges_are_refused_with_a_reason() {
             json!({"variant": "shogi", "start_position": "rbsgk/4p/5/P4/KGSBR b - 1", "time_control": three_days()}),
             "a minishogi position for shogi",
         ),
-        (json!({"variant": "seven-kingdoms", "time_control": three_days()}), "not playable here yet"),
+        (json!({"variant": "seven-kingdoms", "seats": 2, "time_control": three_days()}), "7K with 2 seats"),
+        (json!({"variant": "seven-kingdoms", "seats": 8, "time_control": three_days()}), "7K with 8 seats"),
+        (
+            json!({"variant": "seven-kingdoms", "opponent": "bob", "time_control": three_days()}),
+            "a named opponent for a game of more seats",
+        ),
+        (json!({"variant": "xiangqi", "seats": 3, "time_control": three_days()}), "xiangqi for three"),
     ];
     for (body, why) in cases {
         let reply = app.post("/api/challenges", Some(&alice), body).await;

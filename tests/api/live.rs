@@ -285,3 +285,64 @@ async fn an_idle_socket_is_closed() {
     .expect("closed within 5 s");
     assert_eq!(closed, Some(1001), "closed as idle ('going away')");
 }
+
+#[tokio::test]
+async fn a_flickering_series_is_one_message_and_one_move_event_per_move() {
+    let app = TestApp::spawn().await;
+    let white = app.register("white").await;
+    let black = app.register("black").await;
+    let game = app.start_game("flickering", &white, &black, blitz()).await;
+    let mut white_socket = Socket::open(&app, game, Some(&white), None).await;
+    white_socket.next_of("state").await;
+    let mut black_socket = Socket::open(&app, game, Some(&black), None).await;
+    black_socket.next_of("state").await;
+    white_socket.play("e2e4, g1f3", 0).await;
+    for socket in [&mut white_socket, &mut black_socket] {
+        let first = socket.next_of("move").await;
+        assert_eq!(first["move"]["canonical"], "e2e4");
+        assert_eq!(first["position"], Value::Null, "not the latest move");
+        let second = socket.next_of("move").await;
+        assert_eq!(second["move"]["canonical"], "g1f3");
+        assert_eq!(second["move"]["turn_number"], first["move"]["turn_number"], "one turn");
+        assert!(second["position"].as_str().unwrap().contains(" b "), "Black to move");
+        assert_eq!(socket.next_of("clock").await["running_seat"], 1);
+    }
+    // A series whose second move is illegal: refused whole, nothing stored.
+    black_socket.play("e7e5, e5e4", 2).await;
+    assert_eq!(black_socket.next_of("error").await["code"], "invalid");
+    assert_eq!(app.stored_moves(game).await, 2);
+}
+
+#[tokio::test]
+async fn a_seat_leaving_a_live_three_seat_game_is_announced() {
+    let app = TestApp::spawn().await;
+    let mut users = Vec::new();
+    for name in ["qin", "chu", "qi_"] {
+        users.push(app.register(name).await);
+    }
+    let challenge = app
+        .post(
+            "/api/challenges",
+            Some(&users[0]),
+            json!({"variant": "seven-kingdoms", "seats": 3, "color": "first", "time_control": blitz()}),
+        )
+        .await;
+    let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
+    app.post(&format!("/api/challenges/{id}/accept"), Some(&users[1]), json!({}))
+        .await
+        .expect(StatusCode::OK);
+    let game = app.accept(&users[2], id).await;
+    let mut watcher = Socket::open(&app, game, None, None).await;
+    let state = watcher.next_of("state").await;
+    assert_eq!(state["clock"]["remaining_ms"], json!([180_000, 180_000, 180_000]));
+    assert_eq!(state["clock"]["running_seat"], 0);
+    // Qin resigns on its own turn: its kingdoms leave, the turn passes to Chu's seat.
+    let mut qin = Socket::open(&app, game, Some(&users[0]), None).await;
+    qin.next_of("state").await;
+    qin.send(json!({"type": "resign"})).await;
+    let seats = watcher.next_of("seats").await;
+    assert_eq!(seats["seats"][0]["status"], "resigned");
+    assert_eq!(seats["seats"][1]["status"], "playing");
+    assert_eq!(watcher.next_of("clock").await["running_seat"], 1);
+    assert_eq!(app.game(game).await["status"], "active", "two alliances are left");
+}

@@ -10,6 +10,7 @@ mod games;
 mod live;
 mod openapi;
 mod preferences;
+mod seats_and_series;
 mod support;
 mod tournaments;
 mod variants;

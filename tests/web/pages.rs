@@ -322,10 +322,9 @@ async fn board_svg_route_serves_any_ply() {
     assert_eq!(red.get("/games/999999").await.status, StatusCode::NOT_FOUND);
 }
 
-/// Ready for when the games domain creates Flickering games (on main the challenge form and
-/// `domain::challenges` accept Xiangqi, Shogi and MiniShogi only).
+/// A Flickering chess game by form: a whole series typed in one field, the board marking
+/// every move of the last series.
 #[tokio::test]
-#[ignore = "the games domain cannot create Flickering games yet"]
 async fn flickering_board_is_drawn_on_the_page_and_as_svg() {
     let app = TestApp::spawn().await;
     let (mut white, _black, game) = game_between(&app, "flickering").await;
@@ -339,6 +338,64 @@ async fn flickering_board_is_drawn_on_the_page_and_as_svg() {
     let before = white.get(&format!("{game}/board.svg?ply=0&style=western&flip=1")).await;
     assert_eq!(before.status, StatusCode::OK);
     assert!(!before.body.contains(r#"class="last-move""#) && before.body.contains(">N</text>"));
+}
+
+/// A three-seat Seven Kingdoms game by form: the seats are taken from the challenge list,
+/// the game page shows the 19x19 board, every seat's kingdoms and captures, and takes a
+/// move in the spec's notation; the record downloads in the spec's format.
+#[tokio::test]
+async fn a_seven_kingdoms_game_by_form() {
+    let app = TestApp::spawn().await;
+    let mut players = [app.browser(), app.browser(), app.browser()];
+    for (browser, name) in players.iter_mut().zip(["qin", "chu", "qi_"]) {
+        browser.sign_up(name).await;
+    }
+    let created = players[0]
+        .submit(
+            "/challenges/new",
+            "/challenges",
+            &[
+                ("variant", "seven-kingdoms"),
+                ("seats", "3"),
+                ("color", "first"),
+                ("tc_kind", "days-per-move"),
+                ("days", "5"),
+            ],
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
+    let mut game = String::new();
+    for browser in players[1..].iter_mut() {
+        let list = browser.get("/challenges").await;
+        let accept = attribute_after(&list.body, r#"<form method="post" action="/challenges/"#)
+            .expect("an open challenge");
+        let accepted = browser.post(&format!("/challenges/{accept}"), &[("csrf", &list.csrf())]).await;
+        assert_eq!(accepted.status, StatusCode::SEE_OTHER);
+        game = accepted.location().to_owned();
+    }
+    assert!(game.starts_with("/games/"), "the last seat starts the game: {game}");
+    let page = players[0].get(&game).await;
+    assert!(page.body.contains("Qin+Han+Yan") && page.body.contains("Chu+Zhao"), "seats and kingdoms");
+    assert!(page.body.contains(r#"id="move-form""#), "Qin moves first");
+    assert!(!page.body.contains(r#"id="offer-draw""#), "no draws by agreement with three players");
+    assert!(page.body.contains("/record/record"), "the record link");
+    let moved = play(&mut players[0], &game, "Qin 騎 a7-d3").await;
+    assert_eq!(moved.status, StatusCode::SEE_OTHER, "{}", moved.body);
+    // The other seats are drawn: exactly one of the two guests (Chu's) may move now.
+    let mut to_move = Vec::new();
+    for (i, browser) in players.iter_mut().enumerate().skip(1) {
+        let after = browser.get(&game).await;
+        assert!(after.body.contains("Qin 騎 a7-d3"), "the move list");
+        if after.body.contains(r#"id="move-form""#) {
+            to_move.push(i);
+        }
+    }
+    assert_eq!(to_move.len(), 1, "one seat to move");
+    let refused = play(&mut players[to_move[0]], &game, "Chu 騎 a7-d3").await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let record = players[2].get(&format!("{game}/record/record")).await;
+    assert_eq!(record.status, StatusCode::OK);
+    assert!(record.body.contains("moves:") && record.body.contains("Qin 騎 a7-d3"), "{}", record.body);
 }
 
 #[tokio::test]

@@ -88,6 +88,13 @@ pub async fn record(
     Path((id, format)): Path<(i64, String)>,
 ) -> PageResult {
     let Some(format) = RecordFormat::from_name(&format) else { return Err(PageError::NotFound(ctx.t)) };
+    if format == RecordFormat::Record {
+        return match games::record_text(&domain, id).await {
+            Ok(Some(text)) => Ok(download(id, format, text)),
+            Ok(None) | Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
+            Err(other) => Err(PageError::Internal(other.to_string())),
+        };
+    }
     let view = match games::view(&domain, id).await {
         Ok(view) => view,
         Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(ctx.t)),
@@ -112,11 +119,15 @@ pub async fn record(
         reason: view.reason.as_deref(),
     };
     let text = records::write(&input, format).map_err(|e| PageError::Internal(format!("game {id}: {e}")))?;
+    Ok(download(id, format, text))
+}
+
+fn download(id: i64, format: RecordFormat, text: String) -> axum::response::Response {
     let disposition = format!("attachment; filename=\"tavoliere-{id}.{}\"", format.extension());
-    Ok((
+    (
         StatusCode::OK,
         [(CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()), (CONTENT_DISPOSITION, disposition)],
         text,
     )
-        .into_response())
+        .into_response()
 }

@@ -9,7 +9,6 @@ use serde::Deserialize;
 
 use super::{PageError, PageResult};
 use crate::domain::games;
-use crate::domain::rules_adapter::{self, Variant as RulesVariant};
 use crate::domain::{Domain, DomainError};
 use crate::web::board::{self, BoardOptions, PieceStyle};
 use crate::web::i18n::{Lang, Texts};
@@ -38,26 +37,16 @@ pub async fn svg(
         Err(other) => return Err(PageError::Internal(other.to_string())),
     };
     let internal = |e: String| PageError::Internal(format!("board of game {id}: {e}"));
-    let shown = query.ply.map_or(view.moves.len(), |p| (p as usize).min(view.moves.len()));
-    let fen = if shown == view.moves.len() {
-        view.position.clone()
+    let asked = query.ply.map_or(view.moves.len(), |p| (p as usize).min(view.moves.len()));
+    let (fen, shown) = if asked == view.moves.len() {
+        (view.position.clone(), asked)
     } else {
-        let variant: RulesVariant = view.variant.parse().map_err(|e| internal(format!("{e}")))?;
-        let mut game = rules_adapter::new_game(
-            variant,
-            &view.ruleset,
-            view.handicap.as_deref(),
-            view.start_position.as_deref(),
-        )
-        .map_err(internal)?;
-        for played in &view.moves[..shown] {
-            game.play(&played.canonical).map_err(|e| internal(e.detail))?;
-        }
-        game.fen()
+        games::position_at(&domain, id, asked).await.map_err(|e| internal(e.to_string()))?
     };
+    let last_turn = view.last_turn(shown);
     let style = PieceStyle::from_setting(query.style.as_deref().unwrap_or(""));
     let options = BoardOptions {
-        last_move: shown.checked_sub(1).map(|i| view.moves[i].canonical.as_str()),
+        last_move: last_turn.as_deref(),
         flipped: matches!(query.flip.as_deref(), Some("1" | "true")),
         style,
     };

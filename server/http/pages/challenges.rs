@@ -27,6 +27,9 @@ pub struct ChallengeForm {
     handicap: String,
     #[serde(default)]
     opponent: String,
+    /// Number of seats (Seven Kingdoms: 3 to 7).
+    #[serde(default)]
+    seats: String,
     #[serde(default)]
     color: String,
     #[serde(default)]
@@ -105,10 +108,13 @@ fn non_empty(text: &str) -> Option<String> {
     (!text.is_empty()).then(|| text.to_owned())
 }
 
+/// The variants offered by the form, by name.
+pub const VARIANTS: [&str; 5] = ["xiangqi", "shogi", "minishogi", "flickering", "seven-kingdoms"];
+
 /// Reads the form; errors by field.
 fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors> {
     let mut errors = ChallengeErrors::default();
-    if !["xiangqi", "shogi", "minishogi"].contains(&form.variant.as_str()) {
+    if !VARIANTS.contains(&form.variant.as_str()) {
         errors.variant = Some(ctx.t.get("challenge.error.variant").to_owned());
     }
     let color = match form.color.as_str() {
@@ -140,6 +146,7 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
             handicap: non_empty(&form.handicap),
             start_position: None,
             opponent: non_empty(&form.opponent),
+            seats: number(&form.seats).and_then(|n| i32::try_from(n).ok()),
             color,
             time_control,
             vacation_allowed: true,
@@ -218,7 +225,11 @@ pub async fn accept(
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
     match challenges::accept(&domain, id, me.id).await {
-        Ok(game) => Ok(Redirect::to(&format!("/games/{game}")).into_response()),
+        Ok(challenges::Accepted::Game { game_id, .. }) => {
+            Ok(Redirect::to(&format!("/games/{game_id}")).into_response())
+        }
+        // A seat of a game of more seats: back to the list, which shows who has joined.
+        Ok(challenges::Accepted::Seated { .. }) => Ok(Redirect::to("/challenges").into_response()),
         Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
         Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
         Err(_) => Ok(Redirect::to("/challenges").into_response()),

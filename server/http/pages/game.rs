@@ -81,17 +81,30 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
     let flipped = my_seat == Some(1);
     let variant: tavoliere_rules::variant::Variant =
         view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
-    let options = BoardOptions {
-        last_move: view.moves.last().map(|m| m.canonical.as_str()),
-        flipped,
-        style: ctx.piece_style(),
-    };
+    let last_turn = view.last_turn(view.moves.len());
+    let options = BoardOptions { last_move: last_turn.as_deref(), flipped, style: ctx.piece_style() };
     let board = svg_board::render(variant, &view.position, options)
         .map_err(|e| PageError::Internal(format!("board of game {}: {e}", view.id)))?;
     let texts = preferences::moves_in(view, ctx.prefs.notation_for(variant))
         .map_err(|e| PageError::Internal(e.to_string()))?;
-    let moves = texts
-        .chunks(2)
+    // One text per turn: a Flickering series (and a handicap turn of several moves) is
+    // stored one row per move with the turn's number.
+    let mut turns: Vec<(i32, String)> = Vec::new();
+    for (m, text) in view.moves.iter().zip(texts) {
+        match turns.last_mut() {
+            Some((number, turn)) if *number == m.turn_number => {
+                turn.push_str(", ");
+                turn.push_str(&text);
+            }
+            _ => turns.push((m.turn_number, text)),
+        }
+    }
+    let turns: Vec<String> = turns.into_iter().map(|(_, text)| text).collect();
+    // Two players: a line per pair of turns; more: a line per turn (the move names the
+    // kingdom).
+    let per_line = if view.seat_count == 2 { 2 } else { 1 };
+    let moves = turns
+        .chunks(per_line)
         .enumerate()
         .map(|(i, pair)| MoveLine {
             number: i + 1,
@@ -105,7 +118,20 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         .iter()
         .map(|s| PlayerLine {
             username: s.username.clone(),
-            color: t.get(&format!("color.{}.{}", view.variant, s.color)).to_owned(),
+            color: if view.seat_count == 2 {
+                t.get(&format!("color.{}.{}", view.variant, s.color)).to_owned()
+            } else {
+                // The kingdoms the seat commands, its captures so far and its status.
+                t.format(
+                    "game.seat_standing",
+                    &[
+                        ("kingdoms", &s.color),
+                        ("captured", &s.score.to_string()),
+                        ("value", &s.secondary_score.to_string()),
+                        ("status", t.get(&format!("seat.status.{}", s.status))),
+                    ],
+                )
+            },
             clock: time_left(t, s.remaining_seconds),
             to_move: active && view.to_move_seat == Some(s.seat),
         })

@@ -202,6 +202,13 @@ impl TestApp {
             .unwrap()
     }
 
+    /// The text of a page or download `path` (anonymous), asserting a 200.
+    pub async fn get_text(&self, path: &str) -> String {
+        let reply = self.client.get(format!("{}{path}", self.address)).send().await.expect("request");
+        assert_eq!(reply.status(), StatusCode::OK, "GET {path}");
+        reply.text().await.expect("body")
+    }
+
     /// Runs the timeout sweep now.
     pub async fn sweep(&self) -> Vec<i64> {
         tavoliere::domain::timeouts::sweep(&self.domain).await.expect("sweep")

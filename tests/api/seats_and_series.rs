@@ -1,0 +1,247 @@
+//! The two games that do not fit "two players, one move a turn": Flickering chess (a turn
+//! is a series of moves, stored one row per move with the turn's number; issue 8) and the
+//! Seven Kingdoms (3 to 7 seats filled by accepting, per-seat clocks, a seat that times out
+//! leaves and the game goes on; issue 9). Played through the REST API with the real rules.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use time::Duration;
+
+use crate::support::{three_days, TestApp, User};
+
+fn texts(state: &Value, field: &str) -> Vec<String> {
+    state["moves"].as_array().unwrap().iter().map(|m| m[field].as_str().unwrap_or("").to_owned()).collect()
+}
+
+#[tokio::test]
+async fn a_flickering_game_through_the_api() {
+    let app = TestApp::spawn().await;
+    let white = app.register("white").await;
+    let black = app.register("black").await;
+    let game = app.start_game("flickering", &white, &black, three_days()).await;
+    let start = app.game(game).await;
+    assert_eq!(start["legal_moves"].as_array().unwrap().len(), 20, "the first moves of a series");
+    assert_eq!(start["seats"][0]["color"], "first");
+    assert_eq!(start["display_notation"], "algebraic");
+
+    // A series in coordinates: one turn, two stored moves sharing the turn number.
+    let state = app.post_move(&white, game, "e2e4, d2d4", 0).await.expect(StatusCode::CREATED).clone();
+    assert_eq!(state["ply"], 2, "the ply counts stored moves");
+    assert_eq!(texts(&state, "canonical"), ["e2e4", "d2d4"]);
+    assert_eq!(texts(&state, "display"), ["e4", "d4"]);
+    assert_eq!(state["moves"][0]["turn_number"], state["moves"][1]["turn_number"]);
+    assert_eq!(state["to_move_seat"], 1);
+
+    // A stale ply, the same piece twice, a move of the wrong side: refused, nothing stored.
+    app.post_move(&black, game, "e7e5", 1).await.expect(StatusCode::CONFLICT);
+    app.post_move(&black, game, "g8f6, f6g4", 2).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    app.post_move(&black, game, "g1f3", 2).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(app.stored_moves(game).await, 2);
+
+    // Algebraic with the series label: three moves, the bishop freed by e5's neighbour.
+    let state = app.post_move(&black, game, "b) e5, d5, Bb4+", 2).await.expect(StatusCode::CREATED).clone();
+    assert_eq!(state["ply"], 5);
+    assert_eq!(texts(&state, "canonical")[2..], ["e7e5", "d7d5", "f8b4"]);
+    let turns: Vec<i64> =
+        state["moves"].as_array().unwrap().iter().map(|m| m["turn_number"].as_i64().unwrap()).collect();
+    assert_eq!(turns, [1, 1, 2, 2, 2]);
+
+    // Building the next series move by move: the legal continuations and whether it may end.
+    let options = app.get(&format!("/api/games/{game}/series?prefix="), None).await;
+    let options = options.expect(StatusCode::OK);
+    assert_eq!(options["can_end"], false, "a series has at least one move");
+    assert!(options["next"].as_array().unwrap().contains(&json!("c2c3")), "{options}");
+    let options = app.get(&format!("/api/games/{game}/series?prefix=c2c3"), None).await;
+    let options = options.expect(StatusCode::OK);
+    assert_eq!(options["can_end"], true, "c3 blocks the check: the series may end");
+    assert!(!options["next"].as_array().unwrap().iter().any(|m| m.as_str().unwrap().starts_with("c3")));
+    let options = app.get(&format!("/api/games/{game}/series?prefix=g1f3"), None).await;
+    assert_eq!(options.expect(StatusCode::OK)["can_end"], false, "the king is still in check");
+    app.get(&format!("/api/games/{game}/series?prefix=a1a5"), None)
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY);
+
+    // In check, a series that leaves the king attacked is refused.
+    app.post_move(&white, game, "g1f3", 5).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    let state = app.post_move(&white, game, "c2c3, g1f3", 5).await.expect(StatusCode::CREATED).clone();
+    assert_eq!(state["ply"], 7);
+
+    // The record groups each series; the board of a ply inside a series shows the turn
+    // before it.
+    let record = app.get_text(&format!("/games/{game}/record/record")).await;
+    assert!(record.contains("e4, d4"), "{record}");
+    assert!(record.contains("[White \"white\"]"), "{record}");
+    let mid = app.get_text(&format!("/games/{game}/board.svg?ply=6")).await;
+    let before = app.get_text(&format!("/games/{game}/board.svg?ply=5")).await;
+    assert_eq!(mid, before, "ply 6 is inside White's second series");
+
+    let resigned = app.act(Some(&black), game, "resign").await;
+    assert_eq!(resigned.expect(StatusCode::OK)["result"], "1-0");
+}
+
+#[tokio::test]
+async fn a_flickering_series_that_mates_ends_the_game() {
+    let app = TestApp::spawn().await;
+    let white = app.register("white").await;
+    let black = app.register("black").await;
+    let start = "k7/8/2K5/8/8/8/8/7R w - - 0 1";
+    let game = app
+        .start_game_with(
+            &white,
+            &black,
+            json!({"variant": "flickering", "start_position": start, "time_control": three_days()}),
+        )
+        .await;
+    // Kb6 then Rh8: no series of Black frees the king (flickering-chess.md "Mate").
+    let check =
+        app.post(&format!("/api/games/{game}/moves/check"), Some(&white), json!({"move": "Kb6, Rh8"})).await;
+    assert_eq!(check.expect(StatusCode::OK)["reason"], "checkmate");
+    let state = app.post_move(&white, game, "Kb6, Rh8", 0).await.expect(StatusCode::CREATED).clone();
+    assert_eq!(state["status"], "finished");
+    assert_eq!(state["result"], "1-0");
+    assert_eq!(state["reason"], "checkmate");
+    assert_eq!(state["seats"][0]["outcome"], "win");
+    assert_eq!(state["seats"][1]["outcome"], "loss");
+    app.post_move(&black, game, "Ka7", 2).await.expect(StatusCode::CONFLICT);
+}
+
+/// Creates a Seven Kingdoms challenge by `host` (seat 0: Qin) for `guests.len() + 1` seats
+/// and has every guest accept → the game.
+async fn seven_kingdoms_game(app: &TestApp, host: &User, guests: &[&User]) -> i64 {
+    let seats = guests.len() + 1;
+    let challenge = app
+        .post(
+            "/api/challenges",
+            Some(host),
+            json!({"variant": "seven-kingdoms", "seats": seats, "color": "first", "time_control": three_days()}),
+        )
+        .await;
+    let challenge = challenge.expect(StatusCode::CREATED).clone();
+    assert_eq!(challenge["seat_count"], seats);
+    assert_eq!(challenge["entrants"], json!([host.name]));
+    let id = challenge["id"].as_i64().unwrap();
+    let path = format!("/api/challenges/{id}/accept");
+    app.post(&path, Some(host), json!({})).await.expect(StatusCode::FORBIDDEN);
+    for (i, guest) in guests.iter().enumerate() {
+        let reply = app.post(&path, Some(guest), json!({})).await;
+        if i + 1 < guests.len() {
+            let taken = reply.expect(StatusCode::OK);
+            assert_eq!(taken["game_id"], Value::Null, "the game waits for every seat");
+            assert_eq!(taken["seats_taken"], i + 2);
+            app.post(&path, Some(guest), json!({})).await.expect(StatusCode::CONFLICT);
+        } else {
+            let body = reply.expect(StatusCode::CREATED);
+            assert_eq!(body["seats_taken"], seats);
+            return body["game_id"].as_i64().unwrap();
+        }
+    }
+    unreachable!("at least two guests")
+}
+
+/// Plays the first legal move of whoever is to move; returns the new state.
+async fn play_first_legal(app: &TestApp, users: &[User], state: &Value) -> Value {
+    let seat = state["to_move_seat"].as_i64().unwrap() as usize;
+    let username = state["seats"][seat]["username"].as_str().unwrap();
+    let user = users.iter().find(|u| u.name == username).unwrap();
+    let text = state["legal_moves"][0].as_str().unwrap();
+    let ply = state["ply"].as_i64().unwrap();
+    let game = state["id"].as_i64().unwrap();
+    app.post_move(user, game, text, ply).await.expect(StatusCode::CREATED).clone()
+}
+
+#[tokio::test]
+async fn a_seven_seat_game_goes_on_when_a_player_times_out() {
+    let app = TestApp::spawn().await;
+    let mut users = Vec::new();
+    for name in ["qin", "chu", "han", "qi_", "wei", "zhao", "yan"] {
+        users.push(app.register(name).await);
+    }
+    let guests: Vec<&User> = users[1..].iter().collect();
+    let game = seven_kingdoms_game(&app, &users[0], &guests).await;
+    let mut state = app.game(game).await;
+    assert_eq!(state["seat_count"], 7);
+    let labels: Vec<&str> =
+        state["seats"].as_array().unwrap().iter().map(|s| s["color"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Qin", "Chu", "Han", "Qi", "Wei", "Zhao", "Yan"]);
+    assert_eq!(state["seats"][0]["username"], "qin", "the host took the first seat");
+    assert_eq!(state["to_move_seat"], 0);
+    assert_eq!(state["side_to_move"], "Qin");
+
+    // A full round: every kingdom moves once, each on its own seat's turn.
+    for expected_seat in 0..7 {
+        assert_eq!(state["to_move_seat"], expected_seat);
+        state = play_first_legal(&app, &users, &state).await;
+    }
+    assert_eq!(state["ply"], 7);
+    let turns: Vec<i64> =
+        state["moves"].as_array().unwrap().iter().map(|m| m["turn_number"].as_i64().unwrap()).collect();
+    assert_eq!(turns, [1, 2, 3, 4, 5, 6, 7]);
+    // Another seat cannot move for Qin; draws by agreement do not exist here.
+    let text = state["legal_moves"][0].as_str().unwrap().to_owned();
+    app.post_move(&users[1], game, &text, 7).await.expect(StatusCode::CONFLICT);
+    app.act(Some(&users[1]), game, "draw/offer").await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Qin does not move within the three days: its kingdom leaves, the game goes on with Chu.
+    app.clock.advance(Duration::days(3) + Duration::minutes(1));
+    assert_eq!(app.sweep().await, vec![game]);
+    let state = app.game(game).await;
+    assert_eq!(state["status"], "active");
+    assert_eq!(state["seats"][0]["status"], "timed-out");
+    assert_eq!(state["seats"][1]["status"], "playing");
+    assert_eq!(state["to_move_seat"], 1, "the turn passed to Chu");
+    assert_eq!(state["ply"], 7, "a timeout is not a move");
+    assert!(state["deadline"].is_string(), "Chu's clock runs");
+    app.post_move(&users[0], game, &text, 7).await.expect(StatusCode::CONFLICT);
+
+    // Chu plays on; the next round skips Qin.
+    let mut state = state;
+    for expected_seat in 1..7 {
+        assert_eq!(state["to_move_seat"], expected_seat);
+        state = play_first_legal(&app, &users, &state).await;
+    }
+    assert_eq!(state["to_move_seat"], 1, "Qin is skipped");
+
+    // The other players resign but Chu: one alliance is left and the game ends.
+    for seat in [2, 3, 4, 5, 6] {
+        let username = state["seats"][seat]["username"].as_str().unwrap().to_owned();
+        let user = users.iter().find(|u| u.name == username).unwrap();
+        state = app.act(Some(user), game, "resign").await.expect(StatusCode::OK).clone();
+        assert_eq!(state["seats"][seat]["status"], "resigned");
+    }
+    assert_eq!(state["status"], "finished");
+    assert_eq!(state["reason"], "last-alliance");
+    // seven-kingdoms.md "Defeat of a kingdom and victory": without a hegemon the most
+    // captures win and equal counts share the win. Nobody captured anything, so every
+    // seat, the ones that left included (they keep their captures), shares first place.
+    assert_eq!(state["seats"][1]["place"], 1, "{state}");
+    assert!(state["seats"].as_array().unwrap().iter().all(|s| s["outcome"] == "draw" && s["place"] == 1));
+    let places: Vec<String> =
+        state["seats"].as_array().unwrap().iter().map(|s| s["place"].as_i64().unwrap().to_string()).collect();
+    assert_eq!(state["result"], places.join("-"), "the result lists the places in seat order");
+
+    // The record in the spec's notation, seats leaving included, replays in the rules.
+    let record = app.get_text(&format!("/games/{game}/record/record")).await;
+    assert!(record.contains("timeout seat 0"), "{record}");
+    assert!(record.contains("resign seat 6"), "{record}");
+    let replayed = tavoliere_rules::notation::seven_kingdoms::parse_record(&record)
+        .unwrap_or_else(|e| panic!("{record}: {e}"));
+    assert!(replayed.is_over());
+}
+
+#[tokio::test]
+async fn a_three_seat_game_gives_the_host_two_allies() {
+    let app = TestApp::spawn().await;
+    let qin = app.register("qin").await;
+    let chu = app.register("chu").await;
+    let qi = app.register("qi_").await;
+    let game = seven_kingdoms_game(&app, &qin, &[&chu, &qi]).await;
+    let state = app.game(game).await;
+    assert_eq!(state["seat_count"], 3);
+    let labels: Vec<&str> =
+        state["seats"].as_array().unwrap().iter().map(|s| s["color"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Qin+Han+Yan", "Chu+Zhao", "Qi+Wei"], "seven-kingdoms.md \"Players and alliances\"");
+    let mut names: Vec<&str> =
+        state["seats"].as_array().unwrap().iter().map(|s| s["username"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["chu", "qi_", "qin"]);
+}
