@@ -2,7 +2,12 @@
 // form works as it is). Click a piece (or a piece in hand) to see its legal destinations,
 // fetched from GET /api/games/{id}; click a destination; choose promotion when it is
 // optional. The move is written into the same form field and the same form is submitted.
-// No text lives here: labels come from data attributes filled from the catalogues.
+//
+// Flickering chess: a turn is a series. Each click adds a move to the series in the form
+// field and moves the piece on the drawing; the next legal moves come from
+// GET /api/games/{id}/series?prefix=...; the player submits with the form's own button when
+// the series may end. No text lives here: labels come from data attributes filled from the
+// catalogues.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -11,33 +16,63 @@ const form = document.getElementById("move-form");
 const wrap = document.getElementById("board");
 const svg = wrap ? wrap.querySelector("svg") : null;
 
+// The board's size in points: [files, ranks].
+function boardSize(variant) {
+  switch (variant) {
+    case "xiangqi": return [9, 10];
+    case "minishogi": return [5, 5];
+    case "flickering": return [8, 8];
+    case "seven-kingdoms": return [19, 19];
+    default: return [9, 9];
+  }
+}
+
 // Square name -> [file from the first player's left, rank from the first player's top].
 function squareIndex(variant, square) {
-  if (variant === "xiangqi") {
-    return [square.charCodeAt(0) - 97, 9 - Number(square[1])];
+  switch (variant) {
+    case "xiangqi": return [square.charCodeAt(0) - 97, 9 - Number(square.slice(1))];
+    case "flickering": return [square.charCodeAt(0) - 97, 8 - Number(square.slice(1))];
+    // Points a..s (x, west to east) and 1..19 (y, south to north); north at the top.
+    case "seven-kingdoms": return [square.charCodeAt(0) - 97, 19 - Number(square.slice(1))];
+    default: {
+      const [size] = boardSize(variant);
+      return [size - Number(square[0]), square.charCodeAt(1) - 97];
+    }
   }
-  const size = variant === "minishogi" ? 5 : 9;
-  return [size - Number(square[0]), square.charCodeAt(1) - 97];
 }
 
 function screen(variant, square) {
   const cell = Number(svg.dataset.cell);
   const [file, rank] = squareIndex(variant, square);
-  const files = variant === "xiangqi" ? 9 : variant === "minishogi" ? 5 : 9;
-  const ranks = variant === "xiangqi" ? 10 : files;
+  const [files, ranks] = boardSize(variant);
   const flipped = svg.dataset.flipped === "true";
   const f = flipped ? files - 1 - file : file;
   const r = flipped ? ranks - 1 - rank : rank;
   return [Number(svg.dataset.x0) + f * cell, Number(svg.dataset.y0) + r * cell];
 }
 
+// A Seven Kingdoms move names its points at the end: "Qin 騎 a7-d3", "Chu 砲 e3xe9".
+const KINGDOMS_MOVE = /([a-s]\d{1,2})[-x:]([a-s]\d{1,2})\s*$/;
+
 // Origin of a canonical move: "h2e2" -> "h2", "7g7f+" -> "7g", "P*5e" -> "P*".
-function origin(move) {
-  return move[1] === "*" ? move.slice(0, 2) : move.slice(0, 2);
+function origin(variant, move) {
+  if (variant === "seven-kingdoms") {
+    const parts = KINGDOMS_MOVE.exec(move);
+    return parts ? parts[1] : null;
+  }
+  return move.slice(0, 2);
 }
 
-function destination(move) {
+function destination(variant, move) {
+  if (variant === "seven-kingdoms") {
+    const parts = KINGDOMS_MOVE.exec(move);
+    return parts ? parts[2] : null;
+  }
   return move.slice(2, 4);
+}
+
+function pieceSquare(piece) {
+  return piece.dataset.square || piece.dataset.point || (piece.dataset.hand ? piece.dataset.hand + "*" : null);
 }
 
 function clearMarks() {
@@ -47,29 +82,49 @@ function clearMarks() {
   if (chooser) chooser.remove();
 }
 
+function moveField() {
+  return form.querySelector("input[name=move]");
+}
+
 function submitMove(text) {
-  form.querySelector("input[name=move]").value = text;
+  moveField().value = text;
   form.submit();
 }
 
-function choosePromotion(plain) {
+// Offers `options` (label, value) as buttons; `pick` gets the chosen value.
+function choose(options, pick) {
   const chooser = document.createElement("div");
   chooser.className = "promotion";
-  for (const [label, text] of [[form.dataset.promote, plain + "+"], [form.dataset.noPromote, plain]]) {
+  for (const [label, value] of options) {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = label;
-    button.addEventListener("click", () => submitMove(text));
+    button.addEventListener("click", () => {
+      chooser.remove();
+      pick(value);
+    });
     chooser.appendChild(button);
   }
   form.appendChild(chooser);
 }
 
-function showTargets(variant, from, legal) {
-  const moves = legal.filter((m) => origin(m) === from);
+// Several legal moves to one point differ by promotion: shogi's optional promotion ("+"),
+// chess's choice of piece (the last letter).
+function promotionChoices(variant, options) {
+  if (variant === "flickering") {
+    const symbols = { q: "♕", r: "♖", b: "♗", n: "♘" };
+    return options.map((m) => [symbols[m.slice(-1)] || m, m]);
+  }
+  const plain = options.find((m) => !m.endsWith("+")) || options[0];
+  return [[form.dataset.promote, plain + "+"], [form.dataset.noPromote, plain]];
+}
+
+function showTargets(variant, from, legal, play) {
+  const moves = legal.filter((m) => origin(variant, m) === from);
   const byTarget = new Map();
   for (const m of moves) {
-    const to = destination(m);
+    const to = destination(variant, m);
+    if (!to) continue;
     if (!byTarget.has(to)) byTarget.set(to, []);
     byTarget.get(to).push(m);
   }
@@ -84,14 +139,57 @@ function showTargets(variant, from, legal) {
     dot.addEventListener("click", (event) => {
       event.stopPropagation();
       if (options.length > 1) {
-        const plain = options.find((m) => !m.endsWith("+")) || options[0];
-        choosePromotion(plain);
+        choose(promotionChoices(variant, options), play);
       } else {
-        submitMove(options[0]);
+        play(options[0]);
       }
     });
     svg.appendChild(dot);
   }
+}
+
+// Flickering chess: the series being built, and the legal next moves after it.
+const series = { moves: [], canEnd: false };
+
+// Shows a move of the series on the drawing: the piece slides to its target, a piece
+// standing there is taken off. (Castling's rook and en passant are shown by the server
+// once the series is played.)
+function slide(variant, move) {
+  const from = move.slice(0, 2);
+  const to = move.slice(2, 4);
+  const piece = svg.querySelector(`.piece[data-point="${from}"]`);
+  const taken = svg.querySelector(`.piece[data-point="${to}"]`);
+  if (taken) taken.remove();
+  if (!piece) return;
+  const [x0, y0] = screen(variant, from);
+  const [x1, y1] = screen(variant, to);
+  piece.setAttribute("transform", `translate(${x1 - x0} ${y1 - y0})`);
+  piece.dataset.point = to;
+  piece.classList.add("moved");
+}
+
+async function nextInSeries(variant, move) {
+  series.moves.push(move);
+  slide(variant, move);
+  moveField().value = series.moves.join(", ");
+  const prefix = encodeURIComponent(series.moves.join(","));
+  const response = await fetch(`/api/games/${game.dataset.gameId}/series?prefix=${prefix}`, {
+    credentials: "same-origin",
+  });
+  if (!response.ok) return [];
+  const options = await response.json();
+  series.canEnd = options.can_end;
+  form.classList.toggle("series-complete", series.canEnd);
+  return options.next || [];
+}
+
+function addSeriesClear() {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "series-clear";
+  button.textContent = form.dataset.seriesClear || "×";
+  button.addEventListener("click", () => window.location.reload());
+  form.appendChild(button);
 }
 
 async function start() {
@@ -107,15 +205,23 @@ async function start() {
   } catch (_) {
     return;
   }
+  const building = variant === "flickering";
+  if (building) addSeriesClear();
+  const play = building
+    ? async (move) => {
+        clearMarks();
+        legal = await nextInSeries(variant, move);
+      }
+    : submitMove;
   wrap.classList.add("js");
   svg.addEventListener("click", (event) => {
     const piece = event.target.closest(".piece");
     if (!piece) return;
     clearMarks();
-    const from = piece.dataset.square || (piece.dataset.hand ? piece.dataset.hand + "*" : null);
+    const from = pieceSquare(piece);
     if (!from) return;
     piece.classList.add("selected");
-    showTargets(variant, from, legal);
+    showTargets(variant, from, legal, play);
   });
 }
 

@@ -74,8 +74,9 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
     let mut out = String::new();
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board chess" viewBox="0 0 {size} {size}" width="{size}" height="{size}" role="img" font-family="serif" data-cell="{SQUARE}" data-flipped="{}">"##,
-        options.flipped
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board chess" viewBox="0 0 {size} {size}" width="{size}" height="{size}" role="img" font-family="serif" data-cell="{SQUARE}" data-x0="{x0}" data-y0="{x0}" data-flipped="{}">"##,
+        options.flipped,
+        x0 = MARGIN + SQUARE / 2
     );
     let _ = write!(out, r##"<rect width="{size}" height="{size}" fill="#e8e0d0"/>"##);
     for square in Square::all() {

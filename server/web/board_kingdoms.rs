@@ -91,7 +91,7 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
     let mut out = String::new();
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board seven-kingdoms" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" font-family="serif" data-cell="{STEP}" data-flipped="{}">"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board seven-kingdoms" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" font-family="serif" data-cell="{STEP}" data-x0="{MARGIN}" data-y0="{MARGIN}" data-flipped="{}">"##,
         options.flipped
     );
     let _ = write!(out, r##"<rect width="{width}" height="{height}" fill="#e3c07a"/>"##);

@@ -170,15 +170,21 @@ async fn click_move(client: &Client, game_url: &str, from: &str, to: &str, moves
     wait_moves(client, moves_after).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_players_finish_a_game_in_chromium() {
-    let Some(chromedriver) = find_program(&["chromedriver"]) else {
+/// chromedriver, or `None` (the test is skipped) outside CI when it is not installed.
+fn chromedriver() -> Option<PathBuf> {
+    let found = find_program(&["chromedriver"]);
+    if found.is_none() {
         if std::env::var_os("CI").is_some() {
             panic!("CI is set but chromedriver is missing: install chromium and chromium-driver");
         }
         eprintln!("SKIPPED browser test: chromedriver not found (apt-get install chromium chromium-driver)");
-        return;
-    };
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_finish_a_game_in_chromium() {
+    let Some(chromedriver) = chromedriver() else { return };
     let app = TestApp::spawn().await;
     let base = app.address.clone();
     let driver = start_driver(&chromedriver);
@@ -240,6 +246,64 @@ async fn two_players_finish_a_game_in_chromium() {
     }
     alice.close().await.unwrap();
     bob.close().await.unwrap();
+    drop(driver);
+    let _ = std::fs::remove_dir_all(profiles);
+}
+
+/// Flickering chess in the browser: White builds a series by clicking (each click adds a
+/// move and asks the server for the next legal ones), then submits it with the form's
+/// button; Black types a whole series with JavaScript off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flickering_series_is_built_by_clicks_in_chromium() {
+    let Some(chromedriver) = chromedriver() else { return };
+    let app = TestApp::spawn().await;
+    let base = app.address.clone();
+    let driver = start_driver(&chromedriver);
+    let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-series-{}", std::process::id()));
+    let white = browser(&driver, true, &profiles.join("white")).await;
+    let black = browser(&driver, false, &profiles.join("black")).await;
+    sign_up(&white, &base, "white").await;
+    sign_up(&black, &base, "black").await;
+
+    white.goto(&format!("{base}/challenges/new")).await.unwrap();
+    white.find(Locator::Css("#variant")).await.unwrap().select_by_value("flickering").await.unwrap();
+    fill(&white, "#opponent", "black").await;
+    white.find(Locator::Css("#color")).await.unwrap().select_by_value("first").await.unwrap();
+    click(&white, "form.card button[type=submit]").await;
+    wait_for_text(&white, "#open-challenges", "black").await;
+    black.goto(&format!("{base}/challenges")).await.unwrap();
+    click(&black, "button.accept").await;
+    black
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#game"))
+        .await
+        .expect("game page");
+    let game_url = black.current_url().await.unwrap().to_string();
+
+    white.goto(&game_url).await.unwrap();
+    white
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(".board-wrap.js"))
+        .await
+        .expect("script on");
+    click(&white, r#"g.piece[data-point="e2"]"#).await;
+    click(&white, r#"circle.target[data-target="e4"]"#).await;
+    // The bishop freed by e4 may now move in the same series: the server says where.
+    click(&white, r#"g.piece[data-point="f1"]"#).await;
+    click(&white, r#"circle.target[data-target="c4"]"#).await;
+    let field = white.find(Locator::Css("#move")).await.unwrap();
+    assert_eq!(field.prop("value").await.unwrap().as_deref(), Some("e2e4, f1c4"));
+    click(&white, "#play").await;
+    wait_for_text(&white, "#moves", "Bc4").await;
+
+    type_move(&black, &game_url, "e7e5, g8f6", 4).await;
+    wait_for_text(&black, "#moves", "Nf6").await;
+    let page = black.source().await.unwrap();
+    assert!(page.contains("e4, Bc4"), "the series is one turn in the move list");
+    white.close().await.unwrap();
+    black.close().await.unwrap();
     drop(driver);
     let _ = std::fs::remove_dir_all(profiles);
 }
