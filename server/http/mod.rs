@@ -9,6 +9,7 @@ pub mod games;
 pub mod health;
 pub mod openapi;
 pub mod pages;
+pub mod preferences;
 pub mod router;
 pub mod session;
 pub mod tokens;

@@ -12,7 +12,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use super::{accounts, challenges, games, health, session, tokens, tournaments, vacation};
+use super::{accounts, challenges, games, health, preferences, session, tokens, tournaments, vacation};
 
 /// The error shape of every 4xx and 5xx answer: `{"errors":[{"detail":"..."}]}`.
 #[derive(Serialize, ToSchema)]
@@ -104,6 +104,8 @@ impl Modify for SharedParts {
         document,
         accounts::register,
         accounts::me,
+        preferences::show,
+        preferences::update,
         tokens::create,
         tokens::revoke,
         session::login,

@@ -6,7 +6,10 @@ use axum::Router;
 use tower_http::trace::TraceLayer;
 
 use super::error::ApiError;
-use super::{accounts, challenges, games, health, openapi, session, tokens, tournaments, vacation, AppState};
+use super::{
+    accounts, challenges, games, health, openapi, preferences, session, tokens, tournaments, vacation,
+    AppState,
+};
 
 /// The application's routes with the per-request tracing span (method and matched path;
 /// never headers or bodies, which may carry secrets). Session and body-limit layers are
@@ -17,6 +20,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/openapi.json", get(openapi::document))
         .route("/api/accounts", post(accounts::register))
         .route("/api/accounts/me", get(accounts::me))
+        .route("/api/accounts/me/preferences", get(preferences::show).patch(preferences::update))
         .route("/api/tokens", post(tokens::create))
         .route("/api/tokens/current", axum::routing::delete(tokens::revoke))
         .route("/api/session", post(session::login).delete(session::logout))

@@ -9,6 +9,7 @@ mod errors;
 mod games;
 mod live;
 mod openapi;
+mod preferences;
 mod seats_and_series;
 mod support;
 mod tournaments;

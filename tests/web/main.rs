@@ -4,4 +4,5 @@
 
 mod browser;
 mod pages;
+mod settings;
 mod support;

@@ -6,7 +6,7 @@ use crate::support::{attribute_after, Browser, TestApp};
 
 /// Two signed-up players in their own browsers, and a game of `variant` between them
 /// (`first` has the first seat); returns the game path.
-async fn game_between(app: &TestApp, variant: &str) -> (Browser, Browser, String) {
+pub(crate) async fn game_between(app: &TestApp, variant: &str) -> (Browser, Browser, String) {
     let mut first = app.browser();
     let mut second = app.browser();
     first.sign_up("alice").await;
@@ -36,7 +36,7 @@ async fn game_between(app: &TestApp, variant: &str) -> (Browser, Browser, String
 }
 
 /// Plays `text` through the move form.
-async fn play(browser: &mut Browser, game: &str, text: &str) -> crate::support::Page {
+pub(crate) async fn play(browser: &mut Browser, game: &str, text: &str) -> crate::support::Page {
     let page = browser.get(game).await;
     let ply = attribute_after(&page.body, r#"name="ply" value=""#).expect("the move form");
     browser.post(&format!("{game}/move"), &[("csrf", &page.csrf()), ("move", text), ("ply", &ply)]).await

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use super::dashboard::time_left;
 use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
 use crate::domain::games::{self, GameView};
+use crate::domain::preferences;
 use crate::domain::{Domain, DomainError};
 use crate::web::board::{self as svg_board, BoardOptions};
 use crate::web::records::RecordFormat;
@@ -84,18 +85,8 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
     let options = BoardOptions { last_move: last_turn.as_deref(), flipped, style: ctx.piece_style() };
     let board = svg_board::render(variant, &view.position, options)
         .map_err(|e| PageError::Internal(format!("board of game {}: {e}", view.id)))?;
-    let canonical = ctx.prefs.notation.as_deref() == Some("canonical");
-    let texts: Vec<String> = view
-        .moves
-        .iter()
-        .map(|m| {
-            if canonical {
-                m.canonical.clone()
-            } else {
-                m.display.clone().unwrap_or_else(|| m.canonical.clone())
-            }
-        })
-        .collect();
+    let texts = preferences::moves_in(view, ctx.prefs.notation_for(variant))
+        .map_err(|e| PageError::Internal(e.to_string()))?;
     // One text per turn: a Flickering series (and a handicap turn of several moves) is
     // stored one row per move with the turn's number.
     let mut turns: Vec<(i32, String)> = Vec::new();

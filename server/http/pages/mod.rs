@@ -21,19 +21,20 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use rand::RngCore;
-use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 
 use super::auth::MaybeAuthUser;
 use super::AppState;
 use crate::domain::accounts::Account;
+use crate::domain::preferences::{self, Preferences};
 use crate::web::board::PieceStyle;
 use crate::web::i18n::{Lang, Texts};
 
 /// Session key of the CSRF token.
 const CSRF_KEY: &str = "csrf";
-/// Session key of the interface preferences.
-pub(crate) const PREFS_KEY: &str = "prefs";
+/// Session key of the interface preferences of a visitor who is not signed in (a signed-in
+/// account's preferences are read from the account).
+pub(crate) const PREFS_KEY: &str = "preferences";
 
 /// The routes of the HTML interface.
 pub fn router() -> Router<AppState> {
@@ -56,17 +57,6 @@ pub fn router() -> Router<AppState> {
         .route("/archive", get(archive::show))
 }
 
-/// Interface preferences of a browser session.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Prefs {
-    /// `en` or `it`; none = from `Accept-Language`.
-    pub lang: Option<String>,
-    /// `traditional` or `western`.
-    pub piece_style: Option<String>,
-    /// `display` (WXF / western) or `canonical` (ICCS / USI).
-    pub notation: Option<String>,
-}
-
 /// What every page handler knows about the request.
 pub struct Ctx {
     /// The browser session.
@@ -77,8 +67,8 @@ pub struct Ctx {
     pub t: Texts,
     /// The session's CSRF token.
     pub csrf: String,
-    /// Preferences.
-    pub prefs: Prefs,
+    /// Preferences: the account's when signed in, else the session's.
+    pub prefs: Preferences,
 }
 
 /// The part of every page the layout draws.
@@ -131,7 +121,7 @@ impl Ctx {
 
     /// The chosen piece style.
     pub fn piece_style(&self) -> PieceStyle {
-        PieceStyle::from_setting(self.prefs.piece_style.as_deref().unwrap_or(""))
+        PieceStyle::from_setting(self.prefs.piece_style.as_str())
     }
 }
 
@@ -148,9 +138,14 @@ impl FromRequestParts<AppState> for Ctx {
             .map_err(|(_, message)| PageError::Internal(message.to_owned()))?;
         // An unusable bearer token on a page request simply means "not signed in".
         let user = MaybeAuthUser::from_request_parts(parts, state).await.ok().and_then(|m| m.0);
-        let prefs: Prefs = session.get(PREFS_KEY).await.map_err(store_failure)?.unwrap_or_default();
+        let prefs = match &user {
+            Some(account) => preferences::of_account(&state.domain.pool, account.id)
+                .await
+                .map_err(|e| PageError::Internal(e.to_string()))?,
+            None => session.get::<Preferences>(PREFS_KEY).await.map_err(store_failure)?.unwrap_or_default(),
+        };
         let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
-        let t = Texts::new(Lang::negotiate(prefs.lang.as_deref(), accept));
+        let t = Texts::new(Lang::negotiate(prefs.language_tag(), accept));
         let csrf = match session.get::<String>(CSRF_KEY).await.map_err(store_failure)? {
             Some(token) => token,
             None => {
