@@ -42,7 +42,7 @@ const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_positio
     draw_offer_seat, tournament_id"#;
 
 /// A seat row joined with its account.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, serde::Deserialize)]
 struct SeatRow {
     seat: i32,
     account_id: i64,
@@ -258,19 +258,50 @@ async fn lock_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainRe
         .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))
 }
 
+/// The seat columns ([`SeatRow`]) of game `g`'s seats `s`.
+const SEAT_COLUMNS: &str = r#"s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made,
+    s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
+    exists(select 1 from vacation v
+           where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave"#;
+
 async fn load_seats(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<Vec<SeatRow>> {
-    Ok(sqlx::query_as::<_, SeatRow>(
-        r#"select s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made, s.outcome, s.exit,
-                  s.exit_after_ply, s.place, s.score, s.secondary_score,
-                  exists(select 1 from vacation v
-                         where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave
+    Ok(sqlx::query_as::<_, SeatRow>(&format!(
+        r#"select {SEAT_COLUMNS}
            from game_seat s join account a on a.account_id = s.account_id
                join game g on g.game_id = s.game_id
-           where s.game_id = $1 order by s.seat"#,
-    )
+           where s.game_id = $1 order by s.seat"#
+    ))
     .bind(game_id)
     .fetch_all(&mut **tx)
     .await?)
+}
+
+/// A game row locked for update, with its seats.
+#[derive(sqlx::FromRow)]
+struct LockedGame {
+    #[sqlx(flatten)]
+    row: GameRow,
+    seats: Json<Vec<SeatRow>>,
+}
+
+/// Locks the game row and reads its seats in one round trip (the start of every move).
+async fn lock_game_with_seats(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+) -> DomainResult<(GameRow, Vec<SeatRow>)> {
+    let locked = sqlx::query_as::<_, LockedGame>(&format!(
+        r#"select {GAME_COLUMNS},
+               (select coalesce(json_agg(seat_row order by seat_row.seat), '[]'::json)
+                from (select {SEAT_COLUMNS}
+                      from game_seat s join account a on a.account_id = s.account_id
+                      where s.game_id = g.game_id) as seat_row) as seats
+           from game g where g.game_id = $1 for update of g"#
+    ))
+    .bind(game_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))?;
+    Ok((locked.row, locked.seats.0))
 }
 
 async fn load_moves(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<Vec<MoveRow>> {
@@ -509,8 +540,7 @@ struct PlayerAction {
 /// Unknown game (404), not a player (403), game over (409).
 async fn begin_player_action(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<PlayerAction> {
     let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
+    let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
     let mine = seat_of(&seats, account_id)?.clone();
     ensure_active(&row)?;
     Ok(PlayerAction { tx, row, seats, mine })
@@ -749,10 +779,14 @@ pub async fn submit_move(
            ), charged as (
                update game_seat set remaining_ms = $8, moves_made = moves_made + 1
                where game_id = $1 and seat = $4
+           ), turned as (
+               update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
+                   deadline = $10, draw_offer_seat = $11
+               where game_id = $1
+               returning game_id
            )
-           update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
-               deadline = $10, draw_offer_seat = $11
-           where game_id = $1"#,
+           -- Live sockets of every instance hear of it at commit (server/live).
+           select pg_notify($13, $14) from turned"#,
     )
     .bind(game_id)
     .bind(&plies)
@@ -766,6 +800,8 @@ pub async fn submit_move(
     .bind(deadline)
     .bind(draw_offer)
     .bind(ply)
+    .bind(notify::GAME_CHANNEL)
+    .bind(notify::GameChanged { game_id, ply }.payload())
     .execute(&mut *tx)
     .await?;
     let mut row = row;
@@ -788,8 +824,6 @@ pub async fn submit_move(
         end_rows(&mut row, &mut seats, &ending);
         deadline = None;
     }
-    // Live sockets of every instance hear of it at commit (server/live).
-    notify::game_changed(&mut tx, game_id, row.current_ply).await?;
     tx.commit().await?;
     // Built from what was just written, after the commit: no second read or replay.
     let view = assemble(&row, &seats, &state, deadline);
