@@ -497,8 +497,11 @@ async fn rules_state(
 ) -> DomainResult<RulesState> {
     let ply = row.current_ply;
     let exits = exits_of(seats);
-    let cached =
-        if take { domain.games.take(row.game_id, ply, exits) } else { domain.games.copy(row.game_id, ply, exits) };
+    let cached = if take {
+        domain.games.take(row.game_id, ply, exits)
+    } else {
+        domain.games.copy(row.game_id, ply, exits)
+    };
     if let Some(state) = cached {
         return Ok(state);
     }
@@ -816,7 +819,13 @@ pub async fn submit_move(
         seat.moves_made += 1;
     }
     for (ply, part) in plies.iter().zip(&played.parts) {
-        state.rows.push(MoveRow { ply: *ply, turn_number, seat: mover, notation: part.clone(), played_at: now });
+        state.rows.push(MoveRow {
+            ply: *ply,
+            turn_number,
+            seat: mover,
+            notation: part.clone(),
+            played_at: now,
+        });
     }
     let mut deadline = Some(deadline);
     if let Some(ending) = played.game_over.then(|| Ending::from_game(game)).flatten() {
