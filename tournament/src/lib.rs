@@ -39,5 +39,5 @@ pub mod swiss;
 pub mod tables;
 pub mod withdrawal;
 
-pub use model::{GameId, GameRecord, GameResult, PlayerId, PlayerOutcome, SectionId};
-pub use scoring::{Points, Scoring};
+pub use model::{Bye, GameId, GameRecord, GameResult, PlayerId, PlayerOutcome, SectionId};
+pub use scoring::{ByePoints, Points, Scoring};

@@ -37,7 +37,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{GameRecord, GameResult, PlayerId};
+use crate::model::{Bye, GameRecord, GameResult, PlayerId};
 use crate::scoring::{Points, Scoring};
 
 /// The most rounds a TRF export writes (each round is a 10-column block on every line).
@@ -48,14 +48,9 @@ const MAX_CANDIDATES_PER_BRACKET: usize = 20_000;
 /// The candidate pairings examined over the whole round, at most.
 const MAX_CANDIDATES_PER_ROUND: usize = 400_000;
 
-/// A bye already given (a round a player sat out with the bye's points).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct SwissBye {
-    /// The round.
-    pub round: u32,
-    /// The player.
-    pub player: PlayerId,
-}
+/// A bye already given (a round a player sat out with the bye's points): the crate's
+/// [`Bye`], under the name this module has always used.
+pub type SwissBye = Bye;
 
 /// Settings of a Swiss section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

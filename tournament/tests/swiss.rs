@@ -222,6 +222,19 @@ fn trf_export_writes_the_fixed_columns() {
 }
 
 #[test]
+fn trf_export_scores_a_bye_with_the_sections_bye_points() {
+    let names: Vec<PlayerInfo> =
+        (1..=3).map(|i| PlayerInfo { id: PlayerId(i), name: format!("P{i}") }).collect();
+    let games = history("1: 1 2 1-0");
+    let byes = [SwissBye { round: 1, player: PlayerId(3) }];
+    let half = SwissOptions { bye_points: tavoliere_tournament::Points::halves(1), ..Default::default() };
+    let trf = trf_export("T", &names, &games, &byes, &half, None).unwrap();
+    let third = trf.lines().find(|l| l.starts_with("001    3")).unwrap();
+    assert_eq!(&third[80..84], " 0.5");
+    assert_eq!(&third[91..99], "0000 - U");
+}
+
+#[test]
 fn trf_export_refuses_absurd_round_numbers() {
     let names = vec![
         PlayerInfo { id: PlayerId(1), name: "A".into() },
