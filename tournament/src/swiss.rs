@@ -1,5 +1,5 @@
-//! Swiss pairings: a documented subset of the FIDE Dutch system (Handbook C.04.3), and a
-//! TRF(x)-style export.
+//! Swiss pairings: the FIDE Dutch system (Handbook C.04.3, the 2017 rules) without its
+//! top-scorer and look-ahead rules, and a TRF(x)-style export.
 //!
 //! No Swiss pairing engine exists as a Rust crate, so this one is written here. What it
 //! implements, in the Dutch system's own terms:
@@ -11,26 +11,33 @@
 //!   the same absolute colour preference do not meet (C3, applied to everyone: the
 //!   top-scorer exception of the last round is *not* implemented).
 //! * **Completion** (C4): a bracket's pairing is accepted only if the rest of the round can
-//!   still be paired (backtracking over the brackets).
+//!   still be paired (backtracking over the brackets; A.9's collapsed last bracket is
+//!   approximated by this backtracking).
 //! * **Brackets** in descending score order; players who cannot be paired float down to the
-//!   next bracket. In a bracket the most pairs are made first (fewest downfloaters, C6);
-//!   moved-down players are paired first with residents (heterogeneous bracket: S1 = the
-//!   moved-down players), the remainder like a homogeneous bracket: S1 the upper half, S2
-//!   the lower half, S2 transposed in lexicographic order, then exchanges between S1 and S2
-//!   (fewest exchanged players first, then the smallest difference of pairing numbers).
-//! * Among the candidates that satisfy the absolute criteria the one with the fewest
-//!   unsatisfied colour preferences (C10), then the fewest unsatisfied strong preferences
-//!   (C11), wins; on equal quality the first generated wins.
+//!   next bracket (A.3). Moved-down players (MDPs) are paired only with residents: S1 = the
+//!   MDPs paired (M1 of them, the others in the Limbo, D.3), S2 the residents in
+//!   transposition order (D.1), the remainder like a homogeneous bracket: S1 the upper half,
+//!   S2 the lower half, S2 transposed in lexicographic order, then exchanges between S1 and
+//!   S2 (fewest exchanged players first, then the smallest difference of BSNs, D.2).
+//! * **Quality criteria**, in their order of priority: the most pairs (C5), the lowest
+//!   pairing score difference (C6, A.8), the fewest colour preferences not granted (C10) and
+//!   strong ones (C11), the fewest players who downfloat or upfloat as in the previous round
+//!   (C12, C13) or as two rounds before (C14, C15), then the smallest score differences of
+//!   those players (C16-C19). Floats (A.4.b) come from the scores before each round; a player
+//!   who did not play a round (bye, forfeit, absence) has a downfloat. Among candidates of
+//!   equal quality the first generated wins (B.8).
+//! * **The bye** is part of the pairing of the last bracket (A.9): the player left over
+//!   there, judged by the same criteria (a bye is a downfloat).
 //! * **Colours** by the allocation rules E.1-E.5 (both preferences, the stronger one,
 //!   alternation from the last differing round, the higher-ranked player's preference, the
 //!   initial colour by pairing-number parity); unplayed games do not count for colours.
-//! * The bye goes to the lowest-ranked eligible player for whom the rest can be paired.
 //!
-//! **Not implemented** (so this is not an endorsed FIDE pairing program): the float
-//! criteria C12-C21 (repeated up- and downfloats, score differences of floaters), the
-//! top-scorer exceptions, Baku acceleration, and the exact D.1-D.3 order of exchanges in
-//! large heterogeneous brackets. A search limit protects against pathological inputs
-//! ([`SwissError::SearchLimit`]).
+//! **Not implemented** (so this is not an endorsed FIDE pairing program): the top-scorer
+//! rules (A.7, the C3 exception, C8, C9, E.2's wider colour difference), C7 (choosing the
+//! downfloaters for the next bracket's sake), Baku acceleration, the exact D.2 tie-breaks
+//! (c, d) and D.3 order in large brackets (beyond 16 players only single exchanges are
+//! tried), and A.9's collapsed last bracket as a procedure. A search limit protects against
+//! pathological inputs ([`SwissError::SearchLimit`]).
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -172,6 +179,17 @@ impl Preference {
     }
 }
 
+/// The float a player had in a round (C.04.3 A.4.b).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Float {
+    /// Played an opponent with the same score.
+    None,
+    /// Played a lower-scored opponent, or did not play (bye, forfeit, absence).
+    Down,
+    /// Played a higher-scored opponent.
+    Up,
+}
+
 /// What the pairing needs to know of a player.
 #[derive(Debug, Clone)]
 struct State {
@@ -185,6 +203,8 @@ struct State {
     bye_eligible: bool,
     /// The colour preference, computed once the history is read.
     preference: Preference,
+    /// The floats of the previous round and of the round before it.
+    floats: [Float; 2],
 }
 
 impl State {
@@ -210,6 +230,46 @@ impl State {
             }
         }
     }
+}
+
+/// The floats of every entered player in `round` (C.04.3 A.4.b): after two players with
+/// different scores have played each other, the higher-ranked one has a downfloat and the
+/// other an upfloat; a player who, for whatever reason, did not play in the round (a bye, a
+/// forfeit, an annulled game, no game at all) also has a downfloat.
+fn floats_in_round(
+    round: u32,
+    index: &HashMap<PlayerId, usize>,
+    games: &[&GameRecord],
+    byes: &[Bye],
+    options: &SwissOptions,
+) -> Vec<Float> {
+    // Scores before the round, of everyone who played (withdrawn players included).
+    let mut before: HashMap<PlayerId, Points> = HashMap::new();
+    for game in games.iter().filter(|g| g.round < round) {
+        for (player, first) in [(game.first, true), (game.second, false)] {
+            if let Some(outcome) = game.result.outcome_for(first) {
+                *before.entry(player).or_default() += options.scoring.points(outcome);
+            }
+        }
+    }
+    for bye in byes.iter().filter(|b| b.round < round) {
+        *before.entry(bye.player).or_default() += options.bye_points;
+    }
+    let score = |player: PlayerId| before.get(&player).copied().unwrap_or_default();
+    let mut floats = vec![Float::Down; index.len()];
+    for game in games.iter().filter(|g| g.round == round && g.result.is_played()) {
+        let (first, second) = (score(game.first), score(game.second));
+        for (player, mine, theirs) in [(game.first, first, second), (game.second, second, first)] {
+            if let Some(&i) = index.get(&player) {
+                floats[i] = match mine.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => Float::Down,
+                    std::cmp::Ordering::Less => Float::Up,
+                    std::cmp::Ordering::Equal => Float::None,
+                };
+            }
+        }
+    }
+    floats
 }
 
 /// Pairs the next round of a Swiss section.
@@ -245,12 +305,13 @@ pub fn pair_swiss_round(
             colours: Vec::new(),
             bye_eligible: true,
             preference: Preference::None,
+            floats: [Float::None; 2],
         });
     }
     let mut last_round = 0;
     let mut sorted_games: Vec<&GameRecord> = games.iter().collect();
     sorted_games.sort_by_key(|g| (g.round, g.game));
-    for game in sorted_games {
+    for &game in &sorted_games {
         last_round = last_round.max(game.round);
         if game.result == GameResult::Pending {
             return Err(SwissError::RoundNotFinished(game.game));
@@ -283,6 +344,13 @@ pub fn pair_swiss_round(
             states[i].bye_eligible = false;
         }
     }
+    for (slot, back) in [(0, 0), (1, 1)] {
+        let Some(round) = last_round.checked_sub(back).filter(|&r| r >= 1) else { continue };
+        let floats = floats_in_round(round, &index, &sorted_games, byes, options);
+        for (state, float) in states.iter_mut().zip(floats) {
+            state.floats[slot] = float;
+        }
+    }
 
     for state in &mut states {
         state.preference = state.compute_preference();
@@ -292,31 +360,11 @@ pub fn pair_swiss_round(
         states[b].score.cmp(&states[a].score).then(states[a].number.cmp(&states[b].number))
     });
     let mut search = Search { states: &states, budget: MAX_CANDIDATES_PER_ROUND, exhausted: false };
-
-    let (pairs, bye) = if ranked.len() % 2 == 1 {
-        // The lowest-ranked eligible player for whom the rest can be paired.
-        let mut found = None;
-        for position in (0..ranked.len()).rev() {
-            let candidate = ranked[position];
-            if !states[candidate].bye_eligible {
-                continue;
-            }
-            let mut rest = ranked.clone();
-            rest.remove(position);
-            if let Some(pairs) = search.pair_all(&rest) {
-                found = Some((pairs, Some(candidate)));
-                break;
-            }
-        }
-        found.ok_or(if search.exhausted { SwissError::SearchLimit } else { SwissError::NoPairing })?
+    let (pairs, bye) = search.pair_all(&ranked).ok_or(if search.exhausted {
+        SwissError::SearchLimit
     } else {
-        let pairs = search.pair_all(&ranked).ok_or(if search.exhausted {
-            SwissError::SearchLimit
-        } else {
-            SwissError::NoPairing
-        })?;
-        (pairs, None)
-    };
+        SwissError::NoPairing
+    })?;
 
     let rank_of: HashMap<usize, usize> = ranked.iter().enumerate().map(|(r, &i)| (i, r)).collect();
     let mut ordered: Vec<(usize, usize)> =
@@ -367,11 +415,71 @@ fn allocate_colours(a: &State, b: &State, initial_first: bool) -> Side {
     side
 }
 
-/// One way to pair a bracket: the pairs and the players floating down.
+/// One way to pair a bracket: the pairs and the players floating down (in the last
+/// bracket: the one who gets the bye).
 struct Candidate {
     pairs: Vec<(usize, usize)>,
     floaters: Vec<usize>,
 }
+
+/// How well a bracket's candidate meets the quality criteria C6 and C10-C19 of C.04.3, in
+/// their order of priority: the derived ordering compares them lexicographically, smaller
+/// is better. (C5, the number of pairs, is fixed per pass; C7-C9 are not implemented.)
+///
+/// Score-difference lists are sorted from the highest to the lowest and compared
+/// lexicographically, as A.8 defines for the PSD.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Quality {
+    /// C6: the pairing score difference (A.8).
+    psd: Vec<Points>,
+    /// C10: players who do not get their colour preference.
+    colour: u32,
+    /// C11: players who do not get their strong (or absolute) colour preference.
+    strong_colour: u32,
+    /// C12: players who downfloat as in the previous round.
+    downfloats_again: u32,
+    /// C13: players who upfloat as in the previous round.
+    upfloats_again: u32,
+    /// C14: players who downfloat as two rounds before.
+    downfloats_as_two_rounds_ago: u32,
+    /// C15: players who upfloat as two rounds before.
+    upfloats_as_two_rounds_ago: u32,
+    /// C16: the score differences of the players counted by C12.
+    downfloats_again_differences: Vec<Points>,
+    /// C17: the score differences of the players counted by C13.
+    upfloats_again_differences: Vec<Points>,
+    /// C18: the score differences of the players counted by C14.
+    downfloats_as_two_rounds_ago_differences: Vec<Points>,
+    /// C19: the score differences of the players counted by C15.
+    upfloats_as_two_rounds_ago_differences: Vec<Points>,
+}
+
+impl Quality {
+    /// The quality that satisfies every criterion once the PSD is `psd` (B.4: "perfect").
+    fn perfect(psd: Vec<Points>) -> Quality {
+        Quality {
+            psd,
+            colour: 0,
+            strong_colour: 0,
+            downfloats_again: 0,
+            upfloats_again: 0,
+            downfloats_as_two_rounds_ago: 0,
+            upfloats_as_two_rounds_ago: 0,
+            downfloats_again_differences: Vec::new(),
+            upfloats_again_differences: Vec::new(),
+            downfloats_as_two_rounds_ago_differences: Vec::new(),
+            upfloats_as_two_rounds_ago_differences: Vec::new(),
+        }
+    }
+}
+
+fn descending(mut values: Vec<Points>) -> Vec<Points> {
+    values.sort_unstable_by(|a, b| b.cmp(a));
+    values
+}
+
+/// A whole round by player index: the pairs and the player with the bye, if any.
+type RoundPairing = (Vec<(usize, usize)>, Option<usize>);
 
 struct Search<'a> {
     states: &'a [State],
@@ -380,8 +488,9 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Pairs `ranked` (by score, then pairing number) bracket by bracket.
-    fn pair_all(&mut self, ranked: &[usize]) -> Option<Vec<(usize, usize)>> {
+    /// Pairs `ranked` (by score, then pairing number) bracket by bracket; with an odd
+    /// number of players the last bracket leaves one player unpaired: the bye.
+    fn pair_all(&mut self, ranked: &[usize]) -> Option<RoundPairing> {
         let mut brackets: Vec<Vec<usize>> = Vec::new();
         for &player in ranked {
             match brackets.last_mut() {
@@ -394,14 +503,12 @@ impl Search<'_> {
         self.pair_from(&brackets, 0, Vec::new())
     }
 
-    fn pair_from(
-        &mut self,
-        brackets: &[Vec<usize>],
-        at: usize,
-        carried: Vec<usize>,
-    ) -> Option<Vec<(usize, usize)>> {
+    fn pair_from(&mut self, brackets: &[Vec<usize>], at: usize, carried: Vec<usize>) -> Option<RoundPairing> {
         let Some(residents) = brackets.get(at) else {
-            return if carried.is_empty() { Some(Vec::new()) } else { None };
+            return match carried.as_slice() {
+                [] => Some((Vec::new(), None)),
+                _ => None,
+            };
         };
         let last = at + 1 == brackets.len();
         let mut carried = carried;
@@ -409,30 +516,43 @@ impl Search<'_> {
         carried.sort_by(|&a, &b| {
             states[b].score.cmp(&states[a].score).then(states[a].number.cmp(&states[b].number))
         });
-        let mut bracket = carried.clone();
+        let moved_down = carried.len();
+        let mut bracket = carried;
         bracket.extend(residents.iter().copied());
-        let most = bracket.len() / 2;
+        // B.1: MDPs are only paired with residents.
+        let most = (bracket.len() / 2).min(residents.len());
         let fewest = if last { most } else { 0 };
         for pairs in (fewest..=most).rev() {
-            // A quick pass stops generating at the first candidate that grants every colour
-            // preference (nothing can beat it); only if the rest of the round cannot be
-            // paired after it does the full generation run.
+            if last && bracket.len() - 2 * pairs > 1 {
+                return None; // C5 in the last bracket: everyone but the bye is paired.
+            }
+            // A quick pass stops generating at the first perfect candidate (B.4: nothing can
+            // beat it); only if the rest of the round cannot be paired after it does the
+            // full generation run, to pick the best by the quality criteria (B.8).
             for quick in [true, false] {
-                let (mut candidates, stopped_early) = self.candidates(&bracket, carried.len(), pairs, quick);
-                // Stable: on equal colour quality the first generated stays first.
-                candidates.sort_by_key(|c| self.colour_quality(&c.pairs));
+                let (candidates, stopped_early) = self.candidates(&bracket, moved_down, pairs, quick);
+                let mut rated: Vec<(Quality, Candidate)> =
+                    candidates.into_iter().map(|c| (self.quality(&bracket, &c), c)).collect();
+                // Stable: on equal quality the first generated stays first (B.8).
+                rated.sort_by(|a, b| a.0.cmp(&b.0));
                 if stopped_early {
                     // Only the perfect candidate: the others come, in their proper order
                     // behind any later perfect one, in the full pass.
-                    candidates.retain(|c| self.colour_quality(&c.pairs) == (0, 0));
+                    rated.truncate(1);
                 }
-                for candidate in candidates {
-                    if last && !candidate.floaters.is_empty() {
-                        continue;
+                for (_, candidate) in rated {
+                    if last {
+                        // The one player left over gets the bye (C2: at most once, not after
+                        // a forfeit win).
+                        let bye = candidate.floaters.first().copied();
+                        if bye.is_some_and(|p| !self.states[p].bye_eligible) {
+                            continue;
+                        }
+                        return Some((candidate.pairs, bye));
                     }
-                    if let Some(mut rest) = self.pair_from(brackets, at + 1, candidate.floaters) {
+                    if let Some((mut rest, bye)) = self.pair_from(brackets, at + 1, candidate.floaters) {
                         rest.extend(candidate.pairs);
-                        return Some(rest);
+                        return Some((rest, bye));
                     }
                     if self.exhausted {
                         return None;
@@ -446,21 +566,79 @@ impl Search<'_> {
         None
     }
 
-    /// (unsatisfied preferences, unsatisfied strong preferences) over the pairs: a pair
-    /// whose players prefer the same side leaves one of them unsatisfied.
-    fn colour_quality(&self, pairs: &[(usize, usize)]) -> (u32, u32) {
-        let mut all = 0;
-        let mut strong = 0;
-        for &(a, b) in pairs {
-            let (pa, pb) = (self.states[a].preference, self.states[b].preference);
+    /// The quality of a candidate of `bracket`.
+    fn quality(&self, bracket: &[usize], candidate: &Candidate) -> Quality {
+        let states = self.states;
+        let score = |p: usize| states[p].score;
+        // A.8: a downfloater's difference is to one point below the bracket's lowest score.
+        let floor = bracket.iter().map(|&p| score(p)).min().unwrap_or_default() - Points::whole(1);
+        let mut quality = Quality::perfect(Vec::new());
+        let mut psd = Vec::with_capacity(candidate.pairs.len() + candidate.floaters.len());
+        let mut upfloat_lists: [Vec<Points>; 2] = [Vec::new(), Vec::new()];
+        let mut downfloat_lists: [Vec<Points>; 2] = [Vec::new(), Vec::new()];
+        for &(a, b) in &candidate.pairs {
+            let (high, low) = if score(a) >= score(b) { (a, b) } else { (b, a) };
+            let difference = score(high) - score(low);
+            psd.push(difference);
+            if difference > Points::ZERO {
+                // The higher-scored player is a moved-down player whose downfloat was
+                // counted where it floated; the lower one upfloats now.
+                for (back, list) in upfloat_lists.iter_mut().enumerate() {
+                    if states[low].floats[back] == Float::Up {
+                        list.push(difference);
+                    }
+                }
+            }
+            let (pa, pb) = (states[a].preference, states[b].preference);
             if pa.side().is_some() && pa.side() == pb.side() {
-                all += 1;
+                quality.colour += 1;
                 if pa.strength() >= 2 && pb.strength() >= 2 {
-                    strong += 1;
+                    quality.strong_colour += 1;
                 }
             }
         }
-        (all, strong)
+        for &floater in &candidate.floaters {
+            let difference = score(floater) - floor;
+            psd.push(difference);
+            for (back, list) in downfloat_lists.iter_mut().enumerate() {
+                if states[floater].floats[back] == Float::Down {
+                    list.push(difference);
+                }
+            }
+        }
+        quality.psd = descending(psd);
+        let [down_1, down_2] = downfloat_lists;
+        let [up_1, up_2] = upfloat_lists;
+        quality.downfloats_again = down_1.len() as u32;
+        quality.upfloats_again = up_1.len() as u32;
+        quality.downfloats_as_two_rounds_ago = down_2.len() as u32;
+        quality.upfloats_as_two_rounds_ago = up_2.len() as u32;
+        quality.downfloats_again_differences = descending(down_1);
+        quality.upfloats_again_differences = descending(up_1);
+        quality.downfloats_as_two_rounds_ago_differences = descending(down_2);
+        quality.upfloats_as_two_rounds_ago_differences = descending(up_2);
+        quality
+    }
+
+    /// The lowest PSD a candidate with `pairs` pairs could have: as many MDPs paired as
+    /// possible, the highest-scored first, the rest of the residents paired among
+    /// themselves (C6's "maximize the number of paired MDPs and pair the highest ones").
+    fn psd_bound(&self, bracket: &[usize], moved_down: usize, pairs: usize) -> Vec<Points> {
+        let score = |p: usize| self.states[p].score;
+        let (mdps, residents) = bracket.split_at(moved_down);
+        let resident_score = residents.first().map(|&p| score(p)).unwrap_or_default();
+        let floor = bracket.iter().map(|&p| score(p)).min().unwrap_or_default() - Points::whole(1);
+        let paired_mdps = moved_down.min(pairs).min(residents.len());
+        let mut psd: Vec<Points> = Vec::new();
+        for (i, &mdp) in mdps.iter().enumerate() {
+            psd.push(if i < paired_mdps { score(mdp) - resident_score } else { score(mdp) - floor });
+        }
+        let remainder = residents.len() - paired_mdps;
+        let remainder_pairs = pairs - paired_mdps;
+        psd.extend(std::iter::repeat_n(Points::ZERO, remainder_pairs));
+        let floating = remainder.saturating_sub(2 * remainder_pairs);
+        psd.extend(std::iter::repeat_n(resident_score - floor, floating));
+        descending(psd)
     }
 
     fn compatible(&self, a: usize, b: usize) -> bool {
@@ -473,8 +651,8 @@ impl Search<'_> {
     }
 
     /// The valid candidates making exactly `pairs` pairs in `bracket` (moved-down players
-    /// first, `moved_down` of them), in generation order; with `quick`, generation stops
-    /// after the first candidate granting every colour preference (then the flag returned
+    /// first, `moved_down` of them), in the generation order of B.6-B.7 and D.1-D.3; with
+    /// `quick`, generation stops after the first perfect candidate (then the flag returned
     /// is true).
     fn candidates(
         &mut self,
@@ -485,43 +663,57 @@ impl Search<'_> {
     ) -> (Vec<Candidate>, bool) {
         let mut out = Vec::new();
         let mut generated = 0usize;
-        let residents = bracket.len() - moved_down;
-        // C.04.3 A.3: a bracket in which at least half the players were moved down is paired
-        // as a homogeneous one.
-        if moved_down > 0 && moved_down <= pairs && moved_down < residents {
-            // Heterogeneous: the moved-down players with residents, the rest homogeneous.
-            let (mdps, resident_list) = bracket.split_at(moved_down);
-            for order in Permutations::new(resident_list.len(), moved_down) {
-                let partners: Vec<usize> = order[..moved_down].iter().map(|&i| resident_list[i]).collect();
-                if mdps.iter().zip(&partners).any(|(&a, &b)| !self.compatible(a, b)) {
-                    if !self.spend(&mut generated) {
-                        break;
+        let perfect = Quality::perfect(self.psd_bound(bracket, moved_down, pairs));
+        let (mdps, residents) = bracket.split_at(moved_down);
+        // B.1/B.2: M1, the MDPs paired, is as many as possible; fewer only when needed
+        // (their quality then loses on C6).
+        let most_mdps = moved_down.min(pairs).min(residents.len());
+        for m1 in (0..=most_mdps).rev() {
+            let remainder_pairs = pairs - m1;
+            if 2 * remainder_pairs > residents.len() - m1 {
+                continue;
+            }
+            // D.3: the MDPs in S1, the rest in the Limbo (bound to float).
+            for chosen in Combinations::new(moved_down, m1) {
+                let s1: Vec<usize> = chosen.iter().map(|&i| mdps[i]).collect();
+                let limbo: Vec<usize> =
+                    (0..moved_down).filter(|i| !chosen.contains(i)).map(|i| mdps[i]).collect();
+                // D.1: transpositions of S2 (the residents) for the MDP-pairing.
+                for order in Permutations::new(residents.len(), m1) {
+                    let partners: Vec<usize> = order[..m1].iter().map(|&i| residents[i]).collect();
+                    if s1.iter().zip(&partners).any(|(&a, &b)| !self.compatible(a, b)) {
+                        if !self.spend(&mut generated) {
+                            return (out, false);
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                let mut remainder: Vec<usize> =
-                    order[moved_down..].iter().map(|&i| resident_list[i]).collect();
-                remainder.sort_by_key(|&i| self.states[i].number);
-                let head: Vec<(usize, usize)> = mdps.iter().copied().zip(partners).collect();
-                let head_perfect = self.colour_quality(&head) == (0, 0);
-                let (tails, perfect) =
-                    self.homogeneous(&remainder, pairs - moved_down, &mut generated, quick && head_perfect);
-                for tail in tails {
-                    let mut all = head.clone();
-                    all.extend(tail.pairs);
-                    out.push(Candidate { pairs: all, floaters: tail.floaters });
-                }
-                if perfect {
-                    return (out, true);
-                }
-                if self.exhausted || generated >= MAX_CANDIDATES_PER_BRACKET {
-                    break;
+                    let remainder: Vec<usize> = order[m1..].iter().map(|&i| residents[i]).collect();
+                    let mut remainder = remainder;
+                    remainder.sort_by_key(|&i| self.states[i].number);
+                    let head: Vec<(usize, usize)> = s1.iter().copied().zip(partners).collect();
+                    let tails = self.homogeneous(&remainder, remainder_pairs, &mut generated);
+                    for tail in tails {
+                        let mut all = head.clone();
+                        all.extend(tail.pairs);
+                        let mut floaters = limbo.clone();
+                        floaters.extend(tail.floaters);
+                        let candidate = Candidate { pairs: all, floaters };
+                        let is_perfect = quick && self.quality(bracket, &candidate) == perfect;
+                        out.push(candidate);
+                        if is_perfect {
+                            return (out, true);
+                        }
+                    }
+                    if self.exhausted || generated >= MAX_CANDIDATES_PER_BRACKET {
+                        return (out, false);
+                    }
+                    if m1 == 0 {
+                        break; // One empty MDP-pairing only.
+                    }
                 }
             }
-            (out, false)
-        } else {
-            self.homogeneous(bracket, pairs, &mut generated, quick)
         }
+        (out, false)
     }
 
     /// Counts one generated candidate against the limits; false when a limit is reached.
@@ -536,23 +728,16 @@ impl Search<'_> {
     }
 
     /// Homogeneous pairing of `players` (ranked) into exactly `pairs` pairs: S1 = the first
-    /// `pairs`, S2 the rest, transpositions of S2, then exchanges.
-    /// With `quick`, stops after the first candidate granting every colour preference and
-    /// says so.
-    fn homogeneous(
-        &mut self,
-        players: &[usize],
-        pairs: usize,
-        generated: &mut usize,
-        quick: bool,
-    ) -> (Vec<Candidate>, bool) {
+    /// `pairs`, S2 the rest, transpositions of S2 (D.1), then exchanges (D.2); the players
+    /// left over float.
+    fn homogeneous(&mut self, players: &[usize], pairs: usize, generated: &mut usize) -> Vec<Candidate> {
         let mut out = Vec::new();
         if pairs == 0 {
             out.push(Candidate { pairs: Vec::new(), floaters: players.to_vec() });
-            return (out, quick);
+            return out;
         }
         if pairs * 2 > players.len() {
-            return (out, false);
+            return out;
         }
         for s1_positions in exchanges(players.len(), pairs) {
             let s1: Vec<usize> = s1_positions.iter().map(|&i| players[i]).collect();
@@ -560,23 +745,49 @@ impl Search<'_> {
                 (0..players.len()).filter(|i| !s1_positions.contains(i)).map(|i| players[i]).collect();
             for order in Permutations::new(s2.len(), pairs) {
                 if !self.spend(generated) {
-                    return (out, false);
+                    return out;
                 }
                 let valid = (0..pairs).all(|i| self.compatible(s1[i], s2[order[i]]));
                 if valid {
-                    let candidate = Candidate {
+                    out.push(Candidate {
                         pairs: (0..pairs).map(|i| (s1[i], s2[order[i]])).collect(),
                         floaters: order[pairs..].iter().map(|&i| s2[i]).collect(),
-                    };
-                    let perfect = self.colour_quality(&candidate.pairs) == (0, 0);
-                    out.push(candidate);
-                    if quick && perfect {
-                        return (out, true);
-                    }
+                    });
                 }
             }
         }
-        (out, false)
+        out
+    }
+}
+
+/// The `k`-element subsets of `0..n` in lexicographic order (D.3: the MDPs of S1, the
+/// highest-ranked first).
+struct Combinations {
+    current: Option<Vec<usize>>,
+    n: usize,
+}
+
+impl Combinations {
+    fn new(n: usize, k: usize) -> Combinations {
+        Combinations { current: (k <= n).then(|| (0..k).collect()), n }
+    }
+}
+
+impl Iterator for Combinations {
+    type Item = Vec<usize>;
+
+    fn next(&mut self) -> Option<Vec<usize>> {
+        let current = self.current.take()?;
+        let k = current.len();
+        let mut next = current.clone();
+        if let Some(i) = (0..k).rev().find(|&i| next[i] < self.n - k + i) {
+            next[i] += 1;
+            for j in i + 1..k {
+                next[j] = next[j - 1] + 1;
+            }
+            self.current = Some(next);
+        }
+        Some(current)
     }
 }
 
@@ -748,7 +959,234 @@ fn single_line(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Permutations;
+    use super::*;
+
+    /// A player with pairing number `number`, `halves` half-points, a preference and the
+    /// floats of the last two rounds.
+    fn player(number: u32, halves: i64, preference: Preference, floats: [Float; 2]) -> State {
+        State {
+            id: PlayerId(i64::from(number)),
+            number,
+            score: Points::halves(halves),
+            opponents: HashSet::new(),
+            colours: Vec::new(),
+            bye_eligible: true,
+            preference,
+            floats,
+        }
+    }
+
+    const CALM: [Float; 2] = [Float::None, Float::None];
+
+    /// The quality of `pairs` with `floaters` in the bracket of every player (by index).
+    fn rate(states: &[State], pairs: &[(usize, usize)], floaters: &[usize]) -> Quality {
+        let search = Search { states, budget: 0, exhausted: false };
+        let bracket: Vec<usize> = (0..states.len()).collect();
+        search.quality(&bracket, &Candidate { pairs: pairs.to_vec(), floaters: floaters.to_vec() })
+    }
+
+    #[test]
+    fn c6_pairs_the_highest_moved_down_player_first() {
+        // MDPs 0 (2 points) and 1 (1½) in the bracket of 2 and 3 (1 point).
+        let states = [
+            player(1, 4, Preference::None, CALM),
+            player(2, 3, Preference::None, CALM),
+            player(3, 2, Preference::None, CALM),
+            player(4, 2, Preference::None, CALM),
+        ];
+        let both = rate(&states, &[(0, 2), (1, 3)], &[]);
+        let highest = rate(&states, &[(0, 2)], &[1, 3]);
+        let lower = rate(&states, &[(1, 2)], &[0, 3]);
+        assert_eq!(
+            highest.psd,
+            vec![Points::halves(3), Points::whole(1), Points::whole(1)],
+            "A.8: 2-1, 1½-0, 1-0"
+        );
+        assert!(both < highest, "every MDP paired is best");
+        assert!(highest < lower, "then the highest-scored MDP paired");
+    }
+
+    #[test]
+    fn c10_and_c11_count_the_colour_preferences_not_granted() {
+        use Preference::{Mild, Strong};
+        let states = [
+            player(1, 2, Mild(Side::First), CALM),
+            player(2, 2, Mild(Side::First), CALM),
+            player(3, 2, Strong(Side::First), CALM),
+            player(4, 2, Strong(Side::Second), CALM),
+        ];
+        let granted = rate(&states, &[(0, 3), (1, 2)], &[]);
+        let one_mild = rate(&states, &[(0, 1), (2, 3)], &[]);
+        assert_eq!((granted.colour, granted.strong_colour), (1, 0), "1 and 3 both want the first move");
+        assert_eq!((one_mild.colour, one_mild.strong_colour), (1, 0));
+        let strong_too = [
+            player(1, 2, Strong(Side::First), CALM),
+            player(2, 2, Strong(Side::First), CALM),
+            player(3, 2, Mild(Side::Second), CALM),
+            player(4, 2, Mild(Side::Second), CALM),
+        ];
+        let strong = rate(&strong_too, &[(0, 1), (2, 3)], &[]);
+        let mild = rate(&strong_too, &[(0, 2), (1, 3)], &[]);
+        assert_eq!((strong.colour, strong.strong_colour), (2, 1));
+        assert_eq!((mild.colour, mild.strong_colour), (0, 0));
+        assert!(mild < strong);
+        let c11 = [
+            player(1, 2, Strong(Side::First), CALM),
+            player(2, 2, Strong(Side::First), CALM),
+            player(3, 2, Mild(Side::First), CALM),
+            player(4, 2, Preference::None, CALM),
+        ];
+        // Each leaves one player without the first move; only the first leaves a strong one.
+        assert!(rate(&c11, &[(0, 2), (1, 3)], &[]) < rate(&c11, &[(0, 1), (2, 3)], &[]));
+    }
+
+    #[test]
+    fn c12_and_c14_count_repeated_downfloats_last_round_first() {
+        let states = [
+            player(1, 2, Preference::None, CALM),
+            player(2, 2, Preference::None, [Float::Down, Float::None]),
+            player(3, 2, Preference::None, [Float::None, Float::Down]),
+        ];
+        let floats_last_rounds = rate(&states, &[(0, 2)], &[1]);
+        let floats_two_rounds_ago = rate(&states, &[(0, 1)], &[2]);
+        let floats_fresh = rate(&states, &[(1, 2)], &[0]);
+        assert_eq!(floats_last_rounds.downfloats_again, 1);
+        assert_eq!(floats_two_rounds_ago.downfloats_as_two_rounds_ago, 1);
+        assert!(floats_fresh < floats_two_rounds_ago, "C14");
+        assert!(floats_two_rounds_ago < floats_last_rounds, "C12 before C14");
+    }
+
+    #[test]
+    fn c13_and_c15_count_repeated_upfloats_last_round_first() {
+        // MDP 0 (1½) meets a resident (1 point) who upfloated last round, two rounds ago, or
+        // never.
+        let states = [
+            player(1, 3, Preference::None, CALM),
+            player(2, 2, Preference::None, [Float::Up, Float::None]),
+            player(3, 2, Preference::None, [Float::None, Float::Up]),
+            player(4, 2, Preference::None, CALM),
+        ];
+        let again = rate(&states, &[(0, 1), (2, 3)], &[]);
+        let two_ago = rate(&states, &[(0, 2), (1, 3)], &[]);
+        let fresh = rate(&states, &[(0, 3), (1, 2)], &[]);
+        assert_eq!((again.upfloats_again, two_ago.upfloats_as_two_rounds_ago), (1, 1));
+        assert!(fresh < two_ago, "C15");
+        assert!(two_ago < again, "C13 before C15");
+    }
+
+    #[test]
+    fn c16_and_c18_prefer_the_smaller_score_difference_of_a_repeated_downfloat() {
+        // Two candidates float a 2-point and a 1-point player (the same PSD); in the first
+        // the repeated downfloater is the 2-point one, in the second the 1-point one.
+        let last = [Float::Down, Float::None];
+        let states = [
+            player(1, 4, Preference::None, last),
+            player(2, 4, Preference::None, CALM),
+            player(3, 2, Preference::None, CALM),
+            player(4, 2, Preference::None, last),
+            player(5, 2, Preference::None, CALM),
+            player(6, 2, Preference::None, CALM),
+        ];
+        let big = rate(&states, &[(1, 4), (3, 5)], &[0, 2]);
+        let small = rate(&states, &[(0, 4), (2, 5)], &[1, 3]);
+        assert_eq!(big.psd, small.psd);
+        assert_eq!(big.downfloats_again, small.downfloats_again);
+        assert!(small < big, "C16");
+        let two_ago = [Float::None, Float::Down];
+        let mut states = states;
+        states[0].floats = two_ago;
+        states[3].floats = two_ago;
+        let big = rate(&states, &[(1, 4), (3, 5)], &[0, 2]);
+        let small = rate(&states, &[(0, 4), (2, 5)], &[1, 3]);
+        assert_eq!(big.downfloats_as_two_rounds_ago, 1);
+        assert!(small < big, "C18");
+    }
+
+    #[test]
+    fn c17_and_c19_prefer_the_smaller_score_difference_of_a_repeated_upfloat() {
+        // MDPs 0 (2 points) and 1 (1½) meet residents 2 and 3 (1 point); resident 2
+        // upfloated before: better against the 1½ MDP (difference ½) than the 2 (1).
+        let states = [
+            player(1, 4, Preference::None, CALM),
+            player(2, 3, Preference::None, CALM),
+            player(3, 2, Preference::None, [Float::Up, Float::None]),
+            player(4, 2, Preference::None, CALM),
+        ];
+        let far = rate(&states, &[(0, 2), (1, 3)], &[]);
+        let near = rate(&states, &[(0, 3), (1, 2)], &[]);
+        assert_eq!(far.psd, near.psd);
+        assert!(near < far, "C17");
+        let mut states = states;
+        states[2].floats = [Float::None, Float::Up];
+        assert!(rate(&states, &[(0, 3), (1, 2)], &[]) < rate(&states, &[(0, 2), (1, 3)], &[]), "C19");
+    }
+
+    #[test]
+    fn the_criteria_rank_in_the_order_of_c_04_3() {
+        // A colour preference not granted (C10) weighs more than a repeated downfloat (C12),
+        // which weighs more than a repeated upfloat (C13).
+        let mut colour = Quality::perfect(Vec::new());
+        colour.colour = 1;
+        let mut downfloat = Quality::perfect(Vec::new());
+        downfloat.downfloats_again = 1;
+        let mut upfloat = Quality::perfect(Vec::new());
+        upfloat.upfloats_again = 1;
+        assert!(upfloat < downfloat && downfloat < colour);
+        let mut psd = Quality::perfect(vec![Points::whole(1)]);
+        assert!(colour < psd, "C6 first");
+        psd.psd = Vec::new();
+        assert!(psd < upfloat);
+    }
+
+    #[test]
+    fn floats_come_from_the_scores_before_the_round_and_absences() {
+        // Round 1: 1-2 1-0, 3 the bye, 4 absent. Round 2: 1 (1) v 3 (1 by the bye) ½-½,
+        // 2 (0) v 4 (0) forfeit.
+        let games = [
+            GameRecord {
+                game: crate::GameId(1),
+                round: 1,
+                first: PlayerId(1),
+                second: PlayerId(2),
+                result: GameResult::FirstWins,
+            },
+            GameRecord {
+                game: crate::GameId(2),
+                round: 2,
+                first: PlayerId(1),
+                second: PlayerId(3),
+                result: GameResult::Draw,
+            },
+            GameRecord {
+                game: crate::GameId(3),
+                round: 2,
+                first: PlayerId(4),
+                second: PlayerId(2),
+                result: GameResult::ForfeitFirstWins,
+            },
+        ];
+        let byes = [Bye { round: 1, player: PlayerId(3) }];
+        let index: HashMap<PlayerId, usize> = (1..=4).map(|i| (PlayerId(i), i as usize - 1)).collect();
+        let refs: Vec<&GameRecord> = games.iter().collect();
+        let options = SwissOptions::default();
+        assert_eq!(
+            floats_in_round(1, &index, &refs, &byes, &options),
+            vec![Float::None, Float::None, Float::Down, Float::Down]
+        );
+        assert_eq!(
+            floats_in_round(2, &index, &refs, &byes, &options),
+            vec![Float::None, Float::Down, Float::None, Float::Down],
+            "equal scores do not float; a forfeit is not a game played"
+        );
+    }
+
+    #[test]
+    fn combinations_come_in_lexicographic_order() {
+        let all: Vec<Vec<usize>> = Combinations::new(4, 2).collect();
+        assert_eq!(all, vec![vec![0, 1], vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]);
+        assert_eq!(Combinations::new(3, 0).collect::<Vec<_>>(), vec![Vec::<usize>::new()]);
+        assert_eq!(Combinations::new(2, 3).count(), 0);
+    }
 
     #[test]
     fn arrangements_come_in_lexicographic_order_with_sorted_floaters() {

@@ -91,7 +91,7 @@ fn completion_forces_the_only_pairing_left_in_round_three() {
 }
 
 #[test]
-fn nobody_gets_a_second_bye() {
+fn nobody_gets_a_second_bye_and_the_bye_is_decided_in_the_last_bracket() {
     let games = history(
         "1: 1 4 1-0
          1: 5 2 0-1
@@ -99,10 +99,58 @@ fn nobody_gets_a_second_bye() {
     );
     let byes = [SwissBye { round: 1, player: PlayerId(7) }];
     let round = pair_swiss_round(&players(7), &games, &byes, &SwissOptions::default()).unwrap();
-    // Scores: 1, 2 and 7 (bye) on 1, 3 and 6 on ½, 4 and 5 on 0. The lowest-ranked player
-    // is 5 (on 0, the higher pairing number); 7, who had the bye, plays.
-    assert_eq!(round.bye, Some(PlayerId(5)));
-    assert!(round.pairings.iter().any(|p| p.first == PlayerId(7) || p.second == PlayerId(7)));
+    // Scores: 1, 2 and 7 (bye) on 1, 3 and 6 on ½, 4 and 5 on 0.
+    // Bracket 1: 1-7, 2 floats (1-2 would float 7, who downfloated with the bye last
+    // round: C12). Bracket ½: 2 with 3 (both colour preferences granted; 2-6 would not),
+    // 6 floats. Last bracket: 6 with 5 (6 is due first, 5 second), so the bye goes to 4,
+    // not to the lowest-ranked 5 (C10 before the generation order, A.9's note: the bye is
+    // part of the last bracket's pairing). 7, who had the bye, plays.
+    assert_eq!(round.bye, Some(PlayerId(4)));
+    assert_eq!(boards(&round), vec![(7, 1), (2, 3), (6, 5)]);
+}
+
+#[test]
+fn c12_nobody_downfloats_twice_in_a_row_when_it_can_be_avoided() {
+    // After round 1 (1-3 1-0, 4-2 0-1, 5 the bye): 1, 2 and 5 on 1, 3 and 4 on 0.
+    // Top bracket: S1 {1}, S2 {2, 5}. The first candidate, 1-2, would float 5, who
+    // downfloated with the bye (A.4.b); 1-5 grants the same colours and floats 2 instead.
+    // Last bracket: 2 with 3 (2-4 have met), the bye to 4.
+    let games = history(
+        "1: 1 3 1-0
+         1: 4 2 0-1",
+    );
+    let byes = [SwissBye { round: 1, player: PlayerId(5) }];
+    let round = pair_swiss_round(&players(5), &games, &byes, &SwissOptions::default()).unwrap();
+    // 1 had the first move: 5 (no colour yet) gets it; 2 and 3 both had the second move
+    // and the higher-ranked 2 gets the first (E.4).
+    assert_eq!(boards(&round), vec![(5, 1), (2, 3)]);
+    assert_eq!(round.bye, Some(PlayerId(4)));
+}
+
+/// bbpPairings' test `test/tests/dutch_2025_C9` (github.com/BieremaBoyzProgramming/
+/// bbpPairings, GPL-3.0; the input and its expected output copied here as pairings):
+///
+/// ```text
+/// 001    1 ... 1.0    1     3 w 1
+/// 001    2 ... 1.0    2     4 b 1
+/// 001    3 ... 0.0    3     1 b 0
+/// 001    4 ... 0.0    4     2 w 0
+/// 001    5 ... 0.0    5  0000 - Z
+/// expected round 2: 2-1, 3-5, 4 the bye
+/// ```
+///
+/// Under the 2017 rules implemented here the same pairing follows from C12: player 5 did
+/// not play round 1 (a zero-point bye, here simply no game), which A.4.b counts as a
+/// downfloat, so the bye (a downfloat too) goes to 4, and 3-5 grants 3's colour.
+#[test]
+fn a_published_example_bbppairings_dutch_c9_is_reproduced() {
+    let games = history(
+        "1: 1 3 1-0
+         1: 4 2 0-1",
+    );
+    let round = pair_swiss_round(&players(5), &games, &[], &SwissOptions::default()).unwrap();
+    assert_eq!(boards(&round), vec![(2, 1), (3, 5)]);
+    assert_eq!(round.bye, Some(PlayerId(4)));
 }
 
 /// Deterministic pseudo-random results.
