@@ -566,11 +566,13 @@ impl SectionRow {
         }
     }
 
-    /// The Swiss pairing settings: the scoring, and the bye's points under it.
+    /// The Swiss pairing settings: the scoring, the bye's points under it, and the rounds
+    /// planned (the last one applies the top-scorer rules).
     fn swiss_options(&self) -> SwissOptions {
         SwissOptions {
             scoring: self.scoring.0,
             bye_points: self.bye_points.0.points(&self.scoring.0),
+            rounds: self.swiss_rounds.and_then(|rounds| u32::try_from(rounds).ok()),
             ..SwissOptions::default()
         }
     }

@@ -1,5 +1,5 @@
 //! Swiss pairings: the FIDE Dutch system (Handbook C.04.3, the 2017 rules) without its
-//! top-scorer and look-ahead rules, and a TRF(x)-style export.
+//! look-ahead rule C7, and a TRF(x)-style export.
 //!
 //! No Swiss pairing engine exists as a Rust crate, so this one is written here. What it
 //! implements, in the Dutch system's own terms:
@@ -8,8 +8,8 @@
 //!   ranking given by the caller, 1-based).
 //! * **Absolute criteria**: no two players meet twice (C1); a player gets the pairing-
 //!   allocated bye at most once, and not after a forfeit win (C2, C.04.1); two players with
-//!   the same absolute colour preference do not meet (C3, applied to everyone: the
-//!   top-scorer exception of the last round is *not* implemented).
+//!   the same absolute colour preference do not meet unless one is a top scorer (C3; top
+//!   scorers, A.7, exist only when the last round is paired: [`SwissOptions::rounds`]).
 //! * **Completion** (C4): a bracket's pairing is accepted only if the rest of the round can
 //!   still be paired (backtracking over the brackets; A.9's collapsed last bracket is
 //!   approximated by this backtracking).
@@ -20,7 +20,9 @@
 //!   S2 the lower half, S2 transposed in lexicographic order, then exchanges between S1 and
 //!   S2 (fewest exchanged players first, then the smallest difference of BSNs, D.2).
 //! * **Quality criteria**, in their order of priority: the most pairs (C5), the lowest
-//!   pairing score difference (C6, A.8), the fewest colour preferences not granted (C10) and
+//!   pairing score difference (C6, A.8), the fewest top scorers or their opponents whose
+//!   colour difference passes ±2 (C8) or who get one colour three times in a row (C9), the
+//!   fewest colour preferences not granted (C10) and
 //!   strong ones (C11), the fewest players who downfloat or upfloat as in the previous round
 //!   (C12, C13) or as two rounds before (C14, C15), then the smallest score differences of
 //!   those players (C16-C19). Floats (A.4.b) come from the scores before each round; a player
@@ -29,11 +31,11 @@
 //! * **The bye** is part of the pairing of the last bracket (A.9): the player left over
 //!   there, judged by the same criteria (a bye is a downfloat).
 //! * **Colours** by the allocation rules E.1-E.5 (both preferences, the stronger one,
-//!   alternation from the last differing round, the higher-ranked player's preference, the
+//!   the wider colour difference of two top scorers, alternation from the last differing
+//!   round, the higher-ranked player's preference, the
 //!   initial colour by pairing-number parity); unplayed games do not count for colours.
 //!
-//! **Not implemented** (so this is not an endorsed FIDE pairing program): the top-scorer
-//! rules (A.7, the C3 exception, C8, C9, E.2's wider colour difference), C7 (choosing the
+//! **Not implemented** (so this is not an endorsed FIDE pairing program): C7 (choosing the
 //! downfloaters for the next bracket's sake), Baku acceleration, the exact D.2 tie-breaks
 //! (c, d) and D.3 order in large brackets (beyond 16 players only single exchanges are
 //! tried), and A.9's collapsed last bracket as a procedure. A search limit protects against
@@ -69,11 +71,20 @@ pub struct SwissOptions {
     /// Whether the first pairing number gets the first move in round 1 (the "initial
     /// colour"); `false` gives it the second move.
     pub initial_first: bool,
+    /// The number of rounds planned. When the round paired is the last one, the top-scorer
+    /// rules apply (C.04.3 A.7: players above half the maximum score may meet with the same
+    /// absolute colour preference, C3; C8, C9 and E.2 limit the damage). `None`: never.
+    pub rounds: Option<u32>,
 }
 
 impl Default for SwissOptions {
     fn default() -> SwissOptions {
-        SwissOptions { scoring: Scoring::default(), bye_points: Points::whole(1), initial_first: true }
+        SwissOptions {
+            scoring: Scoring::default(),
+            bye_points: Points::whole(1),
+            initial_first: true,
+            rounds: None,
+        }
     }
 }
 
@@ -205,9 +216,16 @@ struct State {
     preference: Preference,
     /// The floats of the previous round and of the round before it.
     floats: [Float; 2],
+    /// A top scorer (A.7): in the last round, above half the maximum possible score.
+    topscorer: bool,
 }
 
 impl State {
+    /// Games with the first move minus games with the second (A.6).
+    fn colour_difference(&self) -> i64 {
+        self.colours.iter().map(|(_, side)| if *side == Side::First { 1 } else { -1 }).sum()
+    }
+
     fn compute_preference(&self) -> Preference {
         let firsts = self.colours.iter().filter(|(_, s)| *s == Side::First).count() as i64;
         let difference = 2 * firsts - self.colours.len() as i64;
@@ -306,6 +324,7 @@ pub fn pair_swiss_round(
             bye_eligible: true,
             preference: Preference::None,
             floats: [Float::None; 2],
+            topscorer: false,
         });
     }
     let mut last_round = 0;
@@ -352,14 +371,24 @@ pub fn pair_swiss_round(
         }
     }
 
+    // A.7: top scorers, when pairing the last round: over half the maximum possible score.
+    let round = last_round.saturating_add(1);
+    let final_round = options.rounds == Some(round);
+    let most_possible = options.scoring.win.milli().saturating_mul(i64::from(round - 1));
     for state in &mut states {
         state.preference = state.compute_preference();
+        state.topscorer = final_round && state.score.milli().saturating_mul(2) > most_possible;
     }
     let mut ranked: Vec<usize> = (0..states.len()).collect();
     ranked.sort_by(|&a, &b| {
         states[b].score.cmp(&states[a].score).then(states[a].number.cmp(&states[b].number))
     });
-    let mut search = Search { states: &states, budget: MAX_CANDIDATES_PER_ROUND, exhausted: false };
+    let mut search = Search {
+        states: &states,
+        initial_first: options.initial_first,
+        budget: MAX_CANDIDATES_PER_ROUND,
+        exhausted: false,
+    };
     let (pairs, bye) = search.pair_all(&ranked).ok_or(if search.exhausted {
         SwissError::SearchLimit
     } else {
@@ -397,10 +426,17 @@ fn allocate_colours(a: &State, b: &State, initial_first: bool) -> Side {
         }
         _ => {}
     }
-    // Same preferred side. E.2: the stronger preference wins.
+    // Same preferred side. E.2: the stronger preference wins; of two absolute ones (top
+    // scorers), the wider colour difference.
     let side = pa.side().unwrap_or(Side::First);
     if pa.strength() != pb.strength() {
         return if pa.strength() > pb.strength() { side } else { side.other() };
+    }
+    if matches!(pa, Preference::Absolute(_)) {
+        let (wide_a, wide_b) = (a.colour_difference().abs(), b.colour_difference().abs());
+        if wide_a != wide_b {
+            return if wide_a > wide_b { side } else { side.other() };
+        }
     }
     // E.3: alternate from the most recent round in which they had different colours.
     let b_colours: HashMap<u32, Side> = b.colours.iter().copied().collect();
@@ -422,9 +458,9 @@ struct Candidate {
     floaters: Vec<usize>,
 }
 
-/// How well a bracket's candidate meets the quality criteria C6 and C10-C19 of C.04.3, in
+/// How well a bracket's candidate meets the quality criteria C6 and C8-C19 of C.04.3, in
 /// their order of priority: the derived ordering compares them lexicographically, smaller
-/// is better. (C5, the number of pairs, is fixed per pass; C7-C9 are not implemented.)
+/// is better. (C5, the number of pairs, is fixed per pass; C7 is not implemented.)
 ///
 /// Score-difference lists are sorted from the highest to the lowest and compared
 /// lexicographically, as A.8 defines for the PSD.
@@ -432,6 +468,11 @@ struct Candidate {
 struct Quality {
     /// C6: the pairing score difference (A.8).
     psd: Vec<Points>,
+    /// C8: top scorers or their opponents whose colour difference would pass ±2.
+    topscorer_colour_difference: u32,
+    /// C9: top scorers or their opponents who would have the same colour three times in a
+    /// row.
+    topscorer_same_colour_thrice: u32,
     /// C10: players who do not get their colour preference.
     colour: u32,
     /// C11: players who do not get their strong (or absolute) colour preference.
@@ -459,6 +500,8 @@ impl Quality {
     fn perfect(psd: Vec<Points>) -> Quality {
         Quality {
             psd,
+            topscorer_colour_difference: 0,
+            topscorer_same_colour_thrice: 0,
             colour: 0,
             strong_colour: 0,
             downfloats_again: 0,
@@ -483,6 +526,8 @@ type RoundPairing = (Vec<(usize, usize)>, Option<usize>);
 
 struct Search<'a> {
     states: &'a [State],
+    /// The initial colour (E.5), to foresee the colours of top scorers' games (C8, C9).
+    initial_first: bool,
     budget: usize,
     exhausted: bool,
 }
@@ -589,6 +634,9 @@ impl Search<'_> {
                     }
                 }
             }
+            if states[a].topscorer || states[b].topscorer {
+                self.rate_topscorer_colours(a, b, &mut quality);
+            }
             let (pa, pb) = (states[a].preference, states[b].preference);
             if pa.side().is_some() && pa.side() == pb.side() {
                 quality.colour += 1;
@@ -620,6 +668,24 @@ impl Search<'_> {
         quality
     }
 
+    /// C8 and C9 for a pair with a top scorer: the colours E.1-E.5 would give, and what they
+    /// do to both players' colour difference and last colours.
+    fn rate_topscorer_colours(&self, a: usize, b: usize, quality: &mut Quality) {
+        let (sa, sb) = (&self.states[a], &self.states[b]);
+        let a_higher = (sb.score, sa.number) < (sa.score, sb.number);
+        let (higher, lower) = if a_higher { (sa, sb) } else { (sb, sa) };
+        let higher_side = allocate_colours(higher, lower, self.initial_first);
+        for (player, side) in [(higher, higher_side), (lower, higher_side.other())] {
+            let step = if side == Side::First { 1 } else { -1 };
+            if (player.colour_difference() + step).abs() > 2 {
+                quality.topscorer_colour_difference += 1;
+            }
+            if matches!(player.colours.as_slice(), [.., (_, x), (_, y)] if *x == side && *y == side) {
+                quality.topscorer_same_colour_thrice += 1;
+            }
+        }
+    }
+
     /// The lowest PSD a candidate with `pairs` pairs could have: as many MDPs paired as
     /// possible, the highest-scored first, the rest of the residents paired among
     /// themselves (C6's "maximize the number of paired MDPs and pair the highest ones").
@@ -646,8 +712,11 @@ impl Search<'_> {
         if sa.opponents.contains(&b) {
             return false; // C1
         }
-        !matches!((sa.preference, sb.preference),
-            (Preference::Absolute(x), Preference::Absolute(y)) if x == y) // C3
+        // C3: only top scorers may meet with the same absolute colour preference.
+        sa.topscorer
+            || sb.topscorer
+            || !matches!((sa.preference, sb.preference),
+                (Preference::Absolute(x), Preference::Absolute(y)) if x == y)
     }
 
     /// The valid candidates making exactly `pairs` pairs in `bracket` (moved-down players
@@ -973,6 +1042,7 @@ mod tests {
             bye_eligible: true,
             preference,
             floats,
+            topscorer: false,
         }
     }
 
@@ -980,7 +1050,7 @@ mod tests {
 
     /// The quality of `pairs` with `floaters` in the bracket of every player (by index).
     fn rate(states: &[State], pairs: &[(usize, usize)], floaters: &[usize]) -> Quality {
-        let search = Search { states, budget: 0, exhausted: false };
+        let search = Search { states, initial_first: true, budget: 0, exhausted: false };
         let bracket: Vec<usize> = (0..states.len()).collect();
         search.quality(&bracket, &Candidate { pairs: pairs.to_vec(), floaters: floaters.to_vec() })
     }
@@ -1119,6 +1189,54 @@ mod tests {
         let mut states = states;
         states[2].floats = [Float::None, Float::Up];
         assert!(rate(&states, &[(0, 3), (1, 2)], &[]) < rate(&states, &[(0, 2), (1, 3)], &[]), "C19");
+    }
+
+    /// A player who had `sides` (true: the first move) in rounds 1, 2...
+    fn with_colours(number: u32, halves: i64, sides: &[bool], topscorer: bool) -> State {
+        let mut state = player(number, halves, Preference::None, CALM);
+        state.colours = sides
+            .iter()
+            .enumerate()
+            .map(|(i, &first)| (i as u32 + 1, if first { Side::First } else { Side::Second }))
+            .collect();
+        state.preference = state.compute_preference();
+        state.topscorer = topscorer;
+        state
+    }
+
+    #[test]
+    fn c8_and_c9_count_top_scorers_pushed_past_the_colour_limits() {
+        // Top scorers 0 and 1 both had first, second, first, first (difference +2, the
+        // last two alike): when they meet, one gets the first move again: difference +3
+        // (C8) and three in a row (C9). Against 2 and 3 both are granted the second move.
+        let states = [
+            with_colours(1, 6, &[true, false, true, true], true),
+            with_colours(2, 6, &[true, false, true, true], true),
+            with_colours(3, 6, &[false, false, true, false, false], false),
+            with_colours(4, 6, &[false, true, false], false),
+        ];
+        let clash = rate(&states, &[(0, 1), (2, 3)], &[]);
+        assert_eq!((clash.topscorer_colour_difference, clash.topscorer_same_colour_thrice), (1, 1));
+        let apart = rate(&states, &[(0, 2), (1, 3)], &[]);
+        assert_eq!((apart.topscorer_colour_difference, apart.topscorer_same_colour_thrice), (0, 0));
+        assert!(apart < clash);
+        let mut colour_only = Quality::perfect(Vec::new());
+        colour_only.colour = 2;
+        let mut c9 = Quality::perfect(Vec::new());
+        c9.topscorer_same_colour_thrice = 1;
+        assert!(colour_only < c9, "C9 ranks above C10");
+    }
+
+    #[test]
+    fn e2_two_absolute_preferences_give_the_wider_colour_difference_its_colour() {
+        // Both want the second move absolutely (the last two games with the first): 2's
+        // colour difference is +2, 1's only +1. 1 is higher-ranked, but 2's wider
+        // difference wins (E.2).
+        let one = with_colours(1, 4, &[false, true, true], true);
+        let two = with_colours(2, 4, &[true, false, true, true], true);
+        assert_eq!((one.colour_difference(), two.colour_difference()), (1, 2));
+        assert_eq!(allocate_colours(&one, &two, true), Side::First, "2 gets the second move");
+        assert_eq!(allocate_colours(&two, &one, true), Side::Second);
     }
 
     #[test]

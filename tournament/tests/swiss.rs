@@ -153,6 +153,31 @@ fn a_published_example_bbppairings_dutch_c9_is_reproduced() {
     assert_eq!(round.bye, Some(PlayerId(4)));
 }
 
+#[test]
+fn c3_top_scorers_with_the_same_absolute_preference_may_meet_in_the_last_round() {
+    // After two rounds 1 and 2 have 2 points, both with the first move twice (absolute
+    // preference for the second); 3 and 4 on 1 have met; 5 and 6 on 0.
+    let games = history(
+        "1: 1 4 1-0
+         1: 2 5 1-0
+         1: 3 6 1-0
+         2: 1 5 1-0
+         2: 2 6 1-0
+         2: 4 3 1-0",
+    );
+    let met = |round: &SwissRound, a: i64, b: i64| {
+        boards(round).iter().any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a))
+    };
+    // A three-round section: round 3 is the last, 1 and 2 are top scorers (A.7) and meet.
+    let last = SwissOptions { rounds: Some(3), ..Default::default() };
+    let round = pair_swiss_round(&players(6), &games, &[], &last).unwrap();
+    assert!(met(&round, 1, 2), "{:?}", boards(&round));
+    // With rounds still to come they are not top scorers, and C3 keeps them apart.
+    let longer = SwissOptions { rounds: Some(5), ..Default::default() };
+    let round = pair_swiss_round(&players(6), &games, &[], &longer).unwrap();
+    assert!(!met(&round, 1, 2), "{:?}", boards(&round));
+}
+
 /// Deterministic pseudo-random results.
 fn lcg(state: &mut u64) -> u64 {
     *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
