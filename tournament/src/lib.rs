@@ -32,6 +32,7 @@
 
 pub mod berger;
 pub mod grand_prix;
+mod matching;
 mod model;
 pub mod scoring;
 pub mod standings;

@@ -11,8 +11,10 @@
 //!   the same absolute colour preference do not meet unless one is a top scorer (C3; top
 //!   scorers, A.7, exist only when the last round is paired: [`SwissOptions::rounds`]).
 //! * **Completion** (C4): a bracket's pairing is accepted only if the rest of the round can
-//!   still be paired (backtracking over the brackets; A.9's collapsed last bracket is
-//!   approximated by this backtracking).
+//!   still be paired under C1-C3, which a maximum matching of the remaining players
+//!   (Edmonds' blossom algorithm) tells at once; an impossible round is known before any
+//!   search. Should the brackets still fail (MDPs pair only with residents), the search
+//!   backtracks over the brackets: A.9's collapsed last bracket is approximated this way.
 //! * **Brackets** in descending score order; players who cannot be paired float down to the
 //!   next bracket (A.3). Moved-down players (MDPs) are paired only with residents: S1 = the
 //!   MDPs paired (M1 of them, the others in the Limbo, D.3), S2 the residents in
@@ -386,6 +388,8 @@ pub fn pair_swiss_round(
     let mut search = Search {
         states: &states,
         initial_first: options.initial_first,
+        exchange_orders: HashMap::new(),
+        completable: HashMap::new(),
         budget: MAX_CANDIDATES_PER_ROUND,
         exhausted: false,
     };
@@ -528,6 +532,10 @@ struct Search<'a> {
     states: &'a [State],
     /// The initial colour (E.5), to foresee the colours of top scorers' games (C8, C9).
     initial_first: bool,
+    /// Whether the players left can all be paired, by (first bracket left, its MDPs).
+    completable: HashMap<(usize, Vec<usize>), bool>,
+    /// The D.2 orders of S1 choices already computed, by (players, pairs).
+    exchange_orders: HashMap<(usize, usize), std::rc::Rc<Vec<Vec<usize>>>>,
     budget: usize,
     exhausted: bool,
 }
@@ -545,7 +553,34 @@ impl Search<'_> {
                 _ => brackets.push(vec![player]),
             }
         }
+        if !self.can_complete(&brackets, 0, &[]) {
+            return None; // No pairing satisfies C1-C3 at all (A.9: the arbiter decides).
+        }
         self.pair_from(&brackets, 0, Vec::new())
+    }
+
+    /// C4: whether `moved_down` and every player of `brackets[from..]` can all be paired
+    /// (but one, who must be able to take the bye) under the absolute criteria C1-C3: a
+    /// perfect matching of their compatibility graph, with a stand-in for the bye.
+    fn can_complete(&mut self, brackets: &[Vec<usize>], from: usize, moved_down: &[usize]) -> bool {
+        let mut key_players = moved_down.to_vec();
+        key_players.sort_unstable();
+        let key = (from, key_players);
+        if let Some(&known) = self.completable.get(&key) {
+            return known;
+        }
+        let mut players = key.1.clone();
+        players.extend(brackets[from.min(brackets.len())..].iter().flatten().copied());
+        let mut adjacency: Vec<Vec<usize>> = (0..players.len())
+            .map(|i| (i + 1..players.len()).filter(|&j| self.compatible(players[i], players[j])).collect())
+            .collect();
+        if players.len() % 2 == 1 {
+            // The bye as a vertex of its own, joined to whoever may take it (C2).
+            adjacency.push((0..players.len()).filter(|&i| self.states[players[i]].bye_eligible).collect());
+        }
+        let complete = 2 * crate::matching::maximum_matching(&adjacency) == adjacency.len();
+        self.completable.insert(key, complete);
+        complete
     }
 
     fn pair_from(&mut self, brackets: &[Vec<usize>], at: usize, carried: Vec<usize>) -> Option<RoundPairing> {
@@ -594,6 +629,9 @@ impl Search<'_> {
                             continue;
                         }
                         return Some((candidate.pairs, bye));
+                    }
+                    if !self.can_complete(brackets, at + 1, &candidate.floaters) {
+                        continue;
                     }
                     if let Some((mut rest, bye)) = self.pair_from(brackets, at + 1, candidate.floaters) {
                         rest.extend(candidate.pairs);
@@ -749,11 +787,12 @@ impl Search<'_> {
                     (0..moved_down).filter(|i| !chosen.contains(i)).map(|i| mdps[i]).collect();
                 // D.1: transpositions of S2 (the residents) for the MDP-pairing.
                 for order in Permutations::new(residents.len(), m1) {
+                    // Every MDP-pairing counts against the limits, valid or not.
+                    if m1 > 0 && !self.spend(&mut generated) {
+                        return (out, false);
+                    }
                     let partners: Vec<usize> = order[..m1].iter().map(|&i| residents[i]).collect();
                     if s1.iter().zip(&partners).any(|(&a, &b)| !self.compatible(a, b)) {
-                        if !self.spend(&mut generated) {
-                            return (out, false);
-                        }
                         continue;
                     }
                     let remainder: Vec<usize> = order[m1..].iter().map(|&i| residents[i]).collect();
@@ -808,7 +847,12 @@ impl Search<'_> {
         if pairs * 2 > players.len() {
             return out;
         }
-        for s1_positions in exchanges(players.len(), pairs) {
+        let orders = std::rc::Rc::clone(
+            self.exchange_orders
+                .entry((players.len(), pairs))
+                .or_insert_with(|| std::rc::Rc::new(exchanges(players.len(), pairs))),
+        );
+        for s1_positions in orders.iter() {
             let s1: Vec<usize> = s1_positions.iter().map(|&i| players[i]).collect();
             let s2: Vec<usize> =
                 (0..players.len()).filter(|i| !s1_positions.contains(i)).map(|i| players[i]).collect();
@@ -1050,7 +1094,14 @@ mod tests {
 
     /// The quality of `pairs` with `floaters` in the bracket of every player (by index).
     fn rate(states: &[State], pairs: &[(usize, usize)], floaters: &[usize]) -> Quality {
-        let search = Search { states, initial_first: true, budget: 0, exhausted: false };
+        let search = Search {
+            states,
+            initial_first: true,
+            exchange_orders: HashMap::new(),
+            completable: HashMap::new(),
+            budget: 0,
+            exhausted: false,
+        };
         let bracket: Vec<usize> = (0..states.len()).collect();
         search.quality(&bracket, &Candidate { pairs: pairs.to_vec(), floaters: floaters.to_vec() })
     }

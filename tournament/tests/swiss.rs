@@ -241,6 +241,51 @@ fn a_simulated_swiss_respects_the_absolute_criteria_every_round() {
 }
 
 #[test]
+fn c4_a_whole_round_robin_can_be_paired_round_by_round_as_a_swiss() {
+    // 21 players, 20 rounds: the last rounds leave one possible pairing or few. The
+    // completion criterion is checked by a maximum matching, so no bracket's choice that
+    // leaves the rest unpairable is ever explored (a depth-first search alone ran out of
+    // its limit here by round 16).
+    let entries = players(21);
+    let mut games: Vec<GameRecord> = Vec::new();
+    let mut byes: Vec<SwissBye> = Vec::new();
+    let mut state = 4u64;
+    for _ in 0..20 {
+        let round = pair_swiss_round(&entries, &games, &byes, &SwissOptions::default())
+            .unwrap_or_else(|e| panic!("round {}: {e}", games.len() / 10 + 1));
+        for pairing in &round.pairings {
+            let result = match lcg(&mut state) % 3 {
+                0 => GameResult::FirstWins,
+                1 => GameResult::SecondWins,
+                _ => GameResult::Draw,
+            };
+            let game = GameId(games.len() as i64 + 1);
+            games.push(GameRecord {
+                game,
+                round: round.round,
+                first: pairing.first,
+                second: pairing.second,
+                result,
+            });
+        }
+        byes.extend(round.bye.map(|player| SwissBye { round: round.round, player }));
+    }
+    assert_eq!(games.len(), 200, "every pair met once");
+    assert_eq!(byes.len(), 20, "and everyone but one had the bye");
+}
+
+#[test]
+fn c4_an_impossible_round_is_known_at_once() {
+    // Player 1 has met the eleven others: nobody can play 1, and 12 players leave no bye.
+    let sheet: Vec<String> = (2..=12).map(|other| format!("{}: 1 {other} 1-0", other - 1)).collect();
+    let games = history(&sheet.join("\n"));
+    assert_eq!(
+        pair_swiss_round(&players(12), &games, &[], &SwissOptions::default()),
+        Err(SwissError::NoPairing)
+    );
+}
+
+#[test]
 fn unfinished_rounds_and_bad_entries_are_errors() {
     let pending = history("1: 1 2 *");
     assert_eq!(
