@@ -1,5 +1,5 @@
-//! Swiss pairings: the FIDE Dutch system (Handbook C.04.3, the 2017 rules) without its
-//! look-ahead rule C7, and a TRF(x)-style export.
+//! Swiss pairings: the FIDE Dutch system (Handbook C.04.3, the 2017 rules), with the
+//! simplifications listed below, and a TRF(x)-style export.
 //!
 //! No Swiss pairing engine exists as a Rust crate, so this one is written here. What it
 //! implements, in the Dutch system's own terms:
@@ -22,7 +22,9 @@
 //!   S2 the lower half, S2 transposed in lexicographic order, then exchanges between S1 and
 //!   S2 (fewest exchanged players first, then the smallest difference of BSNs, D.2).
 //! * **Quality criteria**, in their order of priority: the most pairs (C5), the lowest
-//!   pairing score difference (C6, A.8), the fewest top scorers or their opponents whose
+//!   pairing score difference (C6, A.8), the downfloaters that let the following bracket
+//!   make the most pairs and pair the most of them (C7, by maximum matchings; its PSD is
+//!   approximated by the MDPs paired; not for the last two brackets), the fewest top scorers or their opponents whose
 //!   colour difference passes ±2 (C8) or who get one colour three times in a row (C9), the
 //!   fewest colour preferences not granted (C10) and
 //!   strong ones (C11), the fewest players who downfloat or upfloat as in the previous round
@@ -37,8 +39,8 @@
 //!   round, the higher-ranked player's preference, the
 //!   initial colour by pairing-number parity); unplayed games do not count for colours.
 //!
-//! **Not implemented** (so this is not an endorsed FIDE pairing program): C7 (choosing the
-//! downfloaters for the next bracket's sake), Baku acceleration, the exact D.2 tie-breaks
+//! **Not implemented** (so this is not an endorsed FIDE pairing program): C7's exact PSD of
+//! the following bracket, Baku acceleration, the exact D.2 tie-breaks
 //! (c, d) and D.3 order in large brackets (beyond 16 players only single exchanges are
 //! tried), and A.9's collapsed last bracket as a procedure. A search limit protects against
 //! pathological inputs ([`SwissError::SearchLimit`]).
@@ -390,6 +392,7 @@ pub fn pair_swiss_round(
         initial_first: options.initial_first,
         exchange_orders: HashMap::new(),
         completable: HashMap::new(),
+        look_ahead: HashMap::new(),
         budget: MAX_CANDIDATES_PER_ROUND,
         exhausted: false,
     };
@@ -462,9 +465,9 @@ struct Candidate {
     floaters: Vec<usize>,
 }
 
-/// How well a bracket's candidate meets the quality criteria C6 and C8-C19 of C.04.3, in
-/// their order of priority: the derived ordering compares them lexicographically, smaller
-/// is better. (C5, the number of pairs, is fixed per pass; C7 is not implemented.)
+/// How well a bracket's candidate meets the quality criteria C6-C19 of C.04.3, in their
+/// order of priority: the derived ordering compares them lexicographically, smaller is
+/// better. (C5, the number of pairs, is fixed per pass.)
 ///
 /// Score-difference lists are sorted from the highest to the lowest and compared
 /// lexicographically, as A.8 defines for the PSD.
@@ -472,6 +475,12 @@ struct Candidate {
 struct Quality {
     /// C6: the pairing score difference (A.8).
     psd: Vec<Points>,
+    /// C7, first: the pairs the following bracket could make below its most, with these
+    /// downfloaters.
+    next_bracket_pairs_short: usize,
+    /// C7, then its PSD, approximated: the downfloaters the following bracket could not
+    /// pair with its residents (A.8 makes an unpaired MDP weigh most).
+    next_bracket_mdps_unpaired: usize,
     /// C8: top scorers or their opponents whose colour difference would pass ±2.
     topscorer_colour_difference: u32,
     /// C9: top scorers or their opponents who would have the same colour three times in a
@@ -504,6 +513,8 @@ impl Quality {
     fn perfect(psd: Vec<Points>) -> Quality {
         Quality {
             psd,
+            next_bracket_pairs_short: 0,
+            next_bracket_mdps_unpaired: 0,
             topscorer_colour_difference: 0,
             topscorer_same_colour_thrice: 0,
             colour: 0,
@@ -534,6 +545,8 @@ struct Search<'a> {
     initial_first: bool,
     /// Whether the players left can all be paired, by (first bracket left, its MDPs).
     completable: HashMap<(usize, Vec<usize>), bool>,
+    /// C7: (pairs short, MDPs unpaired) of a bracket, by (bracket, its MDPs).
+    look_ahead: HashMap<(usize, Vec<usize>), (usize, usize)>,
     /// The D.2 orders of S1 choices already computed, by (players, pairs).
     exchange_orders: HashMap<(usize, usize), std::rc::Rc<Vec<Vec<usize>>>>,
     budget: usize,
@@ -609,10 +622,14 @@ impl Search<'_> {
             // A quick pass stops generating at the first perfect candidate (B.4: nothing can
             // beat it); only if the rest of the round cannot be paired after it does the
             // full generation run, to pick the best by the quality criteria (B.8).
+            // C7 looks at the following bracket, unless it is the last one (A.9: not for the
+            // penultimate and the last bracket).
+            let next = if at + 2 < brackets.len() { Some(at + 1) } else { None };
             for quick in [true, false] {
-                let (candidates, stopped_early) = self.candidates(&bracket, moved_down, pairs, quick);
+                let (candidates, stopped_early) =
+                    self.candidates(&bracket, moved_down, pairs, quick, brackets, next);
                 let mut rated: Vec<(Quality, Candidate)> =
-                    candidates.into_iter().map(|c| (self.quality(&bracket, &c), c)).collect();
+                    candidates.into_iter().map(|c| (self.rate(&bracket, &c, brackets, next), c)).collect();
                 // Stable: on equal quality the first generated stays first (B.8).
                 rated.sort_by(|a, b| a.0.cmp(&b.0));
                 if stopped_early {
@@ -649,7 +666,55 @@ impl Search<'_> {
         None
     }
 
-    /// The quality of a candidate of `bracket`.
+    /// The quality of a candidate of `bracket`, C7 included when the following bracket
+    /// `brackets[next]` counts.
+    fn rate(
+        &mut self,
+        bracket: &[usize],
+        candidate: &Candidate,
+        brackets: &[Vec<usize>],
+        next: Option<usize>,
+    ) -> Quality {
+        let mut quality = self.quality(bracket, candidate);
+        if let Some(next) = next {
+            let (short, unpaired) = self.look_ahead(&brackets[next], next, &candidate.floaters);
+            quality.next_bracket_pairs_short = short;
+            quality.next_bracket_mdps_unpaired = unpaired;
+        }
+        quality
+    }
+
+    /// C7 for the bracket of `residents` (number `index`) receiving `moved_down`: how many
+    /// pairs it could make below its most (MDPs pair only with residents), and how many of
+    /// the MDPs could not be paired with residents, by maximum matchings under C1-C3.
+    fn look_ahead(&mut self, residents: &[usize], index: usize, moved_down: &[usize]) -> (usize, usize) {
+        let mut key_players = moved_down.to_vec();
+        key_players.sort_unstable();
+        let key = (index, key_players);
+        if let Some(&known) = self.look_ahead.get(&key) {
+            return known;
+        }
+        let mdps = key.1.len();
+        let mut players = key.1.clone();
+        players.extend(residents.iter().copied());
+        let all: Vec<Vec<usize>> = (0..players.len())
+            .map(|i| {
+                (mdps.max(i + 1)..players.len())
+                    .filter(|&j| self.compatible(players[i], players[j]))
+                    .collect()
+            })
+            .collect();
+        let mdp_edges: Vec<Vec<usize>> =
+            (0..players.len()).map(|i| if i < mdps { all[i].clone() } else { Vec::new() }).collect();
+        let most_pairs = (players.len() / 2).min(residents.len());
+        let pairs = crate::matching::maximum_matching(&all);
+        let mdps_paired = crate::matching::maximum_matching(&mdp_edges);
+        let result = (most_pairs - pairs.min(most_pairs), mdps.min(residents.len()) - mdps_paired.min(mdps));
+        self.look_ahead.insert(key, result);
+        result
+    }
+
+    /// The quality of a candidate of `bracket` without C7.
     fn quality(&self, bracket: &[usize], candidate: &Candidate) -> Quality {
         let states = self.states;
         let score = |p: usize| states[p].score;
@@ -761,12 +826,15 @@ impl Search<'_> {
     /// first, `moved_down` of them), in the generation order of B.6-B.7 and D.1-D.3; with
     /// `quick`, generation stops after the first perfect candidate (then the flag returned
     /// is true).
+    #[allow(clippy::too_many_arguments)]
     fn candidates(
         &mut self,
         bracket: &[usize],
         moved_down: usize,
         pairs: usize,
         quick: bool,
+        brackets: &[Vec<usize>],
+        next: Option<usize>,
     ) -> (Vec<Candidate>, bool) {
         let mut out = Vec::new();
         let mut generated = 0usize;
@@ -806,7 +874,7 @@ impl Search<'_> {
                         let mut floaters = limbo.clone();
                         floaters.extend(tail.floaters);
                         let candidate = Candidate { pairs: all, floaters };
-                        let is_perfect = quick && self.quality(bracket, &candidate) == perfect;
+                        let is_perfect = quick && self.rate(bracket, &candidate, brackets, next) == perfect;
                         out.push(candidate);
                         if is_perfect {
                             return (out, true);
@@ -1099,6 +1167,7 @@ mod tests {
             initial_first: true,
             exchange_orders: HashMap::new(),
             completable: HashMap::new(),
+            look_ahead: HashMap::new(),
             budget: 0,
             exhausted: false,
         };

@@ -154,6 +154,27 @@ fn a_published_example_bbppairings_dutch_c9_is_reproduced() {
 }
 
 #[test]
+fn c7_the_downfloater_is_chosen_for_the_following_brackets_sake() {
+    // After two rounds 1, 2 and 3 have 2 points, 4 and 5 have 1, 6, 7 and 8 have 0; 3 has
+    // met both 4 and 5. In the top bracket every pair leaves one colour preference unmet
+    // and one floater. Floating 3 (after 1-2, the first candidate, and C12's choice: 1 and
+    // 2 downfloated in round 2) would leave the next bracket unable to pair its MDP; C7
+    // floats 2 instead, who meets 4.
+    let games = history(
+        "1: 1 6 1-0
+         1: 2 7 1-0
+         1: 3 4 1-0
+         1: 5 8 1-0
+         2: 7 1 0-1
+         2: 6 2 0-1
+         2: 5 3 0-1
+         2: 4 8 1-0",
+    );
+    let round = pair_swiss_round(&players(8), &games, &[], &SwissOptions::default()).unwrap();
+    assert_eq!(boards(&round), vec![(1, 3), (2, 4), (6, 5), (8, 7)]);
+}
+
+#[test]
 fn c3_top_scorers_with_the_same_absolute_preference_may_meet_in_the_last_round() {
     // After two rounds 1 and 2 have 2 points, both with the first move twice (absolute
     // preference for the second); 3 and 4 on 1 have met; 5 and 6 on 0.
