@@ -6,21 +6,25 @@
 //!
 //! * Players are ranked by score, then by pairing number (their index in the initial
 //!   ranking given by the caller, 1-based).
-//! * **Absolute criteria**: no two players meet twice (C1); a player gets the pairing-
+//! * **Absolute criteria**: no two players meet twice (C1; a forfeited or annulled game was
+//!   not played and does not count, as in FIDE pairing programs); a player gets the pairing-
 //!   allocated bye at most once, and not after a forfeit win (C2, C.04.1); two players with
 //!   the same absolute colour preference do not meet unless one is a top scorer (C3; top
 //!   scorers, A.7, exist only when the last round is paired: [`SwissOptions::rounds`]).
 //! * **Completion** (C4): a bracket's pairing is accepted only if the rest of the round can
 //!   still be paired under C1-C3, which a maximum matching of the remaining players
 //!   (Edmonds' blossom algorithm) tells at once; an impossible round is known before any
-//!   search. Should the brackets still fail (MDPs pair only with residents), the search
-//!   backtracks over the brackets: A.9's collapsed last bracket is approximated this way.
+//!   search. Should the brackets below still fail one by one, the bracket just paired is
+//!   the penultimate pairing bracket and everyone below collapses into one last bracket
+//!   with its downfloaters (A.9); only if that fails too does the search try the bracket's
+//!   next candidate.
 //! * **Brackets** in descending score order; players who cannot be paired float down to the
 //!   next bracket (A.3). Moved-down players (MDPs) are paired only with residents: S1 = the
 //!   MDPs paired (M1 of them, the others in the Limbo, D.3), S2 the residents in
 //!   transposition order (D.1), the remainder like a homogeneous bracket: S1 the upper half,
 //!   S2 the lower half, S2 transposed in lexicographic order, then exchanges between S1 and
 //!   S2 (fewest exchanged players first, then the smallest difference of BSNs, D.2).
+//!   Transpositions are walked depth first, skipping every one with an impossible pair.
 //! * **Quality criteria**, in their order of priority: the most pairs (C5), the lowest
 //!   pairing score difference (C6, A.8), the downfloaters that let the following bracket
 //!   make the most pairs and pair the most of them (C7, by maximum matchings; its PSD is
@@ -58,6 +62,8 @@ pub const MAX_TRF_ROUNDS: u32 = 999;
 
 /// The candidate pairings examined in one bracket, at most.
 const MAX_CANDIDATES_PER_BRACKET: usize = 20_000;
+/// The pairs tried by one walk over the transpositions of a subgroup, at most.
+const MAX_STEPS_PER_WALK: usize = 200_000;
 /// The candidate pairings examined over the whole round, at most.
 const MAX_CANDIDATES_PER_ROUND: usize = 400_000;
 
@@ -346,7 +352,9 @@ pub fn pair_swiss_round(
         for (me, other, side) in [(first, second, Side::First), (second, first, Side::Second)] {
             let Some(me) = me else { continue };
             let state = &mut states[me];
-            if let Some(other) = other {
+            // C1 counts games played: a forfeited (or annulled) game leaves the two free to
+            // meet again, as FIDE pairing programs do.
+            if let (Some(other), true) = (other, game.result.is_played()) {
                 state.opponents.insert(other);
             }
             if let Some(outcome) = game.result.outcome_for(side == Side::First) {
@@ -650,12 +658,27 @@ impl Search<'_> {
                     if !self.can_complete(brackets, at + 1, &candidate.floaters) {
                         continue;
                     }
-                    if let Some((mut rest, bye)) = self.pair_from(brackets, at + 1, candidate.floaters) {
+                    if let Some((mut rest, bye)) =
+                        self.pair_from(brackets, at + 1, candidate.floaters.clone())
+                    {
                         rest.extend(candidate.pairs);
                         return Some((rest, bye));
                     }
                     if self.exhausted {
                         return None;
+                    }
+                    // A.9: the brackets below cannot be paired one by one after this one: it is
+                    // the penultimate pairing bracket, and its downfloaters with every player
+                    // below (the collapsed scoregroup) make the last bracket.
+                    if at + 2 < brackets.len() {
+                        let collapsed: Vec<usize> = brackets[at + 1..].iter().flatten().copied().collect();
+                        if let Some((mut rest, bye)) = self.pair_from(&[collapsed], 0, candidate.floaters) {
+                            rest.extend(candidate.pairs);
+                            return Some((rest, bye));
+                        }
+                        if self.exhausted {
+                            return None;
+                        }
                     }
                 }
                 if !stopped_early {
@@ -854,18 +877,14 @@ impl Search<'_> {
                 let limbo: Vec<usize> =
                     (0..moved_down).filter(|i| !chosen.contains(i)).map(|i| mdps[i]).collect();
                 // D.1: transpositions of S2 (the residents) for the MDP-pairing.
-                for order in Permutations::new(residents.len(), m1) {
-                    // Every MDP-pairing counts against the limits, valid or not.
+                let limit = MAX_CANDIDATES_PER_BRACKET.saturating_sub(generated);
+                for order in self.compatible_arrangements(&s1, residents, limit) {
                     if m1 > 0 && !self.spend(&mut generated) {
                         return (out, false);
                     }
-                    let partners: Vec<usize> = order[..m1].iter().map(|&i| residents[i]).collect();
-                    if s1.iter().zip(&partners).any(|(&a, &b)| !self.compatible(a, b)) {
-                        continue;
-                    }
-                    let remainder: Vec<usize> = order[m1..].iter().map(|&i| residents[i]).collect();
-                    let mut remainder = remainder;
-                    remainder.sort_by_key(|&i| self.states[i].number);
+                    let partners: Vec<usize> = order.iter().map(|&i| residents[i]).collect();
+                    let remainder: Vec<usize> =
+                        (0..residents.len()).filter(|i| !order.contains(i)).map(|i| residents[i]).collect();
                     let head: Vec<(usize, usize)> = s1.iter().copied().zip(partners).collect();
                     let tails = self.homogeneous(&remainder, remainder_pairs, &mut generated);
                     for tail in tails {
@@ -882,9 +901,6 @@ impl Search<'_> {
                     }
                     if self.exhausted || generated >= MAX_CANDIDATES_PER_BRACKET {
                         return (out, false);
-                    }
-                    if m1 == 0 {
-                        break; // One empty MDP-pairing only.
                     }
                 }
             }
@@ -924,20 +940,73 @@ impl Search<'_> {
             let s1: Vec<usize> = s1_positions.iter().map(|&i| players[i]).collect();
             let s2: Vec<usize> =
                 (0..players.len()).filter(|i| !s1_positions.contains(i)).map(|i| players[i]).collect();
-            for order in Permutations::new(s2.len(), pairs) {
+            let limit = MAX_CANDIDATES_PER_BRACKET.saturating_sub(*generated);
+            for order in self.compatible_arrangements(&s1, &s2, limit) {
                 if !self.spend(generated) {
                     return out;
                 }
-                let valid = (0..pairs).all(|i| self.compatible(s1[i], s2[order[i]]));
-                if valid {
-                    out.push(Candidate {
-                        pairs: (0..pairs).map(|i| (s1[i], s2[order[i]])).collect(),
-                        floaters: order[pairs..].iter().map(|&i| s2[i]).collect(),
-                    });
-                }
+                out.push(Candidate {
+                    pairs: (0..pairs).map(|i| (s1[i], s2[order[i]])).collect(),
+                    floaters: (0..s2.len()).filter(|j| !order.contains(j)).map(|j| s2[j]).collect(),
+                });
             }
         }
         out
+    }
+
+    /// The transpositions of `s2` against `s1` (D.1: in lexicographic order of the S2
+    /// players paired with S1's, the rest unpaired) whose pairs all satisfy C1-C3, at most
+    /// `limit` of them; each lists the positions in `s2` paired with `s1[0]`, `s1[1]`...
+    /// A depth-first walk skips every transposition with an impossible pair early.
+    fn compatible_arrangements(&self, s1: &[usize], s2: &[usize], limit: usize) -> Vec<Vec<usize>> {
+        let mut walk = Arrangements {
+            out: Vec::new(),
+            chosen: Vec::with_capacity(s1.len()),
+            used: vec![false; s2.len()],
+            limit,
+            steps: 0,
+        };
+        walk.extend(self, s1, s2);
+        walk.out
+    }
+}
+
+/// The state of [`Search::compatible_arrangements`]'s walk.
+struct Arrangements {
+    out: Vec<Vec<usize>>,
+    chosen: Vec<usize>,
+    used: Vec<bool>,
+    limit: usize,
+    /// Pairs tried, against [`MAX_STEPS_PER_WALK`].
+    steps: usize,
+}
+
+impl Arrangements {
+    /// Extends `chosen` in every compatible way; false once a limit is reached.
+    fn extend(&mut self, search: &Search<'_>, s1: &[usize], s2: &[usize]) -> bool {
+        if self.out.len() >= self.limit || self.steps >= MAX_STEPS_PER_WALK {
+            return false;
+        }
+        let i = self.chosen.len();
+        if i == s1.len() {
+            self.out.push(self.chosen.clone());
+            return true;
+        }
+        for j in 0..s2.len() {
+            if self.used[j] || !search.compatible(s1[i], s2[j]) {
+                continue;
+            }
+            self.steps += 1;
+            self.used[j] = true;
+            self.chosen.push(j);
+            let go_on = self.extend(search, s1, s2);
+            self.chosen.pop();
+            self.used[j] = false;
+            if !go_on {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -1003,40 +1072,6 @@ fn exchanges(size: usize, pairs: usize) -> Vec<Vec<usize>> {
     }
     choices.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| b.2.cmp(&a.2)));
     choices.into_iter().map(|(_, _, positions)| positions).collect()
-}
-
-/// The arrangements of `k` of `0..n` in lexicographic order, each followed by the unused
-/// indices in increasing order (the floaters).
-struct Permutations {
-    current: Option<Vec<usize>>,
-    k: usize,
-}
-
-impl Permutations {
-    fn new(n: usize, k: usize) -> Permutations {
-        Permutations { current: Some((0..n).collect()), k: k.min(n) }
-    }
-}
-
-impl Iterator for Permutations {
-    type Item = Vec<usize>;
-
-    fn next(&mut self) -> Option<Vec<usize>> {
-        let current = self.current.take()?;
-        let mut next = current.clone();
-        // Reversing the (ascending) tail makes it the last arrangement of the tail, so the
-        // next full permutation is the next arrangement of the first k, tail ascending.
-        next[self.k..].reverse();
-        if let Some(i) = (1..next.len()).rev().find(|&i| next[i - 1] < next[i]) {
-            let pivot = i - 1;
-            if let Some(j) = (i..next.len()).rev().find(|&j| next[j] > next[pivot]) {
-                next.swap(pivot, j);
-                next[i..].reverse();
-                self.current = Some(next);
-            }
-        }
-        Some(current)
-    }
 }
 
 /// The TRF(x) export of a Swiss section (FIDE Tournament Report File, 2016 layout, with the
@@ -1424,14 +1459,5 @@ mod tests {
         assert_eq!(all, vec![vec![0, 1], vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]);
         assert_eq!(Combinations::new(3, 0).collect::<Vec<_>>(), vec![Vec::<usize>::new()]);
         assert_eq!(Combinations::new(2, 3).count(), 0);
-    }
-
-    #[test]
-    fn arrangements_come_in_lexicographic_order_with_sorted_floaters() {
-        let all: Vec<Vec<usize>> = Permutations::new(3, 1).collect();
-        assert_eq!(all, vec![vec![0, 1, 2], vec![1, 0, 2], vec![2, 0, 1]]);
-        assert_eq!(Permutations::new(3, 3).count(), 6);
-        assert_eq!(Permutations::new(4, 2).count(), 12);
-        assert_eq!(Permutations::new(0, 0).count(), 1);
     }
 }

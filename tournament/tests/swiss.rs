@@ -110,6 +110,20 @@ fn nobody_gets_a_second_bye_and_the_bye_is_decided_in_the_last_bracket() {
 }
 
 #[test]
+fn c1_a_forfeited_game_does_not_count_as_a_meeting() {
+    // 1 won round 1 by forfeit against 2: they never played, so they may meet (as FIDE
+    // pairing programs do: bbpPairings' issue_7 pairs 7-10 in round 15 after a forfeit).
+    let forfeit = history("1: 1 2 +-");
+    let round = pair_swiss_round(&players(2), &forfeit, &[], &SwissOptions::default()).unwrap();
+    assert_eq!(round.pairings.len(), 1);
+    let played = history("1: 1 2 1-0");
+    assert_eq!(
+        pair_swiss_round(&players(2), &played, &[], &SwissOptions::default()),
+        Err(SwissError::NoPairing)
+    );
+}
+
+#[test]
 fn c12_nobody_downfloats_twice_in_a_row_when_it_can_be_avoided() {
     // After round 1 (1-3 1-0, 4-2 0-1, 5 the bye): 1, 2 and 5 on 1, 3 and 4 on 0.
     // Top bracket: S1 {1}, S2 {2, 5}. The first candidate, 1-2, would float 5, who
