@@ -7,10 +7,11 @@
 //! * Players are ranked by score, then by pairing number (their index in the initial
 //!   ranking given by the caller, 1-based).
 //! * **Absolute criteria**: no two players meet twice (C1; a forfeited or annulled game was
-//!   not played and does not count, as in FIDE pairing programs); a player gets the pairing-
-//!   allocated bye at most once, and not after a forfeit win (C2, C.04.1); two players with
-//!   the same absolute colour preference do not meet unless one is a top scorer (C3; top
-//!   scorers, A.7, exist only when the last round is paired: [`SwissOptions::rounds`]).
+//!   not played and does not count, as in FIDE pairing programs); a player gets the
+//!   pairing-allocated bye at most once, and not after a forfeit win (C2, C.04.1); two
+//!   players with the same absolute colour preference do not meet unless one is a top
+//!   scorer (C3; top scorers, A.7, exist only when the last round is paired:
+//!   [`SwissOptions::rounds`]).
 //! * **Completion** (C4): a bracket's pairing is accepted only if the rest of the round can
 //!   still be paired under C1-C3, which a maximum matching of the remaining players
 //!   (Edmonds' blossom algorithm) tells at once; an impossible round is known before any
@@ -21,33 +22,37 @@
 //! * **Brackets** in descending score order; players who cannot be paired float down to the
 //!   next bracket (A.3). Moved-down players (MDPs) are paired only with residents: S1 = the
 //!   MDPs paired (M1 of them, the others in the Limbo, D.3), S2 the residents in
-//!   transposition order (D.1), the remainder like a homogeneous bracket: S1 the upper half,
-//!   S2 the lower half, S2 transposed in lexicographic order, then exchanges between S1 and
-//!   S2 (fewest exchanged players first, then the smallest difference of BSNs, D.2).
-//!   Transpositions are walked depth first, skipping every one with an impossible pair.
-//! * **Quality criteria**, in their order of priority: the most pairs (C5), the lowest
-//!   pairing score difference (C6, A.8), the downfloaters that let the following bracket
-//!   make the most pairs and pair the most of them (C7, by maximum matchings; its PSD is
-//!   approximated by the MDPs paired; not for the last two brackets), the fewest top scorers or their opponents whose
-//!   colour difference passes ±2 (C8) or who get one colour three times in a row (C9), the
-//!   fewest colour preferences not granted (C10) and
-//!   strong ones (C11), the fewest players who downfloat or upfloat as in the previous round
-//!   (C12, C13) or as two rounds before (C14, C15), then the smallest score differences of
-//!   those players (C16-C19). Floats (A.4.b) come from the scores before each round; a player
-//!   who did not play a round (bye, forfeit, absence) has a downfloat. Among candidates of
-//!   equal quality the first generated wins (B.8).
+//!   transposition order (D.1); the remainder like a homogeneous bracket: S1 the upper part,
+//!   S2 the rest, S2 transposed in lexicographic order, then exchanges between S1 and S2 in
+//!   D.2's order (fewest exchanged, smallest difference of the BSN sums, highest BSN moved
+//!   out, lowest moved in). Transpositions are walked depth first, skipping every one with
+//!   an impossible pair.
+//! * **Quality criteria**, in their order of priority: the most pairs (C5); the lowest
+//!   pairing score difference (C6, A.8); downfloaters that let the following bracket make
+//!   the most pairs and pair the most of them (C7, by maximum matchings, the PSD of the
+//!   following bracket approximated by its MDPs paired; not for the last two brackets); the
+//!   fewest top scorers or opponents of theirs whose colour difference passes ±2 (C8) or
+//!   who get one colour three times in a row (C9); the fewest colour preferences not
+//!   granted (C10) and strong ones (C11); the fewest players who downfloat or upfloat as in
+//!   the previous round (C12, C13) or as two rounds before (C14, C15); then the smallest
+//!   score differences of those players (C16-C19). Floats (A.4.b) come from the scores
+//!   before each round; a player who did not play a round (bye, forfeit, absence) has a
+//!   downfloat. Among candidates of equal quality the first generated wins (B.8).
 //! * **The bye** is part of the pairing of the last bracket (A.9): the player left over
 //!   there, judged by the same criteria (a bye is a downfloat).
-//! * **Colours** by the allocation rules E.1-E.5 (both preferences, the stronger one,
-//!   the wider colour difference of two top scorers, alternation from the last differing
-//!   round, the higher-ranked player's preference, the
-//!   initial colour by pairing-number parity); unplayed games do not count for colours.
+//! * **Colours** by the allocation rules E.1-E.5 (both preferences; the stronger one, or of
+//!   two top scorers the wider colour difference; alternation from the last round with
+//!   different colours; the higher-ranked player's preference; the initial colour by
+//!   pairing-number parity); unplayed games do not count for colours.
+//!
+//! Validated against bbpPairings' published test data (`tests/swiss.rs`: a 60-player last
+//! round reproduced pair for pair and colour for colour).
 //!
 //! **Not implemented** (so this is not an endorsed FIDE pairing program): C7's exact PSD of
-//! the following bracket, Baku acceleration, the exact D.2 tie-breaks
-//! (c, d) and D.3 order in large brackets (beyond 16 players only single exchanges are
-//! tried), and A.9's collapsed last bracket as a procedure. A search limit protects against
-//! pathological inputs ([`SwissError::SearchLimit`]).
+//! the following bracket, D.3's exact order (MDP subsets are taken in lexicographic order),
+//! exchanges of more than one player in brackets beyond 16 players, Baku acceleration, and
+//! the "Pairing Guidelines for Programmers" where they refine the rules. Search limits
+//! protect against pathological inputs ([`SwissError::SearchLimit`]).
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -1042,36 +1047,64 @@ impl Iterator for Combinations {
 }
 
 /// The choices of S1 (positions in the bracket) for `size` players and `pairs` pairs: the
-/// original upper part first, then exchanges with S2 ordered by the number of players
-/// exchanged and the difference of the exchanged positions.
+/// original upper part first, then the exchanges with S2 in the order of D.2: (a) the
+/// fewest players exchanged, (b) the smallest difference between the sums of the positions
+/// moved into S1 and out of it, (c) the highest different position moved out of S1, (d) the
+/// lowest different position moved into S1.
 fn exchanges(size: usize, pairs: usize) -> Vec<Vec<usize>> {
+    // (moved in, difference, moved out from the highest, moved in from the lowest, S1)
+    type Exchange = (usize, i64, std::cmp::Reverse<Vec<usize>>, Vec<usize>, Vec<usize>);
+    let describe = |positions: Vec<usize>| -> Exchange {
+        let moved_in: Vec<usize> = positions.iter().copied().filter(|&i| i >= pairs).collect();
+        let mut moved_out: Vec<usize> = (0..pairs).filter(|i| !positions.contains(i)).collect();
+        moved_out.reverse();
+        let difference = moved_in.iter().sum::<usize>() as i64 - moved_out.iter().sum::<usize>() as i64;
+        (moved_in.len(), difference, std::cmp::Reverse(moved_out), moved_in, positions)
+    };
     // Brackets are small in practice; beyond 16 players only the original split and single
     // exchanges are tried (documented as part of the subset).
-    let mut choices: Vec<(usize, i64, Vec<usize>)> = Vec::new();
+    let mut choices: Vec<Exchange> = Vec::new();
     if size <= 16 {
         for mask in 0u32..(1 << size) {
-            if mask.count_ones() as usize != pairs {
-                continue;
+            if mask.count_ones() as usize == pairs {
+                choices.push(describe((0..size).filter(|i| mask & (1 << i) != 0).collect()));
             }
-            let positions: Vec<usize> = (0..size).filter(|i| mask & (1 << i) != 0).collect();
-            let moved_in: Vec<usize> = positions.iter().copied().filter(|&i| i >= pairs).collect();
-            let moved_out: Vec<usize> = (0..pairs).filter(|i| !positions.contains(i)).collect();
-            let difference = moved_in.iter().sum::<usize>() as i64 - moved_out.iter().sum::<usize>() as i64;
-            choices.push((moved_in.len(), difference, positions));
         }
     } else {
-        choices.push((0, 0, (0..pairs).collect()));
-        for out in (0..pairs).rev() {
+        choices.push(describe((0..pairs).collect()));
+        for out in 0..pairs {
             for into in pairs..size {
                 let mut positions: Vec<usize> = (0..pairs).filter(|&i| i != out).collect();
                 positions.push(into);
-                positions.sort_unstable();
-                choices.push((1, into as i64 - out as i64, positions));
+                choices.push(describe(positions));
             }
         }
     }
-    choices.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| b.2.cmp(&a.2)));
-    choices.into_iter().map(|(_, _, positions)| positions).collect()
+    choices.sort();
+    choices.into_iter().map(|(_, _, _, _, positions)| positions).collect()
+}
+
+#[cfg(test)]
+mod exchange_tests {
+    use super::exchanges;
+
+    #[test]
+    fn d2_orders_exchanges_by_size_difference_then_highest_out_and_lowest_in() {
+        // Eleven players, five pairs: BSNs 1-5 in S1 (positions 0-4), 6-11 in S2.
+        let order = exchanges(11, 5);
+        assert_eq!(order[0], vec![0, 1, 2, 3, 4], "the original S1 first");
+        // One exchange: 5 <-> 6 (difference 1) first, then 4 <-> 6 and 5 <-> 7 (difference
+        // 2): moving 5 out beats moving 4 (c).
+        assert_eq!(order[1], vec![0, 1, 2, 3, 5]);
+        assert_eq!(order[2], vec![0, 1, 2, 3, 6], "5 out, 7 in");
+        assert_eq!(order[3], vec![0, 1, 2, 4, 5], "4 out, 6 in");
+        // Three exchanged: of {5,6,7} and {4,6,8} for {1,2,3} (same difference), the lowest
+        // moved in first (d): 4 before 5 (BSNs 5 and 4 are positions 4 and 3 here).
+        let three = exchanges(10, 3);
+        let a = three.iter().position(|s| s == &vec![4, 5, 6]).unwrap();
+        let b = three.iter().position(|s| s == &vec![3, 5, 7]).unwrap();
+        assert!(b < a, "{{4,6,8}} before {{5,6,7}}");
+    }
 }
 
 /// The TRF(x) export of a Swiss section (FIDE Tournament Report File, 2016 layout, with the

@@ -213,6 +213,78 @@ fn c3_top_scorers_with_the_same_absolute_preference_may_meet_in_the_last_round()
     assert!(!met(&round, 1, 2), "{:?}", boards(&round));
 }
 
+/// Games from `tests/data/bbppairings_issue_7.txt`'s player lines (`n: 31b1 16w1 ...`),
+/// each game once, and the expected pairing from its `# expected:` line.
+fn bbppairings_fixture(text: &str) -> (Vec<GameRecord>, Vec<(i64, i64)>) {
+    let mut games = Vec::new();
+    let mut seen = HashSet::new();
+    let mut expected = Vec::new();
+    for line in text.lines() {
+        if let Some(pairs) = line.strip_prefix("# expected:") {
+            expected = pairs
+                .split_whitespace()
+                .map(|pair| {
+                    let (a, b) = pair.split_once('-').unwrap();
+                    (a.parse().unwrap(), b.parse().unwrap())
+                })
+                .collect();
+            continue;
+        }
+        let Some((player, rounds)) = line.split_once(':').filter(|_| !line.starts_with('#')) else {
+            continue;
+        };
+        let player: i64 = player.parse().unwrap();
+        for (i, entry) in rounds.split_whitespace().enumerate() {
+            let at = entry.find(['w', 'b']).unwrap();
+            let opponent: i64 = entry[..at].parse().unwrap();
+            let round = i as u32 + 1;
+            if !seen.insert((round, player.min(opponent), player.max(opponent))) {
+                continue;
+            }
+            let first = &entry[at..=at] == "w";
+            let mine = match &entry[at + 1..] {
+                "1" => (GameResult::FirstWins, GameResult::SecondWins),
+                "0" => (GameResult::SecondWins, GameResult::FirstWins),
+                "=" => (GameResult::Draw, GameResult::Draw),
+                "+" => (GameResult::ForfeitFirstWins, GameResult::ForfeitSecondWins),
+                "-" => (GameResult::ForfeitSecondWins, GameResult::ForfeitFirstWins),
+                other => panic!("result {other}"),
+            };
+            let (first_player, second_player, result) =
+                if first { (player, opponent, mine.0) } else { (opponent, player, mine.1) };
+            games.push(GameRecord {
+                game: GameId(games.len() as i64 + 1),
+                round,
+                first: PlayerId(first_player),
+                second: PlayerId(second_player),
+                result,
+            });
+        }
+    }
+    (games, expected)
+}
+
+/// The pairing of the last round of a 60-player, 15-round Swiss, as bbpPairings (a FIDE
+/// endorsed Dutch engine) made it: every pair and every colour. The round exercises most of
+/// the rules at once: top scorers (C3, C8, C9), forfeits that do not count as meetings
+/// (C1), brackets that cannot make their most pairs (C5, C6, D.2's order of exchanges) and
+/// a collapsed last bracket (A.9).
+#[test]
+fn a_published_example_bbppairings_issue_7_last_round_is_reproduced() {
+    let text = include_str!("data/bbppairings_issue_7.txt");
+    let (games, expected) = bbppairings_fixture(text);
+    assert_eq!((games.len(), expected.len()), (420, 30));
+    let options = SwissOptions { rounds: Some(15), ..Default::default() };
+    let round = pair_swiss_round(&players(60), &games, &[], &options).unwrap();
+    assert_eq!(round.round, 15);
+    assert_eq!(round.bye, None);
+    let mut ours = boards(&round);
+    let mut theirs = expected;
+    ours.sort_unstable();
+    theirs.sort_unstable();
+    assert_eq!(ours, theirs);
+}
+
 /// Deterministic pseudo-random results.
 fn lcg(state: &mut u64) -> u64 {
     *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
