@@ -67,6 +67,9 @@ pub const MAX_TRF_ROUNDS: u32 = 999;
 
 /// The candidate pairings examined in one bracket, at most.
 const MAX_CANDIDATES_PER_BRACKET: usize = 20_000;
+/// The remainder pairings a quick pass (looking for a perfect candidate) generates per
+/// MDP-pairing, at most.
+const QUICK_TAILS: usize = 64;
 /// The pairs tried by one walk over the transpositions of a subgroup, at most.
 const MAX_STEPS_PER_WALK: usize = 200_000;
 /// The candidate pairings examined over the whole round, at most.
@@ -471,6 +474,17 @@ fn allocate_colours(a: &State, b: &State, initial_first: bool) -> Side {
     side
 }
 
+/// How a generation of candidates ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Generation {
+    /// The quick pass found a perfect candidate, the last one generated.
+    Perfect,
+    /// Every candidate (up to the limits) was generated.
+    Complete,
+    /// The quick pass gave up before finding a perfect candidate: only a full pass decides.
+    GaveUp,
+}
+
 /// One way to pair a bracket: the pairs and the players floating down (in the last
 /// bracket: the one who gets the bye).
 struct Candidate {
@@ -639,8 +653,12 @@ impl Search<'_> {
             // penultimate and the last bracket).
             let next = if at + 2 < brackets.len() { Some(at + 1) } else { None };
             for quick in [true, false] {
-                let (candidates, stopped_early) =
+                let (candidates, generation) =
                     self.candidates(&bracket, moved_down, pairs, quick, brackets, next);
+                if generation == Generation::GaveUp {
+                    continue; // On to the full pass.
+                }
+                let stopped_early = generation == Generation::Perfect;
                 let mut rated: Vec<(Quality, Candidate)> =
                     candidates.into_iter().map(|c| (self.rate(&bracket, &c, brackets, next), c)).collect();
                 // Stable: on equal quality the first generated stays first (B.8).
@@ -851,9 +869,9 @@ impl Search<'_> {
     }
 
     /// The valid candidates making exactly `pairs` pairs in `bracket` (moved-down players
-    /// first, `moved_down` of them), in the generation order of B.6-B.7 and D.1-D.3; with
-    /// `quick`, generation stops after the first perfect candidate (then the flag returned
-    /// is true).
+    /// first, `moved_down` of them), in the generation order of B.6-B.7 and D.1-D.3. With
+    /// `quick`, generation stops at the first perfect candidate, or gives up when that
+    /// would take more than a few remainder pairings per MDP-pairing.
     #[allow(clippy::too_many_arguments)]
     fn candidates(
         &mut self,
@@ -863,7 +881,7 @@ impl Search<'_> {
         quick: bool,
         brackets: &[Vec<usize>],
         next: Option<usize>,
-    ) -> (Vec<Candidate>, bool) {
+    ) -> (Vec<Candidate>, Generation) {
         let mut out = Vec::new();
         let mut generated = 0usize;
         let perfect = Quality::perfect(self.psd_bound(bracket, moved_down, pairs));
@@ -885,13 +903,18 @@ impl Search<'_> {
                 let limit = MAX_CANDIDATES_PER_BRACKET.saturating_sub(generated);
                 for order in self.compatible_arrangements(&s1, residents, limit) {
                     if m1 > 0 && !self.spend(&mut generated) {
-                        return (out, false);
+                        return (out, Generation::Complete);
                     }
                     let partners: Vec<usize> = order.iter().map(|&i| residents[i]).collect();
                     let remainder: Vec<usize> =
                         (0..residents.len()).filter(|i| !order.contains(i)).map(|i| residents[i]).collect();
                     let head: Vec<(usize, usize)> = s1.iter().copied().zip(partners).collect();
-                    let tails = self.homogeneous(&remainder, remainder_pairs, &mut generated);
+                    // The quick pass hopes for a perfect candidate among the first few.
+                    let tail_limit = if quick { QUICK_TAILS } else { usize::MAX };
+                    let tails = self.homogeneous(&remainder, remainder_pairs, &mut generated, tail_limit);
+                    // Cut short, the quick pass cannot go on to later MDP-pairings without
+                    // breaking the generation order (B.8): the full pass takes over.
+                    let truncated = tails.len() >= tail_limit;
                     for tail in tails {
                         let mut all = head.clone();
                         all.extend(tail.pairs);
@@ -901,16 +924,19 @@ impl Search<'_> {
                         let is_perfect = quick && self.rate(bracket, &candidate, brackets, next) == perfect;
                         out.push(candidate);
                         if is_perfect {
-                            return (out, true);
+                            return (out, Generation::Perfect);
                         }
                     }
+                    if truncated {
+                        return (out, Generation::GaveUp);
+                    }
                     if self.exhausted || generated >= MAX_CANDIDATES_PER_BRACKET {
-                        return (out, false);
+                        return (out, Generation::Complete);
                     }
                 }
             }
         }
-        (out, false)
+        (out, Generation::Complete)
     }
 
     /// Counts one generated candidate against the limits; false when a limit is reached.
@@ -927,7 +953,13 @@ impl Search<'_> {
     /// Homogeneous pairing of `players` (ranked) into exactly `pairs` pairs: S1 = the first
     /// `pairs`, S2 the rest, transpositions of S2 (D.1), then exchanges (D.2); the players
     /// left over float.
-    fn homogeneous(&mut self, players: &[usize], pairs: usize, generated: &mut usize) -> Vec<Candidate> {
+    fn homogeneous(
+        &mut self,
+        players: &[usize],
+        pairs: usize,
+        generated: &mut usize,
+        tail_limit: usize,
+    ) -> Vec<Candidate> {
         let mut out = Vec::new();
         if pairs == 0 {
             out.push(Candidate { pairs: Vec::new(), floaters: players.to_vec() });
@@ -945,7 +977,10 @@ impl Search<'_> {
             let s1: Vec<usize> = s1_positions.iter().map(|&i| players[i]).collect();
             let s2: Vec<usize> =
                 (0..players.len()).filter(|i| !s1_positions.contains(i)).map(|i| players[i]).collect();
-            let limit = MAX_CANDIDATES_PER_BRACKET.saturating_sub(*generated);
+            if out.len() >= tail_limit {
+                break;
+            }
+            let limit = MAX_CANDIDATES_PER_BRACKET.saturating_sub(*generated).min(tail_limit - out.len());
             for order in self.compatible_arrangements(&s1, &s2, limit) {
                 if !self.spend(generated) {
                     return out;
@@ -1056,7 +1091,9 @@ fn exchanges(size: usize, pairs: usize) -> Vec<Vec<usize>> {
     type Exchange = (usize, i64, std::cmp::Reverse<Vec<usize>>, Vec<usize>, Vec<usize>);
     let describe = |positions: Vec<usize>| -> Exchange {
         let moved_in: Vec<usize> = positions.iter().copied().filter(|&i| i >= pairs).collect();
-        let mut moved_out: Vec<usize> = (0..pairs).filter(|i| !positions.contains(i)).collect();
+        let mut in_s1 = vec![false; size];
+        positions.iter().for_each(|&i| in_s1[i] = true);
+        let mut moved_out: Vec<usize> = (0..pairs).filter(|&i| !in_s1[i]).collect();
         moved_out.reverse();
         let difference = moved_in.iter().sum::<usize>() as i64 - moved_out.iter().sum::<usize>() as i64;
         (moved_in.len(), difference, std::cmp::Reverse(moved_out), moved_in, positions)
