@@ -18,7 +18,7 @@ use tavoliere_tournament::tables::{
     build_crosstable, build_grand_prix_table, Crosstable, GrandPrixTable, PlayerInfo, SectionInfo,
 };
 use tavoliere_tournament::withdrawal::{apply_withdrawal, WithdrawalRule};
-use tavoliere_tournament::{GameId, GameRecord, GameResult, PlayerId, Scoring, SectionId};
+use tavoliere_tournament::{ByePoints, GameId, GameRecord, GameResult, PlayerId, Points, Scoring, SectionId};
 use time::OffsetDateTime;
 
 use super::accounts::{account_id_by_username, Account, Role};
@@ -447,6 +447,9 @@ pub struct NewSection {
     pub swiss_rounds: Option<u32>,
     /// Scoring (default 1 / ½ / 0).
     pub scoring: Option<ScoringSpec>,
+    /// Swiss: what a pairing-allocated bye scores: `"win"` (the default, FIDE C.04.1),
+    /// `"draw"`, `"loss"` or a number of points.
+    pub bye_points: Option<ByePoints>,
     /// Tie-break order (default Sonneborn-Berger, direct encounter, wins; Buchholz first
     /// for Swiss).
     pub tie_breaks: Option<Vec<TieBreak>>,
@@ -484,6 +487,9 @@ pub struct SectionView {
     pub swiss_rounds: Option<i32>,
     /// Points per result.
     pub scoring: Scoring,
+    /// Swiss: what a pairing-allocated bye scores (`null` for round-robins, whose byes are
+    /// rounds without a game).
+    pub bye_points: Option<ByePoints>,
     /// Tie-breaks in order.
     pub tie_breaks: Vec<TieBreak>,
     /// Withdrawal rule.
@@ -520,6 +526,7 @@ struct SectionRow {
     start_policy: String,
     swiss_rounds: Option<i32>,
     scoring: Json<Scoring>,
+    bye_points: Json<ByePoints>,
     tie_breaks: Json<Vec<TieBreak>>,
     withdrawal_rule: String,
     status: String,
@@ -527,7 +534,7 @@ struct SectionRow {
 }
 
 const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
-    vacation_allowed, pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule,
+    vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
     status, current_round"#;
 
 impl SectionRow {
@@ -552,7 +559,35 @@ impl SectionRow {
     }
 
     fn standings_config(&self) -> StandingsConfig {
-        StandingsConfig { scoring: self.scoring.0, tie_breaks: self.tie_breaks.0.clone() }
+        StandingsConfig {
+            scoring: self.scoring.0,
+            tie_breaks: self.tie_breaks.0.clone(),
+            bye_points: self.bye_points.0,
+        }
+    }
+
+    /// The Swiss pairing settings: the scoring, the bye's points under it, and the rounds
+    /// planned (the last one applies the top-scorer rules).
+    fn swiss_options(&self) -> SwissOptions {
+        SwissOptions {
+            scoring: self.scoring.0,
+            bye_points: self.bye_points.0.points(&self.scoring.0),
+            rounds: self.swiss_rounds.and_then(|rounds| u32::try_from(rounds).ok()),
+            ..SwissOptions::default()
+        }
+    }
+}
+
+/// Checks a section's bye setting: Swiss sections only, never negative.
+fn check_bye_points(pairing: PairingSystem, bye_points: Option<ByePoints>) -> DomainResult<()> {
+    match bye_points {
+        Some(_) if pairing != PairingSystem::Swiss => {
+            Err(DomainError::Invalid("bye_points is for Swiss sections".to_owned()))
+        }
+        Some(ByePoints::Fixed(points)) if points < Points::ZERO => {
+            Err(DomainError::Invalid(format!("bye_points ({points}) must not be negative")))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -618,14 +653,16 @@ pub async fn create_section(
         (_, _) => None,
     };
     let scoring = new.scoring.map_or_else(Scoring::default, ScoringSpec::scoring);
+    check_bye_points(new.pairing, new.bye_points)?;
+    let bye_points = new.bye_points.unwrap_or_default();
     let tie_breaks = new.tie_breaks.unwrap_or_else(|| match new.pairing {
         PairingSystem::Swiss => vec![TieBreak::Buchholz, TieBreak::SonnebornBerger, TieBreak::Wins],
         _ => StandingsConfig::default().tie_breaks,
     });
     let id: i64 = sqlx::query_scalar(
         r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
-               pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning section_id"#,
+               pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning section_id"#,
     )
     .bind(tournament_id)
     .bind(&name)
@@ -640,6 +677,7 @@ pub async fn create_section(
     .bind(Json(&tie_breaks))
     .bind(withdrawal_rule_name(new.withdrawal_rule))
     .bind(domain.clock.now())
+    .bind(Json(bye_points))
     .fetch_one(&domain.pool)
     .await?;
     section(domain, id).await
@@ -659,10 +697,12 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
     .bind(section_id)
     .fetch_all(&domain.pool)
     .await?;
+    let pairing = row.pairing()?;
     Ok(SectionView {
         id: row.section_id,
         tournament_id: row.tournament_id,
-        pairing: row.pairing()?,
+        pairing,
+        bye_points: (pairing == PairingSystem::Swiss).then_some(row.bye_points.0),
         start_policy: row.start_policy(),
         withdrawal_rule: row.withdrawal_rule(),
         name: row.name,
@@ -698,6 +738,8 @@ pub struct SectionPatch {
     pub swiss_rounds: Option<u32>,
     /// Scoring.
     pub scoring: Option<ScoringSpec>,
+    /// Swiss: what a bye scores (the tables follow at once; pairings from the next round).
+    pub bye_points: Option<ByePoints>,
     /// Tie-break order.
     pub tie_breaks: Option<Vec<TieBreak>>,
     /// Withdrawal rule (before the start).
@@ -740,6 +782,7 @@ pub async fn update_section(
             )));
         }
     }
+    check_bye_points(row.pairing()?, patch.bye_points)?;
     let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
     let name = patch.name.as_deref().map(check_name).transpose()?;
     let ruleset = patch.ruleset.as_deref().map(|r| ruleset_for(variant, Some(r))).transpose()?;
@@ -761,7 +804,8 @@ pub async fn update_section(
                time_control = coalesce($4, time_control), vacation_allowed = coalesce($5, vacation_allowed),
                start_policy = coalesce($6, start_policy), swiss_rounds = coalesce($7, swiss_rounds),
                scoring = coalesce($8, scoring), tie_breaks = coalesce($9, tie_breaks),
-               withdrawal_rule = coalesce($10, withdrawal_rule), status = coalesce($11, status)
+               withdrawal_rule = coalesce($10, withdrawal_rule), status = coalesce($11, status),
+               bye_points = coalesce($12, bye_points)
            where section_id = $1"#,
     )
     .bind(section_id)
@@ -775,6 +819,7 @@ pub async fn update_section(
     .bind(patch.tie_breaks.map(Json))
     .bind(patch.withdrawal_rule.map(withdrawal_rule_name))
     .bind(patch.status)
+    .bind(patch.bye_points.map(Json))
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -1129,8 +1174,7 @@ async fn pair_swiss(
     games: &[GameRecord],
     byes: &[SwissBye],
 ) -> DomainResult<Vec<i64>> {
-    let options = SwissOptions { scoring: row.scoring.0, ..SwissOptions::default() };
-    let round = pair_swiss_round(players, games, byes, &options).map_err(|e| match e {
+    let round = pair_swiss_round(players, games, byes, &row.swiss_options()).map_err(|e| match e {
         SwissError::RoundNotFinished(game) => {
             DomainError::Conflict(format!("game {} of the last round is not finished", game.0))
         }
@@ -1544,6 +1588,8 @@ struct SectionData {
     tournament_name: String,
     players: Vec<PlayerInfo>,
     games: Vec<GameRecord>,
+    /// Swiss byes (none in a round-robin).
+    byes: Vec<SwissBye>,
 }
 
 async fn section_data(domain: &Domain, section_id: i64) -> DomainResult<SectionData> {
@@ -1560,11 +1606,13 @@ async fn section_data(domain: &Domain, section_id: i64) -> DomainResult<SectionD
     .fetch_all(&domain.pool)
     .await?;
     let games = section_games(&domain.pool, section_id).await?.iter().map(SectionGame::record).collect();
+    let byes = section_byes(&domain.pool, section_id).await?;
     Ok(SectionData {
         row,
         tournament_name,
         players: players.into_iter().map(|(id, name)| PlayerInfo { id: PlayerId(id), name }).collect(),
         games,
+        byes,
     })
 }
 
@@ -1578,7 +1626,8 @@ impl SectionData {
     }
 
     fn standings(&self) -> DomainResult<Vec<Standing>> {
-        compute_standings(&self.ids(), &self.games, &self.row.standings_config()).map_err(internal)
+        compute_standings(&self.ids(), &self.games, &self.byes, &self.row.standings_config())
+            .map_err(internal)
     }
 }
 
@@ -1631,7 +1680,7 @@ pub async fn standings(domain: &Domain, section_id: i64) -> DomainResult<Standin
 /// Unknown section (404).
 pub async fn crosstable(domain: &Domain, section_id: i64) -> DomainResult<Crosstable> {
     let data = section_data(domain, section_id).await?;
-    build_crosstable(&data.title(), &data.players, &data.games, &data.row.standings_config())
+    build_crosstable(&data.title(), &data.players, &data.games, &data.byes, &data.row.standings_config())
         .map_err(internal)
 }
 
@@ -1644,14 +1693,12 @@ pub async fn trf(domain: &Domain, section_id: i64) -> DomainResult<String> {
     if data.row.pairing()? != PairingSystem::Swiss {
         return Err(DomainError::Invalid("the TRF export is for Swiss sections".to_owned()));
     }
-    let byes = section_byes(&domain.pool, section_id).await?;
-    let options = SwissOptions { scoring: data.row.scoring.0, ..SwissOptions::default() };
     trf_export(
         &data.title(),
         &data.players,
         &data.games,
-        &byes,
-        &options,
+        &data.byes,
+        &data.row.swiss_options(),
         data.row.swiss_rounds.map(|r| r.max(0) as u32),
     )
     .map_err(internal)

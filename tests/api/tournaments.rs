@@ -461,6 +461,122 @@ async fn a_swiss_section_is_paired_round_by_round_and_exports_trf() {
 }
 
 #[tokio::test]
+async fn a_swiss_bye_scores_the_sections_bye_points_in_every_table() {
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "T").await;
+    let section = create_section(
+        &app,
+        &director,
+        tournament,
+        json!({"pairing": "swiss", "swiss_rounds": 3, "name": "Open"}),
+    )
+    .await;
+    let shown = app.get(&format!("/api/sections/{section}"), None).await;
+    assert_eq!(shown.expect(StatusCode::OK)["bye_points"], "win", "a win's points by default (FIDE C.04.1)");
+    for seed in 1..=3 {
+        let player = app.register(&format!("player{seed}")).await;
+        let entry = json!({"username": player.name, "seed": seed});
+        app.post(&format!("/api/sections/{section}/entries"), Some(&director), entry)
+            .await
+            .expect(StatusCode::CREATED);
+    }
+    // Round 1: 1 v 2, and 3 (the lowest-ranked) has the bye.
+    let round_one = start(&app, &director, section).await;
+    assert_eq!(round_one.len(), 1);
+    decide(&app, &director, round_one[0], "adjudicate", "draw", "agreed").await.expect(StatusCode::OK);
+
+    let standings_path = format!("/api/sections/{section}/standings");
+    let standings = app.get(&standings_path, None).await;
+    let standings = standings.expect(StatusCode::OK);
+    assert_eq!(line(standings, "player3")["points"], 1.0, "the bye is worth a win");
+    assert_eq!(line(standings, "player3")["record"]["byes"], 1);
+    assert_eq!(line(standings, "player3")["games_counted"], 0);
+    assert_eq!(line(standings, "player1")["points"], 0.5);
+
+    let table = app.get(&format!("/api/sections/{section}/crosstable.json"), None).await;
+    let table = table.expect(StatusCode::OK).clone();
+    let row = table["rows"].as_array().unwrap().iter().find(|r| r["player"]["name"] == "player3").unwrap();
+    assert_eq!(row["byes"], json!([1]));
+    assert_eq!(row["points"], 1.0);
+    let (status, _, csv) =
+        get_text(&app, &format!("/api/sections/{section}/crosstable.csv?lang=en"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(csv.lines().next().unwrap().contains("Bye (round)"), "{csv}");
+    let (_, _, trf) = get_text(&app, &format!("/api/sections/{section}/trf"), None).await;
+    let third = trf.lines().find(|l| l.starts_with("001    3")).unwrap_or_else(|| panic!("{trf}"));
+    assert!(third.ends_with("0000 - U"), "{trf}");
+    assert_eq!(&third[80..84], " 1.0", "{trf}");
+
+    // A director may make the bye worth a draw: every table follows.
+    let path = format!("/api/sections/{section}");
+    let edited = patch(&app, &path, Some(&director), json!({"bye_points": "draw"})).await;
+    assert_eq!(edited.expect(StatusCode::OK)["bye_points"], "draw");
+    let standings = app.get(&standings_path, None).await;
+    assert_eq!(line(standings.expect(StatusCode::OK), "player3")["points"], 0.5);
+    let (_, _, trf) = get_text(&app, &format!("/api/sections/{section}/trf"), None).await;
+    let third = trf.lines().find(|l| l.starts_with("001    3")).unwrap();
+    assert_eq!(&third[80..84], " 0.5", "{trf}");
+
+    // The next round: 3 may not have a second bye.
+    let round_two =
+        app.post(&format!("/api/sections/{section}/next-round"), Some(&director), json!({})).await;
+    assert_eq!(round_two.expect(StatusCode::CREATED)["games"].as_array().unwrap().len(), 1);
+    let byes: Vec<(i32, String)> = sqlx::query_as(
+        "select b.round, a.username from section_bye b join account a using (account_id) where b.section_id = $1 order by b.round",
+    )
+    .bind(section)
+    .fetch_all(&app.domain.pool)
+    .await
+    .unwrap();
+    assert_eq!(byes.len(), 2);
+    assert_ne!(byes[1].1, "player3", "{byes:?}");
+}
+
+#[tokio::test]
+async fn bye_points_are_for_swiss_sections_and_never_negative() {
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "T").await;
+    let sections = format!("/api/tournaments/{tournament}/sections");
+    let base = json!({"name": "A", "variant": "xiangqi", "time_control": three_days()});
+    let with = |extra: Value| {
+        let mut body = base.clone();
+        if let (Value::Object(body), Value::Object(extra)) = (&mut body, extra) {
+            body.extend(extra);
+        }
+        body
+    };
+    let reply = app
+        .post(&sections, Some(&director), with(json!({"pairing": "round-robin", "bye_points": "draw"})))
+        .await;
+    reply.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reply.detail().contains("Swiss"), "{}", reply.detail());
+    let swiss = json!({"pairing": "swiss", "swiss_rounds": 3});
+    let mut negative = with(swiss.clone());
+    negative["bye_points"] = json!(-1);
+    app.post(&sections, Some(&director), negative).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    let mut unknown = with(swiss.clone());
+    unknown["bye_points"] = json!("half");
+    let reply = app.post(&sections, Some(&director), unknown).await;
+    assert!(reply.status.is_client_error(), "{}", reply.status);
+    reply.expect(reply.status);
+    let mut fixed = with(swiss);
+    fixed["bye_points"] = json!(0.5);
+    let created = app.post(&sections, Some(&director), fixed).await;
+    assert_eq!(created.expect(StatusCode::CREATED)["bye_points"], 0.5);
+    let round_robin = create_section(&app, &director, tournament, json!({})).await;
+    let shown = app.get(&format!("/api/sections/{round_robin}"), None).await;
+    assert!(
+        shown.expect(StatusCode::OK)["bye_points"].is_null(),
+        "a round-robin bye is no game and no points"
+    );
+    patch(&app, &format!("/api/sections/{round_robin}"), Some(&director), json!({"bye_points": "win"}))
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
 async fn a_round_by_round_round_robin_starts_one_round_at_a_time() {
     let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;

@@ -43,7 +43,7 @@ fn section(first_player: i64, players: i64, seed: u64) -> (Vec<PlayerId>, Vec<Ga
 }
 
 fn every_tie_break() -> StandingsConfig {
-    StandingsConfig { scoring: Scoring::default(), tie_breaks: TieBreak::ALL.to_vec() }
+    StandingsConfig { scoring: Scoring::default(), tie_breaks: TieBreak::ALL.to_vec(), ..Default::default() }
 }
 
 fn standings_100_double(c: &mut Criterion) {
@@ -51,14 +51,14 @@ fn standings_100_double(c: &mut Criterion) {
     assert_eq!(games.len(), 9900);
     let config = every_tie_break();
     c.bench_function("standings: 100-player double round-robin, 9,900 games, all tie-breaks", |b| {
-        b.iter(|| compute_standings(black_box(&players), black_box(&games), &config).expect("valid"))
+        b.iter(|| compute_standings(black_box(&players), black_box(&games), &[], &config).expect("valid"))
     });
     let names: Vec<PlayerInfo> =
         players.iter().map(|&id| PlayerInfo { id, name: format!("Player {}", id.0) }).collect();
     c.bench_function("crosstable + HTML: 100-player double round-robin", |b| {
         b.iter(|| {
             let table =
-                build_crosstable("Bench", black_box(&names), black_box(&games), &config).expect("valid");
+                build_crosstable("Bench", black_box(&names), black_box(&games), &[], &config).expect("valid");
             crosstable_html(&table, Language::It)
         })
     });
@@ -78,7 +78,7 @@ fn grand_prix_20_sections(c: &mut Criterion) {
         .iter()
         .enumerate()
         .map(|(i, (players, games))| {
-            let standings = compute_standings(players, games, &config).expect("valid");
+            let standings = compute_standings(players, games, &[], &config).expect("valid");
             SectionResults::from_standings(SectionId(i as i64), &standings)
         })
         .collect();
@@ -91,7 +91,7 @@ fn grand_prix_20_sections(c: &mut Criterion) {
                 .iter()
                 .enumerate()
                 .map(|(i, (players, games))| {
-                    let standings = compute_standings(players, games, &config).expect("valid");
+                    let standings = compute_standings(players, games, &[], &config).expect("valid");
                     SectionResults::from_standings(SectionId(i as i64), &standings)
                 })
                 .collect();

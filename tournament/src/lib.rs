@@ -10,8 +10,8 @@
 //! * [`standings`]: standings with configurable tie-breaks and shared places.
 //! * [`withdrawal`]: the withdrawal rule (forfeit the unplayed games, or annul everything
 //!   below half played).
-//! * [`swiss`]: Swiss pairings (a documented subset of the FIDE Dutch system) and a
-//!   TRF(x)-style export.
+//! * [`swiss`]: Swiss pairings (the FIDE Dutch system without its top-scorer and
+//!   look-ahead rules, documented there) and a TRF(x)-style export.
 //! * [`grand_prix`]: the overall table of a tournament made of several sections.
 //! * [`tables`]: crosstables and Grand Prix tables as data, JSON (serde), CSV and HTML in
 //!   Italian or English.
@@ -32,6 +32,7 @@
 
 pub mod berger;
 pub mod grand_prix;
+mod matching;
 mod model;
 pub mod scoring;
 pub mod standings;
@@ -39,5 +40,5 @@ pub mod swiss;
 pub mod tables;
 pub mod withdrawal;
 
-pub use model::{GameId, GameRecord, GameResult, PlayerId, PlayerOutcome, SectionId};
-pub use scoring::{Points, Scoring};
+pub use model::{Bye, GameId, GameRecord, GameResult, PlayerId, PlayerOutcome, SectionId};
+pub use scoring::{ByePoints, Points, Scoring};

@@ -137,3 +137,13 @@ impl GameRecord {
         }
     }
 }
+
+/// A pairing-allocated bye (Swiss): the player sat out `round` and scores the section's
+/// bye points ([`crate::ByePoints`]). It is not a game: no opponent, no colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Bye {
+    /// The round.
+    pub round: u32,
+    /// The player.
+    pub player: PlayerId,
+}

@@ -193,6 +193,76 @@ impl Scoring {
     }
 }
 
+/// What a pairing-allocated bye scores in a Swiss section. FIDE C.04.1 (d): "a player who
+/// has received a pairing-allocated bye receives the points for a win" — [`ByePoints::Win`],
+/// the default; a section may give a draw's or a loss's points, or a fixed value.
+///
+/// Serialized as `"win"`, `"draw"`, `"loss"` or a number of points (`0.5`). The named values
+/// follow the section's scoring when it changes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "ByePointsRepr", into = "ByePointsRepr")]
+pub enum ByePoints {
+    /// The points of a win over the board.
+    #[default]
+    Win,
+    /// The points of a draw.
+    Draw,
+    /// The points of a loss over the board.
+    Loss,
+    /// A fixed number of points.
+    Fixed(Points),
+}
+
+impl ByePoints {
+    /// The points a bye is worth under `scoring`.
+    pub fn points(self, scoring: &Scoring) -> Points {
+        match self {
+            ByePoints::Win => scoring.win,
+            ByePoints::Draw => scoring.draw,
+            ByePoints::Loss => scoring.loss,
+            ByePoints::Fixed(points) => points,
+        }
+    }
+}
+
+/// The JSON shape of [`ByePoints`].
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(untagged)]
+enum ByePointsRepr {
+    Named(ByeName),
+    Fixed(Points),
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ByeName {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl From<ByePointsRepr> for ByePoints {
+    fn from(repr: ByePointsRepr) -> ByePoints {
+        match repr {
+            ByePointsRepr::Named(ByeName::Win) => ByePoints::Win,
+            ByePointsRepr::Named(ByeName::Draw) => ByePoints::Draw,
+            ByePointsRepr::Named(ByeName::Loss) => ByePoints::Loss,
+            ByePointsRepr::Fixed(points) => ByePoints::Fixed(points),
+        }
+    }
+}
+
+impl From<ByePoints> for ByePointsRepr {
+    fn from(bye: ByePoints) -> ByePointsRepr {
+        match bye {
+            ByePoints::Win => ByePointsRepr::Named(ByeName::Win),
+            ByePoints::Draw => ByePointsRepr::Named(ByeName::Draw),
+            ByePoints::Loss => ByePointsRepr::Named(ByeName::Loss),
+            ByePoints::Fixed(points) => ByePointsRepr::Fixed(points),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +284,25 @@ mod tests {
         assert_eq!(Points::div_rounded(2_000, 3), Points::from_milli(667));
         assert_eq!(Points::div_rounded(1, 2), Points::from_milli(1));
         assert_eq!(Points::div_rounded(5, 0), Points::ZERO);
+    }
+
+    #[test]
+    fn a_bye_scores_a_win_by_default_and_follows_the_scoring() {
+        assert_eq!(ByePoints::default().points(&Scoring::default()), Points::whole(1));
+        assert_eq!(ByePoints::default().points(&Scoring::three_two_one()), Points::whole(3));
+        assert_eq!(ByePoints::Draw.points(&Scoring::three_two_one()), Points::whole(2));
+        assert_eq!(ByePoints::Fixed(Points::halves(1)).points(&Scoring::default()), Points::halves(1));
+    }
+
+    #[test]
+    fn bye_points_read_and_write_names_or_numbers() {
+        let read = |text: &str| serde_json::from_str::<ByePoints>(text);
+        assert_eq!(read("\"win\"").unwrap(), ByePoints::Win);
+        assert_eq!(read("\"draw\"").unwrap(), ByePoints::Draw);
+        assert_eq!(read("0.5").unwrap(), ByePoints::Fixed(Points::halves(1)));
+        assert!(read("\"half\"").is_err());
+        assert_eq!(serde_json::to_string(&ByePoints::Loss).unwrap(), "\"loss\"");
+        assert_eq!(serde_json::to_string(&ByePoints::Fixed(Points::whole(2))).unwrap(), "2.0");
     }
 
     #[test]

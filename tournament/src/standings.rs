@@ -14,7 +14,14 @@
 //!   colour** counts only games won over the board with the second move.
 //! * **Buchholz** is the sum of the points of the opponents met in counted games.
 //! * **Koya** is the points scored against opponents who made at least half the maximum on
-//!   their own counted games.
+//!   their own counted games and byes.
+//! * **Byes** (Swiss, pairing-allocated: [`Bye`]) score the section's [`ByePoints`] (a win's
+//!   points by default, FIDE C.04.1 (d)) and count in the player's points, so in the
+//!   opponents' Buchholz and Sonneborn-Berger. A bye is not a game: it is left out of the
+//!   receiver's own opponent-based criteria (Buchholz, Sonneborn-Berger, Koya, direct
+//!   encounter), of games played and of wins. This is the simple rule; FIDE's "virtual
+//!   opponent" (C.02 13.15, a draw against an opponent with the player's own score) is not
+//!   applied.
 //!
 //! Any criterion but direct encounter is computed for every player (crosstables print
 //! them); direct encounter only for the groups it was used on.
@@ -24,8 +31,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{GameId, GameRecord, GameResult, PlayerId, PlayerOutcome};
-use crate::scoring::{Points, Scoring};
+use crate::model::{Bye, GameId, GameRecord, GameResult, PlayerId, PlayerOutcome};
+use crate::scoring::{ByePoints, Points, Scoring};
 
 /// A tie-break criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -72,6 +79,9 @@ pub struct StandingsConfig {
     pub scoring: Scoring,
     /// Tie-breaks applied in this order after points.
     pub tie_breaks: Vec<TieBreak>,
+    /// What a pairing-allocated bye scores (Swiss sections; default a win's points).
+    #[serde(default)]
+    pub bye_points: ByePoints,
 }
 
 impl Default for StandingsConfig {
@@ -80,6 +90,7 @@ impl Default for StandingsConfig {
         StandingsConfig {
             scoring: Scoring::default(),
             tie_breaks: vec![TieBreak::SonnebornBerger, TieBreak::DirectEncounter, TieBreak::Wins],
+            bye_points: ByePoints::Win,
         }
     }
 }
@@ -126,7 +137,7 @@ pub struct Standing {
     /// Wins, draws and losses over the board, and forfeit wins and losses.
     pub record: Record,
     /// The most points the player could have made in the games played so far
-    /// (`games_counted` times the points of a win).
+    /// (`games_counted` times the points of a win, plus the points of each bye).
     pub max_points_so_far: Points,
     /// The tie-break values, in the section's order; `None` for a direct encounter that was
     /// not computed for this player (not tied at that stage) or could not apply.
@@ -146,6 +157,8 @@ pub struct Record {
     pub forfeit_wins: u32,
     /// Losses by forfeit (double forfeits included).
     pub forfeit_losses: u32,
+    /// Pairing-allocated byes (Swiss).
+    pub byes: u32,
 }
 
 /// Why standings cannot be computed.
@@ -165,6 +178,13 @@ pub enum StandingsError {
         /// The game.
         game: GameId,
     },
+    /// A bye names a player who is not entered in the section.
+    UnknownByePlayer {
+        /// The round of the bye.
+        round: u32,
+        /// The player.
+        player: PlayerId,
+    },
 }
 
 impl fmt::Display for StandingsError {
@@ -176,6 +196,9 @@ impl fmt::Display for StandingsError {
             }
             StandingsError::PlayerAgainstThemself { game } => {
                 write!(f, "game {} has the same player on both sides", game.0)
+            }
+            StandingsError::UnknownByePlayer { round, player } => {
+                write!(f, "the bye of round {round} names player {}, who is not in the section", player.0)
             }
         }
     }
@@ -192,14 +215,16 @@ struct Side {
 }
 
 /// Computes the standings of a section: `players` are the entries (in draw order, which
-/// also orders players who share a place), `games` every game of the section.
+/// also orders players who share a place), `games` every game of the section, `byes` the
+/// pairing-allocated byes (Swiss sections; empty otherwise).
 ///
 /// # Errors
 ///
-/// A duplicate entry, a game naming a player not entered, or a game against oneself.
+/// A duplicate entry, a game or bye naming a player not entered, or a game against oneself.
 pub fn compute_standings(
     players: &[PlayerId],
     games: &[GameRecord],
+    byes: &[Bye],
     config: &StandingsConfig,
 ) -> Result<Vec<Standing>, StandingsError> {
     let mut index: HashMap<PlayerId, usize> = HashMap::with_capacity(players.len());
@@ -231,13 +256,32 @@ pub fn compute_standings(
         }
     }
 
-    let points: Vec<Points> =
-        sides.iter().map(|games| games.iter().map(|s| scoring.points(s.outcome)).sum()).collect();
+    let mut bye_count = vec![0u32; count];
+    for bye in byes {
+        let player = index
+            .get(&bye.player)
+            .copied()
+            .ok_or(StandingsError::UnknownByePlayer { round: bye.round, player: bye.player })?;
+        bye_count[player] += 1;
+    }
+    let bye_points = config.bye_points.points(scoring);
+    let byes_worth =
+        |i: usize| Points::from_milli(bye_points.milli().saturating_mul(i64::from(bye_count[i])));
+    let points: Vec<Points> = sides
+        .iter()
+        .enumerate()
+        .map(|(i, games)| games.iter().map(|s| scoring.points(s.outcome)).sum::<Points>() + byes_worth(i))
+        .collect();
+    let max_points: Vec<Points> = (0..count)
+        .map(|i| {
+            Points::from_milli(scoring.win.milli().saturating_mul(sides[i].len() as i64)) + byes_worth(i)
+        })
+        .collect();
     let mut standings: Vec<Standing> = players
         .iter()
         .enumerate()
         .map(|(i, &player)| {
-            let mut record = Record::default();
+            let mut record = Record { byes: bye_count[i], ..Record::default() };
             for side in &sides[i] {
                 match side.outcome {
                     PlayerOutcome::Win => record.wins += 1,
@@ -255,9 +299,7 @@ pub fn compute_standings(
                 games_counted,
                 games_scheduled: scheduled[i],
                 record,
-                max_points_so_far: Points::from_milli(
-                    scoring.win.milli().saturating_mul(i64::from(games_counted)),
-                ),
+                max_points_so_far: max_points[i],
                 tie_breaks: vec![None; config.tie_breaks.len()],
             }
         })
@@ -269,7 +311,8 @@ pub fn compute_standings(
             continue;
         }
         for (i, standing) in standings.iter_mut().enumerate() {
-            standing.tie_breaks[slot] = Some(absolute_value(tie_break, &sides[i], &sides, &points, scoring));
+            standing.tie_breaks[slot] =
+                Some(absolute_value(tie_break, &sides[i], &points, &max_points, scoring));
         }
     }
 
@@ -340,8 +383,8 @@ fn split_by<K: PartialEq>(ordered: &[usize], key: impl Fn(&usize) -> K) -> Vec<V
 fn absolute_value(
     tie_break: TieBreak,
     games: &[Side],
-    sides: &[Vec<Side>],
     points: &[Points],
+    max_points: &[Points],
     scoring: &Scoring,
 ) -> Points {
     match tie_break {
@@ -362,11 +405,7 @@ fn absolute_value(
         TieBreak::Buchholz => games.iter().map(|s| points[s.opponent]).sum(),
         TieBreak::Koya => games
             .iter()
-            .filter(|s| {
-                let opponent_games = sides[s.opponent].len() as i64;
-                points[s.opponent].milli().saturating_mul(2)
-                    >= scoring.win.milli().saturating_mul(opponent_games)
-            })
+            .filter(|s| points[s.opponent].milli().saturating_mul(2) >= max_points[s.opponent].milli())
             .map(|s| scoring.points(s.outcome))
             .sum(),
         TieBreak::DirectEncounter => Points::ZERO,

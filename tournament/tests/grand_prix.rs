@@ -41,8 +41,8 @@ const MINISHOGI: &str = "
 
 fn section(id: i64, entries: &[i64], sheet: &str) -> SectionResults {
     let players: Vec<PlayerId> = entries.iter().copied().map(PlayerId).collect();
-    let config = StandingsConfig { scoring: Scoring::default(), tie_breaks: vec![] };
-    let standings = compute_standings(&players, &games(sheet), &config).unwrap();
+    let config = StandingsConfig { scoring: Scoring::default(), tie_breaks: vec![], ..Default::default() };
+    let standings = compute_standings(&players, &games(sheet), &[], &config).unwrap();
     SectionResults::from_standings(SectionId(id), &standings)
 }
 

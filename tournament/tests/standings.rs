@@ -7,7 +7,7 @@ use tavoliere_tournament::standings::{
     compute_standings, Place, Standing, StandingsConfig, StandingsError, TieBreak,
 };
 use tavoliere_tournament::withdrawal::{apply_withdrawal, ResultChange, WithdrawalRule};
-use tavoliere_tournament::{GameId, GameResult, PlayerId, Points, Scoring};
+use tavoliere_tournament::{Bye, ByePoints, GameId, GameRecord, GameResult, PlayerId, Points, Scoring};
 
 /// Four players, one cycle. By hand (1/½/0):
 /// A(1) 2½, B(2) 1½, C(3) 1½, D(4) ½.
@@ -22,8 +22,12 @@ const FOUR: &str = "
     4 3 0-1";
 
 fn standings(sheet: &str, count: i64, tie_breaks: &[TieBreak]) -> Vec<Standing> {
-    let config = StandingsConfig { scoring: Scoring::default(), tie_breaks: tie_breaks.to_vec() };
-    compute_standings(&players(count), &games(sheet), &config).unwrap()
+    let config = StandingsConfig {
+        scoring: Scoring::default(),
+        tie_breaks: tie_breaks.to_vec(),
+        ..Default::default()
+    };
+    compute_standings(&players(count), &games(sheet), &[], &config).unwrap()
 }
 
 /// `(player, place)` in table order.
@@ -184,8 +188,12 @@ fn three_two_one_scoring_and_forfeits() {
         4 1 --
         4 2 +-
         3 4 annulled";
-    let config = StandingsConfig { scoring: Scoring::three_two_one(), tie_breaks: vec![TieBreak::Wins] };
-    let table = compute_standings(&players(4), &games(sheet), &config).unwrap();
+    let config = StandingsConfig {
+        scoring: Scoring::three_two_one(),
+        tie_breaks: vec![TieBreak::Wins],
+        ..Default::default()
+    };
+    let table = compute_standings(&players(4), &games(sheet), &[], &config).unwrap();
     let points = |player: i64| table.iter().find(|s| s.player == PlayerId(player)).unwrap().points;
     assert_eq!(points(1), p("6"), "win 3 + forfeit win 3 + double forfeit 0");
     assert_eq!(points(2), p("3"), "loss 1 + draw 2 + forfeit loss 0");
@@ -203,16 +211,92 @@ fn bad_input_is_a_typed_error() {
     let config = StandingsConfig::default();
     let two = players(2);
     assert_eq!(
-        compute_standings(&two, &games("1 3 1-0"), &config),
+        compute_standings(&two, &games("1 3 1-0"), &[], &config),
         Err(StandingsError::UnknownPlayer { game: GameId(1), player: PlayerId(3) })
     );
     assert_eq!(
-        compute_standings(&two, &games("2 2 1-0"), &config),
+        compute_standings(&two, &games("2 2 1-0"), &[], &config),
         Err(StandingsError::PlayerAgainstThemself { game: GameId(1) })
     );
     assert_eq!(
-        compute_standings(&[PlayerId(1), PlayerId(1)], &[], &config),
+        compute_standings(&[PlayerId(1), PlayerId(1)], &[], &[], &config),
         Err(StandingsError::DuplicatePlayer(PlayerId(1)))
+    );
+}
+
+/// Three players, three Swiss rounds, a bye each:
+/// round 1: 1-2 1-0, 3 bye; round 2: 3-1 ½-½, 2 bye; round 3: 2-3 0-1, 1 bye.
+fn three_rounds_with_byes() -> (Vec<GameRecord>, Vec<Bye>) {
+    let mut sheet = games("1 2 1-0\n3 1 =-=\n2 3 0-1");
+    for (round, game) in sheet.iter_mut().enumerate() {
+        game.round = round as u32 + 1;
+    }
+    let byes = [(1, 3), (2, 2), (3, 1)].map(|(round, player)| Bye { round, player: PlayerId(player) });
+    (sheet, byes.to_vec())
+}
+
+fn with_byes(bye_points: ByePoints, scoring: Scoring) -> Vec<Standing> {
+    let (sheet, byes) = three_rounds_with_byes();
+    let config = StandingsConfig {
+        scoring,
+        tie_breaks: vec![TieBreak::Buchholz, TieBreak::GamesPlayed, TieBreak::Wins, TieBreak::Koya],
+        bye_points,
+    };
+    compute_standings(&players(3), &sheet, &byes, &config).unwrap()
+}
+
+fn line(table: &[Standing], player: i64) -> &Standing {
+    table.iter().find(|s| s.player == PlayerId(player)).unwrap()
+}
+
+#[test]
+fn a_bye_scores_a_win_by_default() {
+    // By hand: 1 = 1 + ½ + 1 (bye) = 2½; 2 = 0 + 1 (bye) + 0 = 1; 3 = 1 (bye) + ½ + 1 = 2½.
+    let table = with_byes(ByePoints::default(), Scoring::default());
+    assert_eq!(line(&table, 1).points, p("2½"));
+    assert_eq!(line(&table, 2).points, p("1"));
+    assert_eq!(line(&table, 3).points, p("2½"));
+    assert_eq!(line(&table, 1).record.byes, 1);
+    // The bye is a round, not a game.
+    assert_eq!(line(&table, 1).games_counted, 2);
+    assert_eq!(line(&table, 1).max_points_so_far, p("3"), "two games and a bye worth 1");
+    // Under 3/2/1/0 a bye is worth a win's 3: 1 = 3 + 2 + 3.
+    let table = with_byes(ByePoints::default(), Scoring::three_two_one());
+    assert_eq!(line(&table, 1).points, p("8"));
+}
+
+#[test]
+fn a_section_may_score_a_bye_as_a_draw_or_a_fixed_value() {
+    let table = with_byes(ByePoints::Draw, Scoring::default());
+    assert_eq!(line(&table, 1).points, p("2"));
+    assert_eq!(line(&table, 2).points, p("½"));
+    let table = with_byes(ByePoints::Fixed(Points::ZERO), Scoring::default());
+    assert_eq!(line(&table, 3).points, p("1½"));
+    assert_eq!(line(&table, 3).max_points_so_far, p("2"), "a bye worth nothing adds nothing to the maximum");
+}
+
+#[test]
+fn a_bye_counts_in_the_opponents_buchholz_but_not_in_the_receivers_own() {
+    let table = with_byes(ByePoints::default(), Scoring::default());
+    // Buchholz: 1 met 2 (1) and 3 (2½) = 3½; 2 met 1 and 3 = 5; 3 met 1 and 2 = 3½. Had
+    // the bye counted as an opponent (of 0 points, or of the receiver's own), these differ.
+    assert_eq!(line(&table, 1).tie_breaks[0], Some(p("3½")));
+    assert_eq!(line(&table, 2).tie_breaks[0], Some(p("5")));
+    assert_eq!(line(&table, 3).tie_breaks[0], Some(p("3½")));
+    // Games played and wins leave the bye out: 3 won one game.
+    assert_eq!(line(&table, 3).tie_breaks[1], Some(p("2")));
+    assert_eq!(line(&table, 3).tie_breaks[2], Some(p("1")));
+    // Koya: the 50% mark of each opponent counts its bye: 2 has 1 of 3, below half, so
+    // 3's win over 2 does not count; 1 has 2½ of 3: 3's draw counts ½.
+    assert_eq!(line(&table, 3).tie_breaks[3], Some(p("½")));
+}
+
+#[test]
+fn a_bye_of_a_player_not_entered_is_a_typed_error() {
+    let byes = [Bye { round: 2, player: PlayerId(9) }];
+    assert_eq!(
+        compute_standings(&players(2), &[], &byes, &StandingsConfig::default()),
+        Err(StandingsError::UnknownByePlayer { round: 2, player: PlayerId(9) })
     );
 }
 

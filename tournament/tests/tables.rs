@@ -15,7 +15,7 @@ use tavoliere_tournament::tables::{
     build_crosstable, build_grand_prix_table, CellMark, Crosstable, GrandPrixTable, Language, PlayerInfo,
     SectionInfo,
 };
-use tavoliere_tournament::{GameId, GameRecord, GameResult, PlayerId, Scoring, SectionId};
+use tavoliere_tournament::{Bye, GameId, GameRecord, GameResult, PlayerId, Points, Scoring, SectionId};
 
 /// Compares with `tests/golden/<name>`; `UPDATE_GOLDEN=1` rewrites the file instead.
 fn assert_golden(name: &str, actual: &str) {
@@ -62,8 +62,9 @@ fn crosstable() -> Crosstable {
     let config = StandingsConfig {
         scoring: Scoring::default(),
         tie_breaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+        ..Default::default()
     };
-    build_crosstable("Xiangqi — Girone A <2026>", &names(), &double_round_robin(), &config).unwrap()
+    build_crosstable("Xiangqi — Girone A <2026>", &names(), &double_round_robin(), &[], &config).unwrap()
 }
 
 #[test]
@@ -123,16 +124,81 @@ fn crosstable_json_round_trips_and_has_the_documented_shape() {
     assert_eq!(back, table);
 }
 
+/// A Swiss section of three: 11-12 1-0 in round 1 (13 has the bye), 13-11 ½-½ in round 2
+/// (12 has the bye).
+fn swiss_with_byes() -> Crosstable {
+    let games = vec![
+        GameRecord {
+            game: GameId(201),
+            round: 1,
+            first: PlayerId(11),
+            second: PlayerId(12),
+            result: GameResult::FirstWins,
+        },
+        GameRecord {
+            game: GameId(202),
+            round: 2,
+            first: PlayerId(13),
+            second: PlayerId(11),
+            result: GameResult::Draw,
+        },
+    ];
+    let byes = [Bye { round: 1, player: PlayerId(13) }, Bye { round: 2, player: PlayerId(12) }];
+    let config = StandingsConfig {
+        scoring: Scoring::default(),
+        tie_breaks: vec![TieBreak::Buchholz],
+        ..Default::default()
+    };
+    build_crosstable("Svizzero", &names(), &games, &byes, &config).unwrap()
+}
+
+#[test]
+fn byes_appear_in_the_crosstable_rows_and_points() {
+    let table = swiss_with_byes();
+    // 11: 1 + ½ = 1½; 13: 1 (bye) + ½ = 1½; 12: 0 + 1 (bye) = 1.
+    let rows: Vec<(i64, Points, Vec<u32>)> =
+        table.rows.iter().map(|r| (r.player.id.0, r.points, r.byes.clone())).collect();
+    assert_eq!(
+        rows,
+        vec![
+            (11, Points::halves(3), vec![]),
+            (13, Points::halves(3), vec![1]),
+            (12, Points::whole(1), vec![2]),
+        ]
+    );
+    assert_eq!(table.bye_points, Points::whole(1));
+    let json = serde_json::to_value(&table).unwrap();
+    assert_eq!(json["rows"][1]["byes"][0], 1);
+    assert_eq!(json["bye_points"], 1.0);
+}
+
+#[test]
+fn byes_get_their_own_column_in_csv_and_html_only_when_there_are_byes() {
+    let table = swiss_with_byes();
+    let csv = crosstable_csv(&table, Language::En);
+    let expected = "Pl.,No.,Player,1,2,3,Bye (round),Points,Games,Bu\r\n\
+        1,1,\"Anna \"\"la Rossa\"\" <Bianchi>\",,½,1,,1.5,2,2.5\r\n\
+        2,2,Carla D'Este,½,,,1,1.5,1,1.5\r\n\
+        3,3,Bruno & Figli,0,,,2,1,1,1.5\r\n";
+    assert_eq!(csv, expected);
+    let html = crosstable_html(&table, Language::It);
+    assert!(html.contains("<th scope=\"col\" class=\"bye\">Riposo (turno)</th>"));
+    assert!(html.contains("<td class=\"bye\" title=\"Punti: 1\">2</td>"));
+    // No byes, no column (the golden crosstable has none).
+    assert!(!crosstable_csv(&crosstable(), Language::En).contains("Bye"));
+    assert!(!crosstable_html(&crosstable(), Language::En).contains("class=\"bye\""));
+}
+
 fn grand_prix_table() -> GrandPrixTable {
-    let config = StandingsConfig { scoring: Scoring::default(), tie_breaks: vec![] };
+    let config = StandingsConfig { scoring: Scoring::default(), tie_breaks: vec![], ..Default::default() };
     let ids: Vec<PlayerId> = names().iter().map(|p| p.id).collect();
-    let first = compute_standings(&ids, &double_round_robin(), &config).unwrap();
+    let first = compute_standings(&ids, &double_round_robin(), &[], &config).unwrap();
     let second_sheet = games("1 2 1-0\n2 3 =-=\n3 1 =-=");
     let renumbered: Vec<GameRecord> = second_sheet
         .into_iter()
         .map(|g| GameRecord { first: PlayerId(g.first.0 + 10), second: PlayerId(g.second.0 + 10), ..g })
         .collect();
-    let second = compute_standings(&ids, &renumbered, &config).unwrap();
+    let second = compute_standings(&ids, &renumbered, &[], &config).unwrap();
     let sections = [
         SectionResults::from_standings(SectionId(1), &first),
         SectionResults::from_standings(SectionId(2), &second),

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{GameId, GameRecord, GameResult, PlayerId, PlayerOutcome};
+use crate::model::{Bye, GameId, GameRecord, GameResult, PlayerId, PlayerOutcome};
 use crate::scoring::Points;
 use crate::standings::{compute_standings, Place, StandingsConfig, StandingsError, TieBreak};
 
@@ -85,6 +85,8 @@ pub struct CrosstableRow {
     pub player: PlayerInfo,
     /// The cells, one per column, in row order.
     pub cells: Vec<Cell>,
+    /// The rounds in which the player had the pairing-allocated bye (Swiss), in order.
+    pub byes: Vec<u32>,
     /// The running score.
     pub points: Points,
     /// Games counted so far.
@@ -102,12 +104,15 @@ pub struct Crosstable {
     pub title: String,
     /// The tie-breaks, in the order of the values in each row.
     pub tie_breaks: Vec<TieBreak>,
+    /// What one bye scores (counted in each row's points).
+    pub bye_points: Points,
     /// The rows.
     pub rows: Vec<CrosstableRow>,
 }
 
 /// Builds the crosstable of a section: `players` in draw order with their names, `games`
-/// every game, `config` the section's scoring and tie-breaks.
+/// every game, `byes` the pairing-allocated byes (Swiss; empty otherwise), `config` the
+/// section's scoring, bye points and tie-breaks.
 ///
 /// # Errors
 ///
@@ -116,10 +121,11 @@ pub fn build_crosstable(
     title: &str,
     players: &[PlayerInfo],
     games: &[GameRecord],
+    byes: &[Bye],
     config: &StandingsConfig,
 ) -> Result<Crosstable, StandingsError> {
     let ids: Vec<PlayerId> = players.iter().map(|p| p.id).collect();
-    let standings = compute_standings(&ids, games, config)?;
+    let standings = compute_standings(&ids, games, byes, config)?;
     let names: HashMap<PlayerId, &PlayerInfo> = players.iter().map(|p| (p.id, p)).collect();
     let column: HashMap<PlayerId, usize> = standings.iter().enumerate().map(|(i, s)| (s.player, i)).collect();
     let size = standings.len();
@@ -150,11 +156,15 @@ pub fn build_crosstable(
             let player = names
                 .get(&standing.player)
                 .map_or_else(|| PlayerInfo { id: standing.player, name: String::new() }, |p| (*p).clone());
+            let mut bye_rounds: Vec<u32> =
+                byes.iter().filter(|b| b.player == standing.player).map(|b| b.round).collect();
+            bye_rounds.sort_unstable();
             CrosstableRow {
                 number: i as u32 + 1,
                 place: standing.place,
                 player,
                 cells: row_cells,
+                byes: bye_rounds,
                 points: standing.points,
                 games_counted: standing.games_counted,
                 games_scheduled: standing.games_scheduled,
@@ -162,5 +172,17 @@ pub fn build_crosstable(
             }
         })
         .collect();
-    Ok(Crosstable { title: title.to_owned(), tie_breaks: config.tie_breaks.clone(), rows })
+    Ok(Crosstable {
+        title: title.to_owned(),
+        tie_breaks: config.tie_breaks.clone(),
+        bye_points: config.bye_points.points(&config.scoring),
+        rows,
+    })
+}
+
+impl Crosstable {
+    /// Whether any player had a bye (the writers then add a bye column).
+    pub fn has_byes(&self) -> bool {
+        self.rows.iter().any(|row| !row.byes.is_empty())
+    }
 }

@@ -31,12 +31,17 @@ fn push_line(out: &mut String, fields: Vec<String>) {
 }
 
 /// The crosstable as CSV: place, number, player, one column per opponent (the marks of the
-/// games, space-separated, in round order), points, games, then the tie-breaks.
+/// games, space-separated, in round order), the rounds of the player's byes when anyone
+/// had a bye, points, games, then the tie-breaks.
 pub fn crosstable_csv(table: &Crosstable, language: Language) -> String {
     let labels = language.labels();
     let mut out = String::new();
     let mut header = vec![field(labels.place), field(labels.number), field(labels.player)];
     header.extend(table.rows.iter().map(|row| row.number.to_string()));
+    let byes = table.has_byes();
+    if byes {
+        header.push(field(labels.bye));
+    }
     header.push(field(labels.points));
     header.push(field(labels.games));
     header.extend(table.tie_breaks.iter().map(|&t| field(labels.tie_break(t).0)));
@@ -47,6 +52,10 @@ pub fn crosstable_csv(table: &Crosstable, language: Language) -> String {
             let marks: Vec<&str> = cell.games.iter().map(|g| labels.mark(g.mark)).collect();
             field(&marks.join(" "))
         }));
+        if byes {
+            let rounds: Vec<String> = row.byes.iter().map(ToString::to_string).collect();
+            fields.push(rounds.join(" "));
+        }
         fields.push(row.points.to_string());
         fields.push(row.games_counted.to_string());
         fields.extend(row.tie_breaks.iter().map(|v| v.map(|v| v.to_string()).unwrap_or_default()));

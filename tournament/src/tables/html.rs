@@ -49,6 +49,10 @@ pub fn crosstable_html(table: &Crosstable, language: Language) -> String {
     for row in &table.rows {
         let _ = write!(out, "<th scope=\"col\" class=\"opponent\">{}</th>", row.number);
     }
+    let byes = table.has_byes();
+    if byes {
+        let _ = write!(out, "<th scope=\"col\" class=\"bye\">{}</th>", escape(labels.bye));
+    }
     let _ = write!(
         out,
         "<th scope=\"col\">{}</th><th scope=\"col\">{}</th>",
@@ -93,6 +97,16 @@ pub fn crosstable_html(table: &Crosstable, language: Language) -> String {
                 );
             }
             out.push_str("</td>");
+        }
+        if byes {
+            let rounds: Vec<String> = row.byes.iter().map(ToString::to_string).collect();
+            let _ = write!(
+                out,
+                "<td class=\"bye\" title=\"{}: {}\">{}</td>",
+                escape(labels.points),
+                table.bye_points.to_table_string(),
+                rounds.join(" ")
+            );
         }
         let _ = write!(
             out,

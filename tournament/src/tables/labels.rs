@@ -59,6 +59,8 @@ pub struct Labels {
     pub round: &'static str,
     /// Note on a section value that does not count (outside the best N).
     pub not_counted: &'static str,
+    /// Column of the pairing-allocated byes (Swiss crosstables): the rounds of each bye.
+    pub bye: &'static str,
     /// Short headings of the section tie-breaks, in [`TieBreak::ALL`] order.
     pub tie_break_short: [&'static str; 7],
     /// Full names of the section tie-breaks, in [`TieBreak::ALL`] order.
@@ -119,6 +121,7 @@ pub const ITALIAN: Labels = Labels {
     game: "Partita",
     round: "turno",
     not_counted: "non conteggiato",
+    bye: "Riposo (turno)",
     tie_break_short: ["PG", "SB", "SD", "V", "VS", "Bu", "Ko"],
     tie_break_long: [
         "Partite giocate",
@@ -146,6 +149,7 @@ pub const ENGLISH: Labels = Labels {
     game: "Game",
     round: "round",
     not_counted: "not counted",
+    bye: "Bye (round)",
     tie_break_short: ["Gms", "SB", "DE", "W", "W2", "Bu", "Ko"],
     tie_break_long: [
         "Games played",
