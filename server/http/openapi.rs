@@ -203,7 +203,7 @@ object_schemas! {
     crate::domain::tournaments::TournamentPatch => "Changes to a tournament; absent fields stay as they are.",
     crate::domain::tournaments::TournamentView => "A tournament with its sections.",
     crate::domain::tournaments::TournamentSummary => "One line of the tournament list.",
-    crate::domain::tournaments::NewSection => "A new section: name, variant, ruleset, time_control, pairing, scoring, tie_breaks...",
+    crate::domain::tournaments::NewSection => "A new section: name, variant, ruleset, time_control, pairing, scoring, bye_points (Swiss: win, draw, loss or a number), tie_breaks...",
     crate::domain::tournaments::SectionPatch => "Changes to a section; absent fields stay as they are.",
     crate::domain::tournaments::SectionView => "A section as shown to clients.",
     crate::domain::tournaments::RoundStarted => "A round that started: its pairings and games.",
