@@ -32,6 +32,7 @@
 
 pub mod clock;
 pub mod hub;
+pub mod presence;
 pub mod protocol;
 pub mod socket;
 

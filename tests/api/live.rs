@@ -80,6 +80,22 @@ impl Socket {
         }
     }
 
+    /// Reads events until a `state` or `watchers` event counts `count` watchers (fails
+    /// after 5 s without one).
+    async fn watchers_reach(&mut self, count: i64) {
+        loop {
+            let event = self.next().await;
+            let seen = match event["type"].as_str() {
+                Some("watchers") => &event["count"],
+                Some("state" | "resume") => &event["watchers"],
+                _ => continue,
+            };
+            if *seen == count {
+                return;
+            }
+        }
+    }
+
     async fn play(&mut self, text: &str, ply: i64) {
         self.send(json!({"type": "move", "move": text, "ply": ply})).await;
     }
@@ -293,6 +309,38 @@ async fn two_server_processes_relay_alternate_moves_and_flag_a_player_once() {
     assert_eq!(stored["status"], "finished");
     assert_eq!(stored["reason"], "timeout");
     assert!(first.is_running() && second.is_running());
+}
+
+#[tokio::test]
+async fn watchers_are_counted_over_every_instance() {
+    let first = TestApp::spawn().await;
+    let second = TestApp::spawn_on(&first.database_url, first.clock.clone()).await;
+    let (red, black, game) = live_game(&first).await;
+    let mut red_socket = Socket::open(&first, game, Some(&red), None).await;
+    assert_eq!(red_socket.next_of("state").await["watchers"], 1);
+    let mut black_socket = Socket::open(&second, game, Some(&black), None).await;
+    // Each instance hears of the other's socket (they are written as they change).
+    red_socket.watchers_reach(2).await;
+    black_socket.watchers_reach(2).await;
+    let mut spectator = Socket::open(&second, game, None, None).await;
+    assert_eq!(spectator.next_of("state").await["watchers"], 3, "one socket on the first, two on the second");
+    red_socket.watchers_reach(3).await;
+    spectator.ws.close(None).await.expect("close");
+    red_socket.watchers_reach(2).await;
+    black_socket.watchers_reach(2).await;
+
+    // An instance that died without withdrawing its sockets stops counting once it has
+    // missed its heartbeats.
+    sqlx::query(
+        "insert into live_presence (instance_id, game_id, sockets, seen_at)
+         values ('dead', $1, 5, now() - interval '1 hour')",
+    )
+    .bind(game)
+    .execute(&first.domain.pool)
+    .await
+    .unwrap();
+    let mut late = Socket::open(&first, game, None, None).await;
+    assert_eq!(late.next_of("state").await["watchers"], 3, "red, black and this one; not the dead five");
 }
 
 #[tokio::test]
