@@ -156,7 +156,8 @@ impl Hub {
     async fn recount(&self, room: &Room, game_id: i64) {
         let _serial = room.counting.lock().await;
         if let Some(presence) = &self.presence {
-            let read = presence::others(&self.domain.pool, game_id, presence.instance_id(), presence.ttl_seconds());
+            let read =
+                presence::others(&self.domain.pool, game_id, presence.instance_id(), presence.ttl_seconds());
             match read.await {
                 Ok(others) => room.others.store(others, Ordering::Relaxed),
                 Err(error) => tracing::warn!(game.id = game_id, %error, "live: cannot count the watchers"),

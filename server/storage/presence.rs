@@ -36,10 +36,9 @@ impl WatchersChanged {
 /// Database failure.
 pub async fn write(pool: &PgPool, instance: &str, games: &[(i64, usize)]) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin().await?;
-    let (present, gone): (Vec<&(i64, usize)>, Vec<&(i64, usize)>) =
-        games.iter().partition(|(_, sockets)| *sockets > 0);
-    upsert(&mut tx, instance, &present.into_iter().copied().collect::<Vec<_>>()).await?;
-    let gone: Vec<i64> = gone.into_iter().map(|(game, _)| *game).collect();
+    let present: Vec<(i64, usize)> = games.iter().copied().filter(|&(_, sockets)| sockets > 0).collect();
+    upsert(&mut tx, instance, &present).await?;
+    let gone: Vec<i64> = games.iter().filter(|&&(_, sockets)| sockets == 0).map(|&(game, _)| game).collect();
     sqlx::query(r#"delete from live_presence where instance_id = $1 and game_id = any($2)"#)
         .bind(instance)
         .bind(&gone)
@@ -112,7 +111,12 @@ pub async fn withdraw(pool: &PgPool, instance: &str) -> Result<(), sqlx::Error> 
 ///
 /// # Errors
 /// Database failure.
-pub async fn others(pool: &PgPool, game_id: i64, instance: &str, ttl_seconds: f64) -> Result<usize, sqlx::Error> {
+pub async fn others(
+    pool: &PgPool,
+    game_id: i64,
+    instance: &str,
+    ttl_seconds: f64,
+) -> Result<usize, sqlx::Error> {
     let sockets: i64 = sqlx::query_scalar(
         r#"select coalesce(sum(sockets), 0)::bigint from live_presence
            where game_id = $1 and instance_id <> $2 and seen_at >= now() - make_interval(secs => $3)"#,

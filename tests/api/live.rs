@@ -288,9 +288,7 @@ async fn two_server_processes_relay_alternate_moves_and_flag_a_player_once() {
     assert!(first.is_running() && second.is_running(), "both processes ran their clock tasks");
     // Give a second flag every chance to happen (many sweep intervals of both).
     let mut notified = Vec::new();
-    while let Ok(Ok(notification)) =
-        tokio::time::timeout(Duration::from_millis(500), changes.recv()).await
-    {
+    while let Ok(Ok(notification)) = tokio::time::timeout(Duration::from_millis(500), changes.recv()).await {
         notified.push(notification.payload().to_owned());
     }
     let ours: Vec<&String> = notified.iter().filter(|p| p.starts_with(&format!("{game}:"))).collect();
@@ -341,6 +339,55 @@ async fn watchers_are_counted_over_every_instance() {
     .unwrap();
     let mut late = Socket::open(&first, game, None, None).await;
     assert_eq!(late.next_of("state").await["watchers"], 3, "red, black and this one; not the dead five");
+}
+
+#[tokio::test]
+async fn watcher_counts_of_a_silent_instance_expire_and_its_heartbeat_restores_them() {
+    use tavoliere::storage::presence::{self, WATCHERS_CHANNEL};
+    let database_url = crate::support::Cluster::get().fresh_database().await;
+    let pool = tavoliere::storage::connect(&database_url, 2).await.unwrap();
+    let mut announced = sqlx::postgres::PgListener::connect(&database_url).await.unwrap();
+    announced.listen(WATCHERS_CHANNEL).await.unwrap();
+    let mut next_announcement = async || {
+        let notification = tokio::time::timeout(Duration::from_secs(5), announced.recv())
+            .await
+            .expect("an announcement within 5 s")
+            .unwrap();
+        notification.payload().to_owned()
+    };
+    presence::write(&pool, "a", &[(1, 2), (2, 1)]).await.unwrap();
+    presence::write(&pool, "b", &[(1, 3)]).await.unwrap();
+    assert_eq!(presence::others(&pool, 1, "a", 30.0).await.unwrap(), 3, "b's sockets, seen by a");
+    assert_eq!(presence::others(&pool, 1, "b", 30.0).await.unwrap(), 2);
+    let mut payloads = Vec::new();
+    for _ in 0..3 {
+        payloads.push(next_announcement().await);
+    }
+    payloads.sort();
+    assert_eq!(payloads, ["1:a", "1:b", "2:a"], "every written count is announced");
+
+    // b falls silent for longer than the time to live.
+    sqlx::query("update live_presence set seen_at = now() - interval '1 minute' where instance_id = 'b'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(presence::others(&pool, 1, "a", 30.0).await.unwrap(), 0, "stale rows do not count");
+    presence::prune(&pool, 30.0).await.unwrap();
+    assert_eq!(next_announcement().await, "1:b", "the expiry is announced");
+    // b was only stalled: its next heartbeat writes its row again and announces it.
+    presence::heartbeat(&pool, "b", &[(1, 3)]).await.unwrap();
+    assert_eq!(next_announcement().await, "1:b");
+    assert_eq!(presence::others(&pool, 1, "a", 30.0).await.unwrap(), 3);
+    // A heartbeat that finds its row in place announces nothing.
+    presence::heartbeat(&pool, "b", &[(1, 3)]).await.unwrap();
+    // a leaves game 2, then shuts down.
+    presence::write(&pool, "a", &[(2, 0)]).await.unwrap();
+    assert_eq!(next_announcement().await, "2:a", "not the heartbeat's unchanged row");
+    presence::withdraw(&pool, "a").await.unwrap();
+    assert_eq!(next_announcement().await, "1:a");
+    assert_eq!(presence::others(&pool, 1, "b", 30.0).await.unwrap(), 0, "a's sockets are gone");
+    let rows: i64 = sqlx::query_scalar("select count(*) from live_presence").fetch_one(&pool).await.unwrap();
+    assert_eq!(rows, 1, "only b's row is left");
 }
 
 #[tokio::test]
