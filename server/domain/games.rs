@@ -42,7 +42,7 @@ const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_positio
     draw_offer_seat, tournament_id"#;
 
 /// A seat row joined with its account.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, serde::Deserialize)]
 struct SeatRow {
     seat: i32,
     account_id: i64,
@@ -56,6 +56,9 @@ struct SeatRow {
     place: Option<i32>,
     score: Option<i32>,
     secondary_score: Option<i32>,
+    /// Whether the account has leave that ends after the current turn began: only then is
+    /// the leave itself read (most moves need no vacation query).
+    has_leave: bool,
 }
 
 impl SeatRow {
@@ -255,16 +258,50 @@ async fn lock_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainRe
         .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))
 }
 
+/// The seat columns ([`SeatRow`]) of game `g`'s seats `s`.
+const SEAT_COLUMNS: &str = r#"s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made,
+    s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
+    exists(select 1 from vacation v
+           where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave"#;
+
 async fn load_seats(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<Vec<SeatRow>> {
-    Ok(sqlx::query_as::<_, SeatRow>(
-        r#"select s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made, s.outcome, s.exit,
-                  s.exit_after_ply, s.place, s.score, s.secondary_score
-           from game_seat s join account a using (account_id)
-           where s.game_id = $1 order by s.seat"#,
-    )
+    Ok(sqlx::query_as::<_, SeatRow>(&format!(
+        r#"select {SEAT_COLUMNS}
+           from game_seat s join account a on a.account_id = s.account_id
+               join game g on g.game_id = s.game_id
+           where s.game_id = $1 order by s.seat"#
+    ))
     .bind(game_id)
     .fetch_all(&mut **tx)
     .await?)
+}
+
+/// A game row locked for update, with its seats.
+#[derive(sqlx::FromRow)]
+struct LockedGame {
+    #[sqlx(flatten)]
+    row: GameRow,
+    seats: Json<Vec<SeatRow>>,
+}
+
+/// Locks the game row and reads its seats in one round trip (the start of every move).
+async fn lock_game_with_seats(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+) -> DomainResult<(GameRow, Vec<SeatRow>)> {
+    let locked = sqlx::query_as::<_, LockedGame>(&format!(
+        r#"select {GAME_COLUMNS},
+               (select coalesce(json_agg(seat_row order by seat_row.seat), '[]'::json)
+                from (select {SEAT_COLUMNS}
+                      from game_seat s join account a on a.account_id = s.account_id
+                      where s.game_id = g.game_id) as seat_row) as seats
+           from game g where g.game_id = $1 for update of g"#
+    ))
+    .bind(game_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))?;
+    Ok((locked.row, locked.seats.0))
 }
 
 async fn load_moves(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<Vec<MoveRow>> {
@@ -367,19 +404,22 @@ pub struct RulesState {
     exits: usize,
     game: AnyGame,
     display: Vec<String>,
+    /// The stored moves it was built from (moves are never changed once stored, so a
+    /// state at the current ply spares reading them again).
+    rows: Vec<MoveRow>,
 }
 
 impl RulesState {
-    fn rebuild(row: &GameRow, moves: &[MoveRow], seats: &[SeatRow]) -> DomainResult<RulesState> {
-        let game = replay(row, moves, seats, moves.len())?;
+    fn rebuild(row: &GameRow, moves: Vec<MoveRow>, seats: &[SeatRow]) -> DomainResult<RulesState> {
+        let game = replay(row, &moves, seats, moves.len())?;
         let variant = variant_of(row)?;
         let display = game
             .display_moves(Notation::Auto)
             .iter()
-            .zip(turns(variant, moves))
+            .zip(turns(variant, &moves))
             .flat_map(|(text, (rows, _))| row_displays(text, rows))
             .collect();
-        Ok(RulesState { ply: moves.len() as i32, exits: exits_of(seats), game, display })
+        Ok(RulesState { ply: moves.len() as i32, exits: exits_of(seats), game, display, rows: moves })
     }
 
     /// Plays `text`; the game is unchanged when the rules refuse it.
@@ -445,26 +485,33 @@ impl GameCache {
     }
 }
 
-/// The rules state of a game at its stored moves: from the cache when it is current,
-/// otherwise replayed. `take` removes the cache entry (the caller will play on it).
-fn rules_state(
+/// The rules state of a game at its stored moves: from the cache when it is current (no
+/// read of the moves then), otherwise read and replayed. `take` removes the cache entry
+/// (the caller will play on it).
+async fn rules_state(
     domain: &Domain,
+    tx: &mut Transaction<'_, Postgres>,
     row: &GameRow,
-    moves: &[MoveRow],
     seats: &[SeatRow],
     take: bool,
 ) -> DomainResult<RulesState> {
     let ply = row.current_ply;
     let exits = exits_of(seats);
-    if moves.len() as i32 == ply {
-        let cached = if take {
-            domain.games.take(row.game_id, ply, exits)
-        } else {
-            domain.games.copy(row.game_id, ply, exits)
-        };
-        if let Some(state) = cached {
-            return Ok(state);
-        }
+    let cached = if take {
+        domain.games.take(row.game_id, ply, exits)
+    } else {
+        domain.games.copy(row.game_id, ply, exits)
+    };
+    if let Some(state) = cached {
+        return Ok(state);
+    }
+    let moves = load_moves(tx, row.game_id).await?;
+    if moves.len() as i32 != ply {
+        return Err(DomainError::Internal(anyhow::anyhow!(
+            "game {}: {} stored moves at ply {ply}",
+            row.game_id,
+            moves.len()
+        )));
     }
     let state = RulesState::rebuild(row, moves, seats)?;
     if !take {
@@ -496,8 +543,7 @@ struct PlayerAction {
 /// Unknown game (404), not a player (403), game over (409).
 async fn begin_player_action(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<PlayerAction> {
     let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
-    let seats = load_seats(&mut tx, game_id).await?;
+    let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
     let mine = seat_of(&seats, account_id)?.clone();
     ensure_active(&row)?;
     Ok(PlayerAction { tx, row, seats, mine })
@@ -680,7 +726,7 @@ pub async fn submit_move(
     let now = domain.clock.now();
     // One query for the leave of every seat (the mover's since its turn began, the next
     // seat's from now on).
-    let leave_by_account = if row.vacation_allowed {
+    let leave_by_account = if row.vacation_allowed && seats.iter().any(|s| s.has_leave) {
         let accounts: Vec<i64> = seats.iter().map(|s| s.account_id).collect();
         vacation::periods_of(&mut tx, &accounts, row.turn_started_at).await?
     } else {
@@ -694,8 +740,7 @@ pub async fn submit_move(
     if remaining_ms < 0 {
         return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
     }
-    let moves = load_moves(&mut tx, game_id).await?;
-    let mut state = rules_state(domain, &row, &moves, &seats, true)?;
+    let mut state = rules_state(domain, &mut tx, &row, &seats, true).await?;
     let played: PlayedMove = match state.play(text) {
         Ok(played) => played,
         Err(refused) => {
@@ -714,7 +759,7 @@ pub async fn submit_move(
     // A turn is one move, a whole Flickering series (its moves share the number), or the
     // several moves of a handicap turn (the same seat moving again). In the Seven
     // Kingdoms a seat commanding two kingdoms may move twice in a row: two turns.
-    let turn_number = match moves.last() {
+    let turn_number = match state.rows.last() {
         Some(last) if last.seat == mine.seat && variant != Variant::SevenKingdoms => last.turn_number,
         Some(last) => last.turn_number + 1,
         None => 1,
@@ -737,10 +782,14 @@ pub async fn submit_move(
            ), charged as (
                update game_seat set remaining_ms = $8, moves_made = moves_made + 1
                where game_id = $1 and seat = $4
+           ), turned as (
+               update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
+                   deadline = $10, draw_offer_seat = $11
+               where game_id = $1
+               returning game_id
            )
-           update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
-               deadline = $10, draw_offer_seat = $11
-           where game_id = $1"#,
+           -- Live sockets of every instance hear of it at commit (server/live).
+           select pg_notify($13, $14) from turned"#,
     )
     .bind(game_id)
     .bind(&plies)
@@ -754,11 +803,12 @@ pub async fn submit_move(
     .bind(deadline)
     .bind(draw_offer)
     .bind(ply)
+    .bind(notify::GAME_CHANNEL)
+    .bind(notify::GameChanged { game_id, ply }.payload())
     .execute(&mut *tx)
     .await?;
     let mut row = row;
     let mut seats = seats;
-    let mut moves = moves;
     row.current_ply = ply;
     row.turn_seat = next_seat;
     row.turn_started_at = now;
@@ -769,7 +819,13 @@ pub async fn submit_move(
         seat.moves_made += 1;
     }
     for (ply, part) in plies.iter().zip(&played.parts) {
-        moves.push(MoveRow { ply: *ply, turn_number, seat: mover, notation: part.clone(), played_at: now });
+        state.rows.push(MoveRow {
+            ply: *ply,
+            turn_number,
+            seat: mover,
+            notation: part.clone(),
+            played_at: now,
+        });
     }
     let mut deadline = Some(deadline);
     if let Some(ending) = played.game_over.then(|| Ending::from_game(game)).flatten() {
@@ -777,11 +833,9 @@ pub async fn submit_move(
         end_rows(&mut row, &mut seats, &ending);
         deadline = None;
     }
-    // Live sockets of every instance hear of it at commit (server/live).
-    notify::game_changed(&mut tx, game_id, row.current_ply).await?;
     tx.commit().await?;
     // Built from what was just written, after the commit: no second read or replay.
-    let view = assemble(&row, &seats, &moves, &state, deadline);
+    let view = assemble(&row, &seats, &state, deadline);
     domain.games.put(game_id, state);
     view
 }
@@ -817,8 +871,7 @@ pub async fn check_move(
     let seats = load_seats(&mut tx, game_id).await?;
     seat_of(&seats, account_id)?;
     ensure_active(&row)?;
-    let moves = load_moves(&mut tx, game_id).await?;
-    let game = rules_state(domain, &row, &moves, &seats, false)?.game;
+    let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
     let mover = game.side_to_move();
     let dry = game.dry_run(text).map_err(move_error)?;
     tx.rollback().await?;
@@ -890,9 +943,8 @@ pub async fn series_options(domain: &Domain, game_id: i64, prefix: &str) -> Doma
     let row = load_game(&mut tx, game_id).await?;
     ensure_active(&row)?;
     let seats = load_seats(&mut tx, game_id).await?;
-    let moves = load_moves(&mut tx, game_id).await?;
+    let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
     tx.commit().await?;
-    let game = rules_state(domain, &row, &moves, &seats, false)?.game;
     let (next, can_end) = game.series_continuations(prefix).map_err(move_error)?;
     let prefix = prefix.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty());
     Ok(SeriesOptions { prefix: prefix.map(str::to_owned).collect(), next, can_end })
@@ -974,31 +1026,31 @@ async fn view_in(
 ) -> DomainResult<GameView> {
     let row = load_game(tx, game_id).await?;
     let seats = load_seats(tx, game_id).await?;
-    let moves = load_moves(tx, game_id).await?;
-    let state = rules_state(domain, &row, &moves, &seats, false)?;
+    let state = rules_state(domain, tx, &row, &seats, false).await?;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
         Some(seat) => {
-            let leave = counted_leave(tx, &row, seat.account_id).await?;
+            let leave =
+                if seat.has_leave { counted_leave(tx, &row, seat.account_id).await? } else { Vec::new() };
             Some(time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave))
         }
         None => None,
     };
-    assemble(&row, &seats, &moves, &state, deadline)
+    assemble(&row, &seats, &state, deadline)
 }
 
 /// The view of a game from its rows and its rules game.
 fn assemble(
     row: &GameRow,
     seats: &[SeatRow],
-    moves: &[MoveRow],
     state: &RulesState,
     deadline: Option<OffsetDateTime>,
 ) -> DomainResult<GameView> {
     let variant = variant_of(row)?;
     let game = &state.game;
     let display = &state.display;
+    let moves = &state.rows;
     let active = row.status == "active";
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     // Scores while the game goes on (Seven Kingdoms captures); the stored ones once over.

@@ -296,3 +296,29 @@ async fn a_capture_that_makes_a_hegemon_ends_the_game_with_scores_per_seat() {
             .unwrap();
     assert_eq!(stored, [(0, Some(1), Some(30)), (1, Some(3), Some(0)), (2, Some(2), Some(2))]);
 }
+
+#[tokio::test]
+async fn a_flickering_threefold_repetition_is_claimed_as_a_draw() {
+    let app = TestApp::spawn().await;
+    let white = app.register("white").await;
+    let black = app.register("black").await;
+    let game = app.start_game("flickering", &white, &black, three_days()).await;
+    app.act(Some(&white), game, "claim").await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    // Knights out and back twice: the start position stands a third time, White to move
+    // (flickering-chess.md "End of the game": threefold repetition is a claimable draw).
+    let shuffle = ["Nf3, Nc3", "Nf6, Nc6", "Ng1, Nb1", "Ng8, Nb8"];
+    let mut ply = 0;
+    for round in 0..2 {
+        for (i, series) in shuffle.iter().enumerate() {
+            let mover = if i % 2 == 0 { &white } else { &black };
+            let state = app.post_move(mover, game, series, ply).await.expect(StatusCode::CREATED).clone();
+            ply = state["ply"].as_i64().unwrap();
+            assert_eq!(state["status"], "active", "round {round}: a repetition is only claimed");
+        }
+    }
+    assert_eq!(ply, 16, "two moves a series");
+    app.act(Some(&black), game, "claim").await.expect(StatusCode::CONFLICT);
+    let state = app.act(Some(&white), game, "claim").await.expect(StatusCode::OK).clone();
+    assert_eq!(state["result"], "1/2-1/2");
+    assert_eq!(state["reason"], "repetition");
+}

@@ -652,3 +652,38 @@ async fn a_minishogi_section_creates_real_games_under_its_ruleset() {
         .await
         .expect(StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+#[tokio::test]
+async fn tournament_games_cannot_be_aborted_and_pair_two_player_variants_only() {
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "T").await;
+    let seven = json!({"name": "7K", "variant": "seven-kingdoms", "time_control": three_days(),
+                       "pairing": "round-robin"});
+    app.post(&format!("/api/tournaments/{tournament}/sections"), Some(&director), seven)
+        .await
+        .expect(StatusCode::UNPROCESSABLE_ENTITY);
+    let section =
+        create_section(&app, &director, tournament, json!({"name": "F", "variant": "flickering"})).await;
+    let mut players = Vec::new();
+    for (seed, name) in [(1, "white"), (2, "black")] {
+        players.push(app.register(name).await);
+        app.post(
+            &format!("/api/sections/{section}/entries"),
+            Some(&director),
+            json!({"username": name, "seed": seed}),
+        )
+        .await
+        .expect(StatusCode::CREATED);
+    }
+    let games = start(&app, &director, section).await;
+    let game = app.game(games[0]).await;
+    assert_eq!(game["variant"], "flickering");
+    for player in &players {
+        // Before anybody moved a casual game could be aborted; a tournament game cannot.
+        let refused = app.act(Some(player), games[0], "abort").await;
+        assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+        assert!(refused.detail().contains("director"), "{}", refused.detail());
+    }
+    assert_eq!(app.game(games[0]).await["status"], "active");
+}

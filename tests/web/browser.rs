@@ -1,9 +1,11 @@
-//! The real-browser end-to-end test: headless Chromium driven over WebDriver
-//! (chromedriver) against a server started here. Two players sign up; one challenges, the
-//! other accepts; they play by the move form with JavaScript switched off (alice) and by
-//! click-to-move with it on (bob); alice offers a draw, bob accepts; the dashboard shows
-//! the finished game. A screenshot of the game page is saved as
-//! `target/web-e2e/game.png`.
+//! The real-browser end-to-end tests: headless Chromium driven over WebDriver
+//! (chromedriver) against a server started here. Xiangqi: two players sign up; one
+//! challenges, the other accepts; they play by the move form with JavaScript switched off
+//! (alice) and by click-to-move with it on (bob); bob offers a draw, alice accepts; the
+//! dashboard shows the finished game (a screenshot of the game page is saved as
+//! `target/web-e2e/game.png`). Shogi and MiniShogi are played to the end (promotion
+//! chooser, drops from the hand, resignation), and a Flickering chess series is built
+//! click by click.
 //!
 //! Without chromedriver the test is skipped with a message, unless `CI` is set: in CI it
 //! must run.
@@ -143,14 +145,15 @@ async fn type_move(client: &Client, game_url: &str, text: &str, moves_after: usi
 /// Waits until the move list has `count` plies.
 async fn wait_moves(client: &Client, count: usize) {
     let deadline = Instant::now() + Duration::from_secs(15);
+    let mut text = String::new();
     loop {
         if let Ok(list) = client.find(Locator::Css("#moves")).await {
-            let text = list.text().await.unwrap_or_default();
+            text = list.text().await.unwrap_or_default();
             if text.split_whitespace().count() >= count {
                 return;
             }
         }
-        assert!(Instant::now() < deadline, "the move list never reached {count} plies");
+        assert!(Instant::now() < deadline, "the move list never reached {count} plies: {text:?}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -304,6 +307,89 @@ async fn a_flickering_series_is_built_by_clicks_in_chromium() {
     assert!(page.contains("e4, Bc4"), "the series is one turn in the move list");
     white.close().await.unwrap();
     black.close().await.unwrap();
+    drop(driver);
+    let _ = std::fs::remove_dir_all(profiles);
+}
+
+/// Shogi in the browser to the end: click-to-move with the promotion chooser and a drop
+/// from the hand (JavaScript on), typed moves (JavaScript off), then a resignation; and a
+/// MiniShogi game typed to the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shogi_and_minishogi_games_are_finished_in_chromium() {
+    let Some(chromedriver) = chromedriver() else { return };
+    let app = TestApp::spawn().await;
+    let base = app.address.clone();
+    let driver = start_driver(&chromedriver);
+    let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-shogi-{}", std::process::id()));
+    let sente = browser(&driver, true, &profiles.join("sente")).await;
+    let gote = browser(&driver, false, &profiles.join("gote")).await;
+    sign_up(&sente, &base, "sente").await;
+    sign_up(&gote, &base, "gote").await;
+
+    for variant in ["shogi", "minishogi"] {
+        sente.goto(&format!("{base}/challenges/new")).await.unwrap();
+        sente.find(Locator::Css("#variant")).await.unwrap().select_by_value(variant).await.unwrap();
+        fill(&sente, "#opponent", "gote").await;
+        sente.find(Locator::Css("#color")).await.unwrap().select_by_value("first").await.unwrap();
+        click(&sente, "form.card button[type=submit]").await;
+        wait_for_text(&sente, "#open-challenges", "gote").await;
+        gote.goto(&format!("{base}/challenges")).await.unwrap();
+        click(&gote, "button.accept").await;
+        gote.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("#game")).await.expect("game");
+        let game_url = gote.current_url().await.unwrap().to_string();
+
+        if variant == "shogi" {
+            click_move(&sente, &game_url, "7g", "7f", 1).await;
+            type_move(&gote, &game_url, "3c3d", 2).await;
+            // The bishop takes on 2b, entering the zone: promotion is optional, asked.
+            sente.goto(&game_url).await.unwrap();
+            sente
+                .wait()
+                .at_most(Duration::from_secs(10))
+                .for_element(Locator::Css(".board-wrap.js"))
+                .await
+                .unwrap();
+            click(&sente, r#"g.piece[data-square="8h"]"#).await;
+            click(&sente, r#"circle.target[data-target="2b"]"#).await;
+            click(&sente, ".promotion button:first-child").await;
+            wait_moves(&sente, 3).await;
+            type_move(&gote, &game_url, "3a2b", 4).await;
+            // A drop of the captured bishop from the hand.
+            sente.goto(&game_url).await.unwrap();
+            sente
+                .wait()
+                .at_most(Duration::from_secs(10))
+                .for_element(Locator::Css(".board-wrap.js"))
+                .await
+                .unwrap();
+            click(&sente, r#".hand-first g.piece[data-hand="B"]"#).await;
+            click(&sente, r#"circle.target[data-target="5e"]"#).await;
+            wait_moves(&sente, 5).await;
+            let moves = sente.find(Locator::Css("#moves")).await.unwrap().text().await.unwrap();
+            assert!(moves.contains("Bx2b+") && moves.contains("B*5e"), "promotion and drop: {moves}");
+            gote.goto(&game_url).await.unwrap();
+            click(&gote, "#resign").await;
+            wait_for_text(&gote, "#result", "1-0").await;
+        } else {
+            // MiniShogi typed (USI and western): rook and bishop lost, gote resigns.
+            for (ply, (player, text)) in
+                [(&sente, "1e1b"), (&gote, "Kx1b"), (&sente, "5d5c"), (&gote, "4a5b"), (&sente, "Px5b")]
+                    .into_iter()
+                    .enumerate()
+            {
+                type_move(player, &game_url, text, ply + 1).await;
+            }
+            gote.goto(&game_url).await.unwrap();
+            click(&gote, "#resign").await;
+            wait_for_text(&gote, "#result", "1-0").await;
+        }
+    }
+    // Both games are listed as finished.
+    sente.goto(&base).await.unwrap();
+    let finished = sente.find(Locator::Css("#finished")).await.unwrap().text().await.unwrap();
+    assert!(finished.to_lowercase().contains("minishogi"), "finished games: {finished}");
+    sente.close().await.unwrap();
+    gote.close().await.unwrap();
     drop(driver);
     let _ = std::fs::remove_dir_all(profiles);
 }

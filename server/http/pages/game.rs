@@ -80,7 +80,9 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
     let t = ctx.t;
     let me = ctx.user.as_ref().map(|u| u.username.as_str());
     let my_seat = view.seats.iter().find(|s| Some(s.username.as_str()) == me).map(|s| s.seat);
-    let flipped = my_seat == Some(1);
+    // The second player of a two-seat game sees the board from their side; the Seven
+    // Kingdoms board has no sides.
+    let flipped = view.seat_count == 2 && my_seat == Some(1);
     let variant: Variant =
         view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
     let last_turn = view.last_turn(view.moves.len());
