@@ -35,6 +35,9 @@ pub struct LiveSettings {
     pub max_message_bytes: usize,
     /// Events queued per socket; a socket further behind is told to resync.
     pub queue_capacity: usize,
+    /// How often an instance confirms its watcher counts in the database; counts not
+    /// confirmed for three heartbeats (an instance that died) stop counting.
+    pub presence_heartbeat_seconds: u64,
 }
 
 impl Default for LiveSettings {
@@ -44,6 +47,7 @@ impl Default for LiveSettings {
             idle_timeout_seconds: 60,
             max_message_bytes: 4096,
             queue_capacity: 64,
+            presence_heartbeat_seconds: 10,
         }
     }
 }

@@ -153,6 +153,7 @@ impl Application {
         let live_flagger = self
             .live_flag_every
             .map(|every| tokio::spawn(live::clock::run(self.domain.clone(), every, stop_rx.clone())));
+        let live_presence = tokio::spawn(live::presence::run(Arc::clone(&self.live), stop_rx.clone()));
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
         let served =
@@ -165,6 +166,7 @@ impl Application {
         }
         let _ = session_cleaner.await;
         let _ = live_listener.await;
+        let _ = live_presence.await;
         self.domain.pool.close().await;
         if let Some(mut cluster) = self.embedded.take() {
             tokio::task::spawn_blocking(move || cluster.stop()).await??;

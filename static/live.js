@@ -1,7 +1,8 @@
 // Live mode of the game page (docs/live-protocol.md). Include with
 //   <script type="module" src="/static/live.js"></script>
 // on a page holding <div data-live-game="{id}" data-ply="{ply}" data-live="true|false">.
-// Hooks (all optional): [data-live-clock="0|1"], [data-live-moves] (an <ol>),
+// Hooks (all optional): [data-live-clock="0|1"], [data-live-moves] (an <ol>, redrawn after
+// each move from GET /games/{id}/moves: the server writes it in the viewer's notation),
 // [data-live-watchers], [data-live-status], [data-live-board] (gets data-position),
 // form[data-live-move] with an input named "move". Every event is also dispatched on the
 // root element as a "live:<type>" CustomEvent, so the board renderer can follow.
@@ -15,6 +16,8 @@ if (root && root.dataset.live !== "false") {
   let retryMs = 500;
   let socket = null;
   let pingTimer = null;
+  let listRequest = 0;    // the newest move-list request: older answers are dropped
+  let unlisted = [];      // moves received since the list was last redrawn
   const $ = (selector) => root.querySelector(selector);
 
   function fmt(ms) {
@@ -39,13 +42,34 @@ if (root && root.dataset.live !== "false") {
     requestAnimationFrame(tick);
   }
 
-  function addMove(move, position) {
+  // Redraws the move list as the page would show it (the notation the viewer chose, one
+  // line per pair of turns). If the server cannot be reached, the moves are appended in
+  // their default notation instead.
+  async function redrawMoves() {
     const list = $("[data-live-moves]");
-    if (list) {
-      const item = document.createElement("li");
-      item.textContent = move.display || move.canonical;
-      list.appendChild(item);
+    if (!list) return;
+    const request = ++listRequest;
+    const moves = unlisted;
+    unlisted = [];
+    try {
+      const response = await fetch(`/games/${gameId}/moves`, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const items = await response.text();
+      if (request === listRequest) list.innerHTML = items;
+    } catch (e) {
+      console.warn("live: cannot redraw the move list", e);
+      for (const move of moves) {
+        const item = document.createElement("li");
+        item.textContent = move.display || move.canonical;
+        list.appendChild(item);
+      }
     }
+  }
+
+  function addMove(move, position) {
+    unlisted.push(move);
+    // A Flickering series comes as several moves; only the last carries the position.
+    if (position) redrawMoves();
     ply = move.ply;
     root.dataset.ply = String(ply);
     const board = $("[data-live-board]");
@@ -59,6 +83,8 @@ if (root && root.dataset.live !== "false") {
         root.dataset.ply = String(ply);
         clock = event.clock;
         offsetMs = Date.parse(event.clock.server_time) - Date.now();
+        unlisted = [];
+        redrawMoves();
         break;
       case "move":
         addMove(event.move, event.position);
@@ -78,7 +104,7 @@ if (root && root.dataset.live !== "false") {
         break;
       }
       case "resync":
-        // A state follows; a full reload is the simplest way to redraw the record.
+        // A state follows, which redraws the move list.
         break;
       case "error": {
         const el = $("[data-live-status]");

@@ -1,23 +1,27 @@
 //! Fan-out within one instance: one broadcast channel per watched game, fed by the
-//! instance's single LISTEN connection.
+//! instance's single LISTEN connection; watcher counts over all instances
+//! ([`super::presence`]).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
+use super::presence::Presence;
 use crate::config::LiveSettings;
 use crate::domain::games::{self, GameView};
 use crate::domain::Domain;
 use crate::storage::notify::{self, GameChanged};
+use crate::storage::presence::{self, WatchersChanged, WATCHERS_CHANNEL};
 
 /// What a socket hears about its game.
 #[derive(Clone, Debug)]
 pub enum RoomEvent {
     /// The game changed; this is its state after the change.
     Changed(Arc<GameView>),
-    /// The number of sockets watching the game on this instance changed.
+    /// The number of sockets watching the game (on every instance) changed.
     Watchers(usize),
 }
 
@@ -26,6 +30,16 @@ struct Room {
     sender: broadcast::Sender<RoomEvent>,
     /// Serialises the state reads of one game so events go out in commit order.
     fetching: tokio::sync::Mutex<()>,
+    /// Sockets on this game at the other instances, as last read.
+    others: AtomicUsize,
+    /// Serialises the recounts so that the last count sent is the last one read.
+    counting: tokio::sync::Mutex<()>,
+}
+
+impl Room {
+    fn watchers(&self) -> usize {
+        self.others.load(Ordering::Relaxed) + self.sender.receiver_count()
+    }
 }
 
 /// The live games watched on this instance.
@@ -34,6 +48,8 @@ pub struct Hub {
     domain: Domain,
     rooms: Mutex<HashMap<i64, Arc<Room>>>,
     settings: LiveSettings,
+    /// `None` for an instance alone (counts are local).
+    presence: Option<Presence>,
 }
 
 /// A socket's place in a game's room; leaving happens on drop.
@@ -63,9 +79,21 @@ impl Drop for Subscription {
 }
 
 impl Hub {
-    /// A hub whose per-game queues hold `settings.queue_capacity` events per socket.
+    /// A hub whose per-game queues hold `settings.queue_capacity` events per socket and
+    /// whose watcher counts are shared with the other instances on the database.
     pub fn new(domain: Domain, settings: LiveSettings) -> Hub {
-        Hub { domain, rooms: Mutex::new(HashMap::new()), settings }
+        let presence = Some(Presence::new(settings.presence_heartbeat_seconds));
+        Hub { domain, rooms: Mutex::new(HashMap::new()), settings, presence }
+    }
+
+    /// A hub that counts only its own sockets and never touches the presence table.
+    pub fn alone(domain: Domain, settings: LiveSettings) -> Hub {
+        Hub { domain, rooms: Mutex::new(HashMap::new()), settings, presence: None }
+    }
+
+    /// This instance's part in the shared watcher counts.
+    pub fn presence(&self) -> Option<&Presence> {
+        self.presence.as_ref()
     }
 
     /// The limits of the live sockets.
@@ -82,21 +110,28 @@ impl Hub {
         self.rooms.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Joins the room of `game_id`; everybody in it hears the new watcher count.
-    pub fn join(self: &Arc<Hub>, game_id: i64) -> Subscription {
-        let receiver = {
+    /// Joins the room of `game_id`, reads the other instances' sockets on it, and sends
+    /// everybody in the room the new watcher count.
+    pub async fn join(self: &Arc<Hub>, game_id: i64) -> Subscription {
+        let (room, receiver) = {
             let mut rooms = self.rooms();
             let room = rooms.entry(game_id).or_insert_with(|| {
                 Arc::new(Room {
                     sender: broadcast::channel(self.settings.queue_capacity.max(1)).0,
                     fetching: tokio::sync::Mutex::new(()),
+                    others: AtomicUsize::new(0),
+                    counting: tokio::sync::Mutex::new(()),
                 })
             });
             let receiver = room.sender.subscribe();
-            let _ = room.sender.send(RoomEvent::Watchers(room.sender.receiver_count()));
-            receiver
+            (Arc::clone(room), receiver)
         };
-        Subscription { hub: Arc::clone(self), game_id, receiver: Some(receiver) }
+        let subscription = Subscription { hub: Arc::clone(self), game_id, receiver: Some(receiver) };
+        if let Some(presence) = &self.presence {
+            presence.touch(game_id);
+        }
+        self.recount(&room, game_id).await;
+        subscription
     }
 
     fn leave(&self, game_id: i64) {
@@ -106,16 +141,62 @@ impl Hub {
                 0 => {
                     rooms.remove(&game_id);
                 }
-                count => {
-                    let _ = room.sender.send(RoomEvent::Watchers(count));
+                _ => {
+                    let _ = room.sender.send(RoomEvent::Watchers(room.watchers()));
                 }
             }
         }
+        drop(rooms);
+        if let Some(presence) = &self.presence {
+            presence.touch(game_id);
+        }
+    }
+
+    /// Re-reads the other instances' sockets on `game_id` and sends the room the total.
+    async fn recount(&self, room: &Room, game_id: i64) {
+        let _serial = room.counting.lock().await;
+        if let Some(presence) = &self.presence {
+            let read =
+                presence::others(&self.domain.pool, game_id, presence.instance_id(), presence.ttl_seconds());
+            match read.await {
+                Ok(others) => room.others.store(others, Ordering::Relaxed),
+                Err(error) => tracing::warn!(game.id = game_id, %error, "live: cannot count the watchers"),
+            }
+        }
+        let _ = room.sender.send(RoomEvent::Watchers(room.watchers()));
+    }
+
+    /// Sockets watching `game_id` on every instance (the others' as last read).
+    pub fn watchers(&self, game_id: i64) -> usize {
+        self.rooms().get(&game_id).map_or(0, |room| room.watchers())
     }
 
     /// Sockets watching `game_id` on this instance.
-    pub fn watchers(&self, game_id: i64) -> usize {
+    pub fn local_watchers(&self, game_id: i64) -> usize {
         self.rooms().get(&game_id).map_or(0, |room| room.sender.receiver_count())
+    }
+
+    /// Every game watched on this instance with its number of local sockets.
+    pub fn local_counts(&self) -> Vec<(i64, usize)> {
+        self.rooms()
+            .iter()
+            .map(|(&game, room)| (game, room.sender.receiver_count()))
+            .filter(|&(_, sockets)| sockets > 0)
+            .collect()
+    }
+
+    /// Another instance's sockets on a game changed (or an instance's counts expired):
+    /// if anybody here watches it, recount.
+    pub fn watchers_changed(self: &Arc<Hub>, change: WatchersChanged) {
+        // Our own changes were sent to our sockets when they happened.
+        if self.presence.as_ref().is_some_and(|p| p.instance_id() == change.instance_id) {
+            return;
+        }
+        let Some(room) = self.rooms().get(&change.game_id).cloned() else {
+            return;
+        };
+        let hub = Arc::clone(self);
+        tokio::spawn(async move { hub.recount(&room, change.game_id).await });
     }
 
     /// Sends a state this instance already has (the view a move submission returned) to
@@ -144,12 +225,15 @@ impl Hub {
         });
     }
 
-    /// Re-reads every watched game (after the LISTEN connection was lost and restored:
-    /// notifications sent meanwhile are gone).
+    /// Re-reads every watched game and its watcher count (after the LISTEN connection
+    /// was lost and restored: notifications sent meanwhile are gone).
     pub fn refresh_all(self: &Arc<Hub>) {
-        let ids: Vec<i64> = self.rooms().keys().copied().collect();
-        for game_id in ids {
+        let rooms: Vec<(i64, Arc<Room>)> =
+            self.rooms().iter().map(|(&game_id, room)| (game_id, Arc::clone(room))).collect();
+        for (game_id, room) in rooms {
             self.changed(GameChanged { game_id, ply: -1 });
+            let hub = Arc::clone(self);
+            tokio::spawn(async move { hub.recount(&room, game_id).await });
         }
     }
 }
@@ -173,7 +257,11 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
             tokio::select! {
                 received = listener.try_recv() => match received {
                     Ok(Some(notification)) => {
-                        if let Some(change) = GameChanged::parse(notification.payload()) {
+                        if notification.channel() == WATCHERS_CHANNEL {
+                            if let Some(change) = WatchersChanged::parse(notification.payload()) {
+                                hub.watchers_changed(change);
+                            }
+                        } else if let Some(change) = GameChanged::parse(notification.payload()) {
                             hub.changed(change);
                         }
                     }
@@ -202,15 +290,15 @@ mod tests {
             .connect_lazy("postgres://nobody@127.0.0.1:1/none")
             .expect("a lazy pool");
         let domain = Domain { pool, clock: Arc::new(SystemClock), games: Arc::default() };
-        Arc::new(Hub::new(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
+        Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }
 
     #[tokio::test]
     async fn watchers_are_counted_and_a_room_is_removed_when_empty() {
         let hub = hub(8);
-        let mut first = hub.join(5);
+        let mut first = hub.join(5).await;
         assert!(matches!(first.recv().await, Ok(RoomEvent::Watchers(1))));
-        let second = hub.join(5);
+        let second = hub.join(5).await;
         assert!(matches!(first.recv().await, Ok(RoomEvent::Watchers(2))));
         assert_eq!(hub.watchers(5), 2);
         drop(second);
@@ -223,10 +311,10 @@ mod tests {
     #[tokio::test]
     async fn a_socket_too_far_behind_is_told_it_lagged_and_nobody_waits_for_it() {
         let hub = hub(2);
-        let mut slow = hub.join(9);
+        let mut slow = hub.join(9).await;
         for _ in 0..5 {
             // Each join and leave queues an event the slow socket does not read.
-            drop(hub.join(9));
+            drop(hub.join(9).await);
         }
         assert!(matches!(slow.recv().await, Err(broadcast::error::RecvError::Lagged(_))));
         assert!(slow.recv().await.is_ok(), "after the lag it reads the newest events again");

@@ -7,6 +7,9 @@
 //! - [`hub`]: fan-out within the instance — one broadcast channel per watched game, fed by
 //!   the instance's single LISTEN connection (`storage::notify`); the domain functions
 //!   NOTIFY inside their transaction, so every instance hears of a change at commit.
+//! - [`presence`]: the watcher count over all instances — each instance keeps its
+//!   sockets per game in the `live_presence` table (with heartbeats) and announces
+//!   changes on a second NOTIFY channel.
 //! - [`clock`]: live clocks (Fischer, byoyomi: `domain::time_control`) are
 //!   server-authoritative; the flag task ends games whose time ran out, under a row lock,
 //!   so it happens once whatever the number of instances.
@@ -32,6 +35,7 @@
 
 pub mod clock;
 pub mod hub;
+pub mod presence;
 pub mod protocol;
 pub mod socket;
 

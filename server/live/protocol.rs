@@ -86,7 +86,7 @@ pub enum ServerMessage<'a> {
         game: &'a GameView,
         /// The caller's seat, `null` for a spectator.
         you: Option<i32>,
-        /// Sockets watching on this instance.
+        /// Sockets watching the game, on every instance.
         watchers: usize,
         /// Clocks.
         clock: ClockState,
@@ -99,7 +99,7 @@ pub enum ServerMessage<'a> {
         ply: i32,
         /// The caller's seat, `null` for a spectator.
         you: Option<i32>,
-        /// Sockets watching on this instance.
+        /// Sockets watching the game, on every instance.
         watchers: usize,
     },
     /// One move.
@@ -138,7 +138,7 @@ pub enum ServerMessage<'a> {
     },
     /// The number of watchers changed.
     Watchers {
-        /// Sockets watching on this instance.
+        /// Sockets watching the game, on every instance.
         count: usize,
     },
     /// Answer to `ping`.

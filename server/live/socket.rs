@@ -108,7 +108,7 @@ impl Connection {
     async fn run(mut self, socket: WebSocket, since_ply: Option<i32>) {
         let (mut sink, mut stream) = socket.split();
         // Join first, then read: a change committed in between arrives as an event.
-        let mut subscription = self.hub.join(self.game_id);
+        let mut subscription = self.hub.join(self.game_id).await;
         let mut out = Vec::new();
         match games::view(self.hub.domain(), self.game_id).await {
             Ok(view) => match since_ply {

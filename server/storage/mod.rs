@@ -2,6 +2,7 @@
 
 pub mod embedded;
 pub mod notify;
+pub mod presence;
 
 use std::time::Duration;
 

@@ -6,9 +6,12 @@
 //! server instance holds ONE listening connection ([`listen`]) and relays the payloads to
 //! its sockets (`crate::live::Hub`). Payloads are tiny (`"<game id>:<ply>"`), far below
 //! PostgreSQL's 8000-byte limit; subscribers read the new state from the database.
+//! The same connection hears the watcher counts' channel (`super::presence`).
 
 use sqlx::postgres::PgListener;
 use sqlx::{PgPool, Postgres, Transaction};
+
+use super::presence::WATCHERS_CHANNEL;
 
 /// The channel every game change is announced on.
 pub const GAME_CHANNEL: &str = "tavoliere_game";
@@ -52,13 +55,14 @@ pub async fn game_changed(
     Ok(())
 }
 
-/// A listening connection on [`GAME_CHANNEL`] (one per instance).
+/// A listening connection on [`GAME_CHANNEL`] and on the watcher counts'
+/// [`WATCHERS_CHANNEL`] (one per instance).
 ///
 /// # Errors
 /// The database is unreachable.
 pub async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen(GAME_CHANNEL).await?;
+    listener.listen_all([GAME_CHANNEL, WATCHERS_CHANNEL]).await?;
     Ok(listener)
 }
 

@@ -10,6 +10,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use crate::support::process::ServerProcess;
 use crate::support::{TestApp, User};
 
 /// Three minutes plus two seconds a move.
@@ -49,14 +50,19 @@ impl Socket {
 
     /// The next JSON event (5 s at most).
     async fn next(&mut self) -> Value {
+        self.next_within(Duration::from_secs(5)).await.expect("an event within 5 s")
+    }
+
+    /// The next JSON event, `None` if none comes within `wait`.
+    async fn next_within(&mut self, wait: Duration) -> Option<Value> {
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(5), self.ws.next())
+            let frame = tokio::time::timeout(wait, self.ws.next())
                 .await
-                .expect("an event within 5 s")
+                .ok()?
                 .expect("the socket is open")
                 .expect("a frame");
             match frame {
-                Message::Text(text) => return serde_json::from_str(text.as_str()).expect("JSON event"),
+                Message::Text(text) => return Some(serde_json::from_str(text.as_str()).expect("JSON event")),
                 Message::Close(close) => panic!("socket closed: {close:?}"),
                 _ => continue,
             }
@@ -71,6 +77,22 @@ impl Socket {
                 return event;
             }
             assert_ne!(event["type"], "error", "unexpected error while waiting for {kind}: {event}");
+        }
+    }
+
+    /// Reads events until a `state` or `watchers` event counts `count` watchers (fails
+    /// after 5 s without one).
+    async fn watchers_reach(&mut self, count: i64) {
+        loop {
+            let event = self.next().await;
+            let seen = match event["type"].as_str() {
+                Some("watchers") => &event["count"],
+                Some("state" | "resume") => &event["watchers"],
+                _ => continue,
+            };
+            if *seen == count {
+                return;
+            }
         }
     }
 
@@ -214,6 +236,158 @@ async fn two_instances_on_one_database_relay_moves_to_each_other() {
         mover.next_of("move").await;
     }
     assert_eq!(first.stored_moves(game).await, 6);
+}
+
+#[tokio::test]
+async fn two_server_processes_relay_alternate_moves_and_flag_a_player_once() {
+    let database_url = crate::support::Cluster::get().fresh_database().await;
+    let mut first = ServerProcess::start(&database_url);
+    let mut second = ServerProcess::start(&database_url);
+    let (api_first, api_second) = (
+        TestApp::attach(&first.address, &database_url).await,
+        TestApp::attach(&second.address, &database_url).await,
+    );
+    let red = api_first.register("red").await;
+    let black = api_second.register("black").await;
+    // No main time: every move has a fresh 5 s period, so the flag falls 5 s after the
+    // last move (by the processes' real clocks).
+    let control = json!({"kind": "byoyomi", "base_seconds": 0, "period_seconds": 5, "periods": 1});
+    let game = api_first.start_game("xiangqi", &red, &black, control).await;
+    let mut red_socket = Socket::open(&api_first, game, Some(&red), None).await;
+    let mut black_socket = Socket::open(&api_second, game, Some(&black), None).await;
+    red_socket.next_of("state").await;
+    black_socket.next_of("state").await;
+    for (ply, text) in OPENING.iter().enumerate() {
+        let (mover, opponent) = if ply % 2 == 0 {
+            (&mut red_socket, &mut black_socket)
+        } else {
+            (&mut black_socket, &mut red_socket)
+        };
+        mover.play(text, ply as i64).await;
+        let seen = opponent.next_of("move").await;
+        assert_eq!(seen["move"]["ply"], ply as i64 + 1, "the move reached the other process");
+        assert_eq!(seen["move"]["canonical"], *text);
+        assert_eq!(mover.next_of("move").await["move"]["ply"], ply as i64 + 1);
+    }
+    assert_eq!(api_second.stored_moves(game).await, 6);
+
+    // From here on, every change of the game is announced by NOTIFY: count them.
+    let mut changes = sqlx::postgres::PgListener::connect(&database_url).await.expect("listen");
+    changes.listen(tavoliere::storage::notify::GAME_CHANNEL).await.expect("listen");
+    // Red, to move, does not: both processes' clock tasks (every 20 ms) find the game.
+    for socket in [&mut red_socket, &mut black_socket] {
+        let result = loop {
+            let event = socket.next_within(Duration::from_secs(15)).await.expect("the flag within 15 s");
+            if event["type"] == "result" {
+                break event;
+            }
+        };
+        assert_eq!(result["reason"], "timeout", "{result}");
+        assert_eq!(result["result"], "0-1");
+    }
+    assert!(first.is_running() && second.is_running(), "both processes ran their clock tasks");
+    // Give a second flag every chance to happen (many sweep intervals of both).
+    let mut notified = Vec::new();
+    while let Ok(Ok(notification)) = tokio::time::timeout(Duration::from_millis(500), changes.recv()).await {
+        notified.push(notification.payload().to_owned());
+    }
+    let ours: Vec<&String> = notified.iter().filter(|p| p.starts_with(&format!("{game}:"))).collect();
+    assert_eq!(ours.len(), 1, "one change (the flag) was committed, not one per process: {notified:?}");
+    for socket in [&mut red_socket, &mut black_socket] {
+        while let Some(event) = socket.next_within(Duration::from_millis(200)).await {
+            assert_ne!(event["type"], "result", "a second result: {event}");
+        }
+    }
+    let flags: usize = [&first, &second]
+        .iter()
+        .map(|process| process.log().iter().filter(|l| l.contains("game ended on time")).count())
+        .sum();
+    assert_eq!(flags, 1, "exactly one process ended the game");
+    let stored = api_first.game(game).await;
+    assert_eq!(stored["status"], "finished");
+    assert_eq!(stored["reason"], "timeout");
+    assert!(first.is_running() && second.is_running());
+}
+
+#[tokio::test]
+async fn watchers_are_counted_over_every_instance() {
+    let first = TestApp::spawn().await;
+    let second = TestApp::spawn_on(&first.database_url, first.clock.clone()).await;
+    let (red, black, game) = live_game(&first).await;
+    let mut red_socket = Socket::open(&first, game, Some(&red), None).await;
+    assert_eq!(red_socket.next_of("state").await["watchers"], 1);
+    let mut black_socket = Socket::open(&second, game, Some(&black), None).await;
+    // Each instance hears of the other's socket (they are written as they change).
+    red_socket.watchers_reach(2).await;
+    black_socket.watchers_reach(2).await;
+    let mut spectator = Socket::open(&second, game, None, None).await;
+    assert_eq!(spectator.next_of("state").await["watchers"], 3, "one socket on the first, two on the second");
+    red_socket.watchers_reach(3).await;
+    spectator.ws.close(None).await.expect("close");
+    red_socket.watchers_reach(2).await;
+    black_socket.watchers_reach(2).await;
+
+    // An instance that died without withdrawing its sockets stops counting once it has
+    // missed its heartbeats.
+    sqlx::query(
+        "insert into live_presence (instance_id, game_id, sockets, seen_at)
+         values ('dead', $1, 5, now() - interval '1 hour')",
+    )
+    .bind(game)
+    .execute(&first.domain.pool)
+    .await
+    .unwrap();
+    let mut late = Socket::open(&first, game, None, None).await;
+    assert_eq!(late.next_of("state").await["watchers"], 3, "red, black and this one; not the dead five");
+}
+
+#[tokio::test]
+async fn watcher_counts_of_a_silent_instance_expire_and_its_heartbeat_restores_them() {
+    use tavoliere::storage::presence::{self, WATCHERS_CHANNEL};
+    let database_url = crate::support::Cluster::get().fresh_database().await;
+    let pool = tavoliere::storage::connect(&database_url, 2).await.unwrap();
+    let mut announced = sqlx::postgres::PgListener::connect(&database_url).await.unwrap();
+    announced.listen(WATCHERS_CHANNEL).await.unwrap();
+    let mut next_announcement = async || {
+        let notification = tokio::time::timeout(Duration::from_secs(5), announced.recv())
+            .await
+            .expect("an announcement within 5 s")
+            .unwrap();
+        notification.payload().to_owned()
+    };
+    presence::write(&pool, "a", &[(1, 2), (2, 1)]).await.unwrap();
+    presence::write(&pool, "b", &[(1, 3)]).await.unwrap();
+    assert_eq!(presence::others(&pool, 1, "a", 30.0).await.unwrap(), 3, "b's sockets, seen by a");
+    assert_eq!(presence::others(&pool, 1, "b", 30.0).await.unwrap(), 2);
+    let mut payloads = Vec::new();
+    for _ in 0..3 {
+        payloads.push(next_announcement().await);
+    }
+    payloads.sort();
+    assert_eq!(payloads, ["1:a", "1:b", "2:a"], "every written count is announced");
+
+    // b falls silent for longer than the time to live.
+    sqlx::query("update live_presence set seen_at = now() - interval '1 minute' where instance_id = 'b'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(presence::others(&pool, 1, "a", 30.0).await.unwrap(), 0, "stale rows do not count");
+    presence::prune(&pool, 30.0).await.unwrap();
+    assert_eq!(next_announcement().await, "1:b", "the expiry is announced");
+    // b was only stalled: its next heartbeat writes its row again and announces it.
+    presence::heartbeat(&pool, "b", &[(1, 3)]).await.unwrap();
+    assert_eq!(next_announcement().await, "1:b");
+    assert_eq!(presence::others(&pool, 1, "a", 30.0).await.unwrap(), 3);
+    // A heartbeat that finds its row in place announces nothing.
+    presence::heartbeat(&pool, "b", &[(1, 3)]).await.unwrap();
+    // a leaves game 2, then shuts down.
+    presence::write(&pool, "a", &[(2, 0)]).await.unwrap();
+    assert_eq!(next_announcement().await, "2:a", "not the heartbeat's unchanged row");
+    presence::withdraw(&pool, "a").await.unwrap();
+    assert_eq!(next_announcement().await, "1:a");
+    assert_eq!(presence::others(&pool, 1, "b", 30.0).await.unwrap(), 0, "a's sockets are gone");
+    let rows: i64 = sqlx::query_scalar("select count(*) from live_presence").fetch_one(&pool).await.unwrap();
+    assert_eq!(rows, 1, "only b's row is left");
 }
 
 #[tokio::test]

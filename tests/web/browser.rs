@@ -393,3 +393,77 @@ async fn shogi_and_minishogi_games_are_finished_in_chromium() {
     drop(driver);
     let _ = std::fs::remove_dir_all(profiles);
 }
+
+/// Live mode in the browser: the page of a live game follows the moves made elsewhere
+/// without a reload, and its move list stays in the notation the viewer chose (Chinese
+/// here, where the default is WXF).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_game_page_follows_the_moves_in_the_chosen_notation_in_chromium() {
+    let Some(chromedriver) = chromedriver() else { return };
+    let app = TestApp::spawn().await;
+    let base = app.address.clone();
+    let driver = start_driver(&chromedriver);
+    let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-live-{}", std::process::id()));
+    let red = browser(&driver, true, &profiles.join("red")).await;
+    sign_up(&red, &base, "red").await;
+    red.goto(&format!("{base}/settings")).await.unwrap();
+    red.find(Locator::Css("#xiangqi_notation")).await.unwrap().select_by_value("chinese").await.unwrap();
+    click(&red, "form.card button[type=submit]").await;
+    wait_for_text(&red, "nav .me", "red").await;
+
+    // The game is made and played through the REST API: only live mode can bring the
+    // moves to the open page.
+    let api = reqwest::Client::new();
+    let token = async |name: &str| -> String {
+        let password = format!("password-of-{name}");
+        if name != "red" {
+            let created = api
+                .post(format!("{base}/api/accounts"))
+                .json(&json!({"username": name, "password": password}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(created.status(), 201);
+        }
+        let reply = api
+            .post(format!("{base}/api/tokens"))
+            .json(&json!({"username": name, "password": password}))
+            .send()
+            .await
+            .unwrap();
+        reply.json::<serde_json::Value>().await.unwrap()["token"].as_str().unwrap().to_owned()
+    };
+    let red_token = token("red").await;
+    let black_token = token("black").await;
+    let post = async |token: &str, path: String, body: serde_json::Value| -> serde_json::Value {
+        let reply = api.post(format!("{base}{path}")).bearer_auth(token).json(&body).send().await.unwrap();
+        assert!(reply.status().is_success(), "POST {path}: {}", reply.status());
+        reply.json().await.unwrap()
+    };
+    let live = json!({"kind": "live-fischer", "base_seconds": 600, "increment_seconds": 5});
+    let challenge = post(
+        &red_token,
+        "/api/challenges".to_owned(),
+        json!({"variant": "xiangqi", "opponent": "black", "color": "first", "time_control": live}),
+    )
+    .await;
+    let accepted = post(&black_token, format!("/api/challenges/{}/accept", challenge["id"]), json!({})).await;
+    let game = accepted["game_id"].as_i64().unwrap();
+
+    red.goto(&format!("{base}/games/{game}")).await.unwrap();
+    red.execute("window.notReloaded = true; return null;", vec![]).await.unwrap();
+    post(&red_token, format!("/api/games/{game}/moves"), json!({"move": "h2e2", "ply": 0})).await;
+    wait_for_text(&red, "#moves", "炮二平五").await;
+    post(&black_token, format!("/api/games/{game}/moves"), json!({"move": "h9g7", "ply": 1})).await;
+    wait_for_text(&red, "#moves", "马8进7").await;
+    let list = red.find(Locator::Css("#moves")).await.unwrap().html(true).await.unwrap();
+    assert_eq!(
+        list, r#"<li value="1">炮二平五 马8进7</li>"#,
+        "one line per pair of moves, as the page draws it"
+    );
+    let same_page = red.execute("return window.notReloaded === true;", vec![]).await.unwrap();
+    assert_eq!(same_page, json!(true), "the moves came without a reload");
+    red.close().await.unwrap();
+    drop(driver);
+    let _ = std::fs::remove_dir_all(profiles);
+}

@@ -128,6 +128,27 @@ async fn the_xiangqi_move_list_is_in_the_chosen_notation() {
 }
 
 #[tokio::test]
+async fn the_move_list_alone_is_served_in_the_chosen_notation_for_live_mode() {
+    let app = TestApp::spawn().await;
+    let (mut red, mut black, game) = game_between(&app, "xiangqi").await;
+    assert_eq!(play(&mut red, &game, "h2e2").await.status, StatusCode::SEE_OTHER);
+    assert_eq!(play(&mut black, &game, "h9g7").await.status, StatusCode::SEE_OTHER);
+    assert_eq!(play(&mut red, &game, "h0g2").await.status, StatusCode::SEE_OTHER);
+    save(&mut red, &[("xiangqi_notation", "chinese")]).await;
+    let list = red.get(&format!("{game}/moves")).await;
+    assert_eq!(list.status, StatusCode::OK);
+    assert_eq!(
+        list.body, r#"<li value="1">炮二平五 马8进7</li><li value="2">马二进三 </li>"#,
+        "the items of the page's list: one line per pair of turns, in Chinese"
+    );
+    assert!(move_list(&red.get(&game).await.body).ends_with(&list.body), "the same items as the page");
+    assert_eq!(list.headers.get("cache-control").and_then(|v| v.to_str().ok()), Some("no-store"));
+    assert!(black.get(&format!("{game}/moves")).await.body.contains("C2=5 h8+7"), "black keeps WXF");
+    assert!(app.browser().get(&format!("{game}/moves")).await.body.contains("C2=5"), "visitors too");
+    assert_eq!(red.get("/games/999999/moves").await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
 async fn the_shogi_and_minishogi_move_lists_are_in_the_chosen_notation() {
     let app = TestApp::spawn().await;
     let (mut sente, mut gote, game) = game_between(&app, "shogi").await;

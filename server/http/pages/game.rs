@@ -4,10 +4,12 @@
 //! [`games::submit_move`], the same function as the REST API.
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::header::CACHE_CONTROL;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect};
 use axum::Form;
 use serde::Deserialize;
+use tavoliere_rules::variant::Variant;
 
 use super::dashboard::time_left;
 use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
@@ -81,39 +83,13 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
     // The second player of a two-seat game sees the board from their side; the Seven
     // Kingdoms board has no sides.
     let flipped = view.seat_count == 2 && my_seat == Some(1);
-    let variant: tavoliere_rules::variant::Variant =
+    let variant: Variant =
         view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
     let last_turn = view.last_turn(view.moves.len());
     let options = BoardOptions { last_move: last_turn.as_deref(), flipped, style: ctx.piece_style() };
     let board = svg_board::render(variant, &view.position, options)
         .map_err(|e| PageError::Internal(format!("board of game {}: {e}", view.id)))?;
-    let texts = preferences::moves_in(view, ctx.prefs.notation_for(variant))
-        .map_err(|e| PageError::Internal(e.to_string()))?;
-    // One text per turn: a Flickering series (and a handicap turn of several moves) is
-    // stored one row per move with the turn's number.
-    let mut turns: Vec<(i32, String)> = Vec::new();
-    for (m, text) in view.moves.iter().zip(texts) {
-        match turns.last_mut() {
-            Some((number, turn)) if *number == m.turn_number => {
-                turn.push_str(", ");
-                turn.push_str(&text);
-            }
-            _ => turns.push((m.turn_number, text)),
-        }
-    }
-    let turns: Vec<String> = turns.into_iter().map(|(_, text)| text).collect();
-    // Two players: a line per pair of turns; more: a line per turn (the move names the
-    // kingdom).
-    let per_line = if view.seat_count == 2 { 2 } else { 1 };
-    let moves = turns
-        .chunks(per_line)
-        .enumerate()
-        .map(|(i, pair)| MoveLine {
-            number: i + 1,
-            first: pair[0].clone(),
-            second: pair.get(1).cloned().unwrap_or_default(),
-        })
-        .collect();
+    let moves = move_lines(ctx, view, variant)?;
     let active = view.status == "active";
     let players = view
         .seats
@@ -183,10 +159,61 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
     })
 }
 
+/// The lines of the move list, in the notation the viewer chose for the game's family.
+fn move_lines(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Vec<MoveLine>, PageError> {
+    let texts = preferences::moves_in(view, ctx.prefs.notation_for(variant))
+        .map_err(|e| PageError::Internal(e.to_string()))?;
+    // One text per turn: a Flickering series (and a handicap turn of several moves) is
+    // stored one row per move with the turn's number.
+    let mut turns: Vec<(i32, String)> = Vec::new();
+    for (m, text) in view.moves.iter().zip(texts) {
+        match turns.last_mut() {
+            Some((number, turn)) if *number == m.turn_number => {
+                turn.push_str(", ");
+                turn.push_str(&text);
+            }
+            _ => turns.push((m.turn_number, text)),
+        }
+    }
+    let turns: Vec<String> = turns.into_iter().map(|(_, text)| text).collect();
+    // Two players: a line per pair of turns; more: a line per turn (the move names the
+    // kingdom).
+    let per_line = if view.seat_count == 2 { 2 } else { 1 };
+    Ok(turns
+        .chunks(per_line)
+        .enumerate()
+        .map(|(i, pair)| MoveLine {
+            number: i + 1,
+            first: pair[0].clone(),
+            second: pair.get(1).cloned().unwrap_or_default(),
+        })
+        .collect())
+}
+
 /// `GET /games/{id}`.
 pub async fn show(State(domain): State<Domain>, ctx: Ctx, Path(id): Path<i64>) -> PageResult {
     let view = load(&domain, &ctx, id).await?;
     render(&page(&domain, &ctx, &view)?)
+}
+
+/// The items of the game page's move list alone.
+#[derive(askama::Template)]
+#[template(path = "game_moves.html")]
+pub struct MoveList {
+    moves: Vec<MoveLine>,
+}
+
+/// `GET /games/{id}/moves`: the move list's items as the game page shows them to this
+/// viewer (the notation of their preferences, one line per pair of turns). Live mode
+/// (`static/live.js`) redraws the list with it after each move, so the list never
+/// switches notation or layout.
+pub async fn moves(State(domain): State<Domain>, ctx: Ctx, Path(id): Path<i64>) -> PageResult {
+    let view = load(&domain, &ctx, id).await?;
+    let variant: Variant =
+        view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
+    let mut response = render(&MoveList { moves: move_lines(&ctx, &view, variant)? })?;
+    response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
 }
 
 /// What the move form sends.

@@ -1,6 +1,7 @@
 //! The test application: a fresh database, the app on port 0, typed helpers.
 
 pub mod cluster;
+pub mod process;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -95,6 +96,21 @@ impl TestApp {
         tokio::spawn(app.run_until(std::future::pending()));
         TestApp {
             address,
+            client: reqwest::Client::builder().build().unwrap(),
+            clock,
+            domain,
+            database_url: database_url.to_owned(),
+        }
+    }
+
+    /// Helpers for a server running elsewhere (another OS process) on `database_url`:
+    /// requests go to `address`; `clock` is not that server's clock.
+    pub async fn attach(address: &str, database_url: &str) -> TestApp {
+        let clock = ManualClock::new(datetime!(2026-03-01 12:00 UTC));
+        let pool = tavoliere::storage::connect(database_url, 2).await.expect("connect to the test database");
+        let domain = Domain { pool, clock: std::sync::Arc::new(clock.clone()), games: Default::default() };
+        TestApp {
+            address: address.to_owned(),
             client: reqwest::Client::builder().build().unwrap(),
             clock,
             domain,

@@ -1,0 +1,103 @@
+//! A real `tavoliere serve` OS process on a test database, killed on drop.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+/// A running `tavoliere serve` child process.
+pub struct ServerProcess {
+    child: Child,
+    /// `http://127.0.0.1:<port>`, the port the process reported.
+    pub address: String,
+    /// Its log lines so far (stderr, colours removed).
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl ServerProcess {
+    /// Starts `tavoliere serve` on `database_url`, configured only by `TAVOLIERE_`
+    /// variables over the repository's `config/`, on a port the OS picks; waits (30 s at
+    /// most) until it logs the port it serves on.
+    pub fn start(database_url: &str) -> ServerProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tavoliere"))
+            .arg("serve")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TAVOLIERE_ENVIRONMENT", "local")
+            .env("TAVOLIERE_APPLICATION__HOST", "127.0.0.1")
+            .env("TAVOLIERE_APPLICATION__PORT", "0")
+            .env("TAVOLIERE_DATABASE__URL", database_url)
+            .env("TAVOLIERE_DATABASE__MAX_CONNECTIONS", "5")
+            .env("TAVOLIERE_CLOCKS__SWEEP_INTERVAL_SECONDS", "0")
+            .env("TAVOLIERE_LIVE__FLAG_INTERVAL_MS", "20")
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start `tavoliere serve`");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (port_tx, port_rx) = mpsc::channel();
+        let lines = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let line = without_colours(&line);
+                if line.contains("serving") {
+                    if let Some(port) = field(&line, "port=") {
+                        let _ = port_tx.send(port);
+                    }
+                }
+                lines.lock().unwrap().push(line);
+            }
+        });
+        let mut process = ServerProcess { child, address: String::new(), log };
+        match port_rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(port) => process.address = format!("http://127.0.0.1:{port}"),
+            Err(_) => panic!("`tavoliere serve` reported no port; its log: {:#?}", process.log()),
+        }
+        process
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Its log lines so far.
+    pub fn log(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The digits after `name` in `line`.
+fn field(line: &str, name: &str) -> Option<u16> {
+    let start = line.find(name)? + name.len();
+    let digits: String = line[start..].chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// `line` without ANSI colour sequences (`ESC [ ... m`), in case colours are on.
+fn without_colours(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for end in chars.by_ref() {
+                if end.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
