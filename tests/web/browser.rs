@@ -160,14 +160,7 @@ async fn wait_moves(client: &Client, count: usize) {
 
 /// Plays by clicking the piece on `from` and the marked destination `to`.
 async fn click_move(client: &Client, game_url: &str, from: &str, to: &str, moves_after: usize) {
-    client.goto(game_url).await.expect("game page");
-    // The script marks the board once it has the legal moves.
-    client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(".board-wrap.js"))
-        .await
-        .expect("script on");
+    script_on(client, game_url).await;
     click(client, &format!(r#"g.piece[data-square="{from}"]"#)).await;
     click(client, &format!(r#"circle.target[data-target="{to}"]"#)).await;
     wait_moves(client, moves_after).await;
@@ -185,35 +178,82 @@ fn chromedriver() -> Option<PathBuf> {
     found
 }
 
+/// One browser test's server, chromedriver and browser profiles.
+struct Stage {
+    /// The server, kept running for the test's length.
+    _app: TestApp,
+    base: String,
+    driver: Driver,
+    profiles: PathBuf,
+}
+
+impl Stage {
+    /// `None` (skipped) outside CI without chromedriver.
+    async fn open(name: &str) -> Option<Stage> {
+        let chromedriver = chromedriver()?;
+        let app = TestApp::spawn().await;
+        let base = app.address.clone();
+        let driver = start_driver(&chromedriver);
+        let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-{name}-{}", std::process::id()));
+        Some(Stage { _app: app, base, driver, profiles })
+    }
+
+    /// A browser (JavaScript on or off) of a new user `name`, signed up.
+    async fn player(&self, name: &str, javascript: bool) -> Client {
+        let client = browser(&self.driver, javascript, &self.profiles.join(name)).await;
+        sign_up(&client, &self.base, name).await;
+        client
+    }
+
+    /// `host` challenges `guest_name` to `variant` taking the first seat; `guest` accepts
+    /// from the list and lands on the game → its URL.
+    async fn game(&self, host: &Client, guest: &Client, guest_name: &str, variant: &str) -> String {
+        host.goto(&format!("{}/challenges/new", self.base)).await.unwrap();
+        host.find(Locator::Css("#variant")).await.unwrap().select_by_value(variant).await.unwrap();
+        fill(host, "#opponent", guest_name).await;
+        host.find(Locator::Css("#color")).await.unwrap().select_by_value("first").await.unwrap();
+        click(host, "form.card button[type=submit]").await;
+        wait_for_text(host, "#open-challenges", guest_name).await;
+        guest.goto(&format!("{}/challenges", self.base)).await.unwrap();
+        click(guest, "button.accept").await;
+        guest
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css("#game"))
+            .await
+            .expect("the game page");
+        guest.current_url().await.unwrap().to_string()
+    }
+
+    /// Closes the browsers, stops chromedriver and removes the profiles.
+    async fn close(self, clients: Vec<Client>) {
+        for client in clients {
+            client.close().await.unwrap();
+        }
+        drop(self.driver);
+        let _ = std::fs::remove_dir_all(self.profiles);
+    }
+}
+
+/// Waits until the page's script has fetched the legal moves and marked the board.
+async fn script_on(client: &Client, url: &str) {
+    client.goto(url).await.expect("game page");
+    client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(".board-wrap.js"))
+        .await
+        .expect("script on");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_finish_a_game_in_chromium() {
-    let Some(chromedriver) = chromedriver() else { return };
-    let app = TestApp::spawn().await;
-    let base = app.address.clone();
-    let driver = start_driver(&chromedriver);
-    let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-{}", std::process::id()));
-    let alice = browser(&driver, false, &profiles.join("alice")).await;
-    let bob = browser(&driver, true, &profiles.join("bob")).await;
-
-    sign_up(&alice, &base, "alice").await;
-    sign_up(&bob, &base, "bob").await;
-
-    // Alice challenges Bob to Xiangqi, taking Red.
-    alice.goto(&format!("{base}/challenges/new")).await.unwrap();
-    fill(&alice, "#opponent", "bob").await;
-    alice.find(Locator::Css("#color")).await.unwrap().select_by_value("first").await.unwrap();
-    click(&alice, "form.card button[type=submit]").await;
-    wait_for_text(&alice, "#open-challenges", "bob").await;
-
-    // Bob accepts from the list and lands on the game.
-    bob.goto(&format!("{base}/challenges")).await.unwrap();
-    click(&bob, "button.accept").await;
-    bob.wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css("#game"))
-        .await
-        .expect("the game page");
-    let game_url = bob.current_url().await.unwrap().to_string();
+    let Some(stage) = Stage::open("xiangqi").await else { return };
+    let base = stage.base.clone();
+    let alice = stage.player("alice", false).await;
+    let bob = stage.player("bob", true).await;
+    // Alice challenges Bob to Xiangqi, taking Red; Bob accepts from the list.
+    let game_url = stage.game(&alice, &bob, "bob", "xiangqi").await;
 
     // Alice types (JavaScript off), Bob clicks (JavaScript on).
     type_move(&alice, &game_url, "h2e2", 1).await;
@@ -247,10 +287,7 @@ async fn two_players_finish_a_game_in_chromium() {
         let path = game_url.trim_start_matches(&base);
         assert!(finished.contains(path), "finished games: {finished}");
     }
-    alice.close().await.unwrap();
-    bob.close().await.unwrap();
-    drop(driver);
-    let _ = std::fs::remove_dir_all(profiles);
+    stage.close(vec![alice, bob]).await;
 }
 
 /// Flickering chess in the browser: White builds a series by clicking (each click adds a
@@ -258,39 +295,11 @@ async fn two_players_finish_a_game_in_chromium() {
 /// button; Black types a whole series with JavaScript off.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flickering_series_is_built_by_clicks_in_chromium() {
-    let Some(chromedriver) = chromedriver() else { return };
-    let app = TestApp::spawn().await;
-    let base = app.address.clone();
-    let driver = start_driver(&chromedriver);
-    let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-series-{}", std::process::id()));
-    let white = browser(&driver, true, &profiles.join("white")).await;
-    let black = browser(&driver, false, &profiles.join("black")).await;
-    sign_up(&white, &base, "white").await;
-    sign_up(&black, &base, "black").await;
-
-    white.goto(&format!("{base}/challenges/new")).await.unwrap();
-    white.find(Locator::Css("#variant")).await.unwrap().select_by_value("flickering").await.unwrap();
-    fill(&white, "#opponent", "black").await;
-    white.find(Locator::Css("#color")).await.unwrap().select_by_value("first").await.unwrap();
-    click(&white, "form.card button[type=submit]").await;
-    wait_for_text(&white, "#open-challenges", "black").await;
-    black.goto(&format!("{base}/challenges")).await.unwrap();
-    click(&black, "button.accept").await;
-    black
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css("#game"))
-        .await
-        .expect("game page");
-    let game_url = black.current_url().await.unwrap().to_string();
-
-    white.goto(&game_url).await.unwrap();
-    white
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(".board-wrap.js"))
-        .await
-        .expect("script on");
+    let Some(stage) = Stage::open("series").await else { return };
+    let white = stage.player("white", true).await;
+    let black = stage.player("black", false).await;
+    let game_url = stage.game(&white, &black, "black", "flickering").await;
+    script_on(&white, &game_url).await;
     click(&white, r#"g.piece[data-point="e2"]"#).await;
     click(&white, r#"circle.target[data-target="e4"]"#).await;
     // The bishop freed by e4 may now move in the same series: the server says where.
@@ -305,10 +314,7 @@ async fn a_flickering_series_is_built_by_clicks_in_chromium() {
     wait_for_text(&black, "#moves", "Nf6").await;
     let page = black.source().await.unwrap();
     assert!(page.contains("e4, Bc4"), "the series is one turn in the move list");
-    white.close().await.unwrap();
-    black.close().await.unwrap();
-    drop(driver);
-    let _ = std::fs::remove_dir_all(profiles);
+    stage.close(vec![white, black]).await;
 }
 
 /// Shogi in the browser to the end: click-to-move with the promotion chooser and a drop
@@ -316,52 +322,23 @@ async fn a_flickering_series_is_built_by_clicks_in_chromium() {
 /// MiniShogi game typed to the end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shogi_and_minishogi_games_are_finished_in_chromium() {
-    let Some(chromedriver) = chromedriver() else { return };
-    let app = TestApp::spawn().await;
-    let base = app.address.clone();
-    let driver = start_driver(&chromedriver);
-    let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-shogi-{}", std::process::id()));
-    let sente = browser(&driver, true, &profiles.join("sente")).await;
-    let gote = browser(&driver, false, &profiles.join("gote")).await;
-    sign_up(&sente, &base, "sente").await;
-    sign_up(&gote, &base, "gote").await;
-
+    let Some(stage) = Stage::open("shogi").await else { return };
+    let sente = stage.player("sente", true).await;
+    let gote = stage.player("gote", false).await;
     for variant in ["shogi", "minishogi"] {
-        sente.goto(&format!("{base}/challenges/new")).await.unwrap();
-        sente.find(Locator::Css("#variant")).await.unwrap().select_by_value(variant).await.unwrap();
-        fill(&sente, "#opponent", "gote").await;
-        sente.find(Locator::Css("#color")).await.unwrap().select_by_value("first").await.unwrap();
-        click(&sente, "form.card button[type=submit]").await;
-        wait_for_text(&sente, "#open-challenges", "gote").await;
-        gote.goto(&format!("{base}/challenges")).await.unwrap();
-        click(&gote, "button.accept").await;
-        gote.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("#game")).await.expect("game");
-        let game_url = gote.current_url().await.unwrap().to_string();
-
+        let game_url = stage.game(&sente, &gote, "gote", variant).await;
         if variant == "shogi" {
             click_move(&sente, &game_url, "7g", "7f", 1).await;
             type_move(&gote, &game_url, "3c3d", 2).await;
             // The bishop takes on 2b, entering the zone: promotion is optional, asked.
-            sente.goto(&game_url).await.unwrap();
-            sente
-                .wait()
-                .at_most(Duration::from_secs(10))
-                .for_element(Locator::Css(".board-wrap.js"))
-                .await
-                .unwrap();
+            script_on(&sente, &game_url).await;
             click(&sente, r#"g.piece[data-square="8h"]"#).await;
             click(&sente, r#"circle.target[data-target="2b"]"#).await;
             click(&sente, ".promotion button:first-child").await;
             wait_moves(&sente, 3).await;
             type_move(&gote, &game_url, "3a2b", 4).await;
             // A drop of the captured bishop from the hand.
-            sente.goto(&game_url).await.unwrap();
-            sente
-                .wait()
-                .at_most(Duration::from_secs(10))
-                .for_element(Locator::Css(".board-wrap.js"))
-                .await
-                .unwrap();
+            script_on(&sente, &game_url).await;
             click(&sente, r#".hand-first g.piece[data-hand="B"]"#).await;
             click(&sente, r#"circle.target[data-target="5e"]"#).await;
             wait_moves(&sente, 5).await;
@@ -385,13 +362,10 @@ async fn shogi_and_minishogi_games_are_finished_in_chromium() {
         }
     }
     // Both games are listed as finished.
-    sente.goto(&base).await.unwrap();
+    sente.goto(&stage.base).await.unwrap();
     let finished = sente.find(Locator::Css("#finished")).await.unwrap().text().await.unwrap();
     assert!(finished.to_lowercase().contains("minishogi"), "finished games: {finished}");
-    sente.close().await.unwrap();
-    gote.close().await.unwrap();
-    drop(driver);
-    let _ = std::fs::remove_dir_all(profiles);
+    stage.close(vec![sente, gote]).await;
 }
 
 /// Live mode in the browser: the page of a live game follows the moves made elsewhere
@@ -399,13 +373,9 @@ async fn shogi_and_minishogi_games_are_finished_in_chromium() {
 /// here, where the default is WXF).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_live_game_page_follows_the_moves_in_the_chosen_notation_in_chromium() {
-    let Some(chromedriver) = chromedriver() else { return };
-    let app = TestApp::spawn().await;
-    let base = app.address.clone();
-    let driver = start_driver(&chromedriver);
-    let profiles = std::env::temp_dir().join(format!("tavoliere-e2e-live-{}", std::process::id()));
-    let red = browser(&driver, true, &profiles.join("red")).await;
-    sign_up(&red, &base, "red").await;
+    let Some(stage) = Stage::open("live").await else { return };
+    let base = stage.base.clone();
+    let red = stage.player("red", true).await;
     red.goto(&format!("{base}/settings")).await.unwrap();
     red.find(Locator::Css("#xiangqi_notation")).await.unwrap().select_by_value("chinese").await.unwrap();
     click(&red, "form.card button[type=submit]").await;
@@ -463,7 +433,5 @@ async fn a_live_game_page_follows_the_moves_in_the_chosen_notation_in_chromium()
     );
     let same_page = red.execute("return window.notReloaded === true;", vec![]).await.unwrap();
     assert_eq!(same_page, json!(true), "the moves came without a reload");
-    red.close().await.unwrap();
-    drop(driver);
-    let _ = std::fs::remove_dir_all(profiles);
+    stage.close(vec![red]).await;
 }
