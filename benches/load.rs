@@ -16,6 +16,19 @@ use tavoliere::config::{
 use tavoliere::startup::Application;
 use tavoliere::storage::embedded::{find_bin_dir, EmbeddedPostgres};
 
+/// The same allocator as the `tavoliere` binary (server/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// What the load client reads of a game state.
+#[derive(serde::Deserialize)]
+struct Turn {
+    id: i64,
+    ply: i64,
+    status: String,
+    legal_moves: Vec<String>,
+}
+
 struct Client {
     http: reqwest::Client,
     base: String,
@@ -32,13 +45,28 @@ impl Client {
         (status, response.json().await.unwrap_or(Value::Null))
     }
 
+    /// POSTs a move and reads only what the player needs from the state (a real client
+    /// does not build a JSON tree of the whole game).
+    async fn play(&self, game: i64, token: &str, text: &str, ply: i64) -> Turn {
+        let response = self
+            .http
+            .post(format!("{}/api/games/{game}/moves", self.base))
+            .bearer_auth(token)
+            .json(&json!({"move": text, "ply": ply}))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status().as_u16(), 201, "{text} at ply {ply}");
+        response.json().await.expect("the game state")
+    }
+
     async fn user(&self, name: &str) -> String {
         let credentials = json!({"username": name, "password": "load-test-password"});
         self.post("/api/accounts", None, credentials.clone()).await;
         self.post("/api/tokens", None, credentials).await.1["token"].as_str().unwrap().to_owned()
     }
 
-    async fn new_game(&self, first: &str, second: &str, second_name: &str) -> Value {
+    async fn new_game(&self, first: &str, second: &str, second_name: &str) -> Turn {
         let (_, challenge) = self
             .post(
                 "/api/challenges",
@@ -72,24 +100,14 @@ async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: u
             ready.wait().await;
             let deadline = Instant::now() + Duration::from_secs(seconds);
             while Instant::now() < deadline {
-                let ply = state["ply"].as_i64().unwrap();
-                let legal = state["legal_moves"].as_array().cloned().unwrap_or_default();
-                if state["status"] != "active" || legal.is_empty() || ply >= 60 {
+                let ply = state.ply;
+                if state.status != "active" || state.legal_moves.is_empty() || ply >= 60 {
                     state = client.new_game(&tokens[0], &tokens[1], &b).await;
                     continue;
                 }
-                let pick = legal[(ply as usize * 7) % legal.len()].as_str().unwrap().to_owned();
-                let game = state["id"].as_i64().unwrap();
-                let (status, body) = client
-                    .post(
-                        &format!("/api/games/{game}/moves"),
-                        Some(&tokens[(ply % 2) as usize]),
-                        json!({"move": pick, "ply": ply}),
-                    )
-                    .await;
-                assert_eq!(status, 201, "{body}");
+                let pick = &state.legal_moves[(ply as usize * 7) % state.legal_moves.len()];
+                state = client.play(state.id, &tokens[(ply % 2) as usize], pick, ply).await;
                 moves.fetch_add(1, Ordering::Relaxed);
-                state = body;
             }
         }));
     }
