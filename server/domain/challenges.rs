@@ -335,6 +335,38 @@ fn seat_order(choice: &str, challenger: i64, mut others: Vec<i64>, rng: &mut imp
     others
 }
 
+/// Gives up the seat the account took in an open challenge of more than two seats,
+/// before the game starts (the challenger cancels the challenge instead).
+///
+/// # Errors
+/// Unknown challenge (404), no longer open or no seat of the account's (409).
+pub async fn leave(domain: &Domain, challenge_id: i64, account_id: i64) -> DomainResult<ChallengeView> {
+    let mut tx = domain.pool.begin().await?;
+    let found: Option<(i64, String)> =
+        sqlx::query_as(r#"select challenger_id, status from challenge where challenge_id = $1 for update"#)
+            .bind(challenge_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let (challenger, status) =
+        found.ok_or_else(|| DomainError::NotFound(format!("no challenge {challenge_id}")))?;
+    if status != "open" {
+        return Err(DomainError::Conflict(format!("the challenge is {status}")));
+    }
+    if challenger == account_id {
+        return Err(DomainError::Conflict("the challenger cancels the challenge instead".to_owned()));
+    }
+    let left = sqlx::query(r#"delete from challenge_entrant where challenge_id = $1 and account_id = $2"#)
+        .bind(challenge_id)
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+    if left.rows_affected() == 0 {
+        return Err(DomainError::Conflict("you have no seat in this challenge".to_owned()));
+    }
+    tx.commit().await?;
+    get(domain, challenge_id).await
+}
+
 /// Declines a challenge addressed to the account.
 ///
 /// # Errors

@@ -77,6 +77,16 @@ pub async fn decline(
     Ok(Json(challenges::decline(&domain, id, me.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/challenges/{id}/leave", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge, without the caller's seat", body = ChallengeView)))]
+/// Gives up the caller's seat in an open challenge of more than two seats.
+pub async fn leave(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<ChallengeView>> {
+    Ok(Json(challenges::leave(&domain, id, me.id).await?))
+}
+
 #[utoipa::path(post, path = "/api/challenges/{id}/cancel", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge", body = ChallengeView)))]
 /// Cancels the caller's challenge.
 pub async fn cancel(

@@ -119,6 +119,7 @@ impl Modify for SharedParts {
         challenges::accept,
         challenges::decline,
         challenges::cancel,
+        challenges::leave,
         games::list,
         games::show,
         games::submit_move,

@@ -31,6 +31,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/challenges/{id}/accept", post(challenges::accept))
         .route("/api/challenges/{id}/decline", post(challenges::decline))
         .route("/api/challenges/{id}/cancel", post(challenges::cancel))
+        .route("/api/challenges/{id}/leave", post(challenges::leave))
         .route("/api/games", get(games::list))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/moves", post(games::submit_move))

@@ -322,3 +322,40 @@ async fn a_flickering_threefold_repetition_is_claimed_as_a_draw() {
     assert_eq!(state["result"], "1/2-1/2");
     assert_eq!(state["reason"], "repetition");
 }
+
+#[tokio::test]
+async fn a_seat_is_given_up_before_the_game_starts() {
+    let app = TestApp::spawn().await;
+    let host = app.register("qin").await;
+    let chu = app.register("chu").await;
+    let han = app.register("han").await;
+    let qi = app.register("qi_").await;
+    let challenge = app
+        .post(
+            "/api/challenges",
+            Some(&host),
+            json!({"variant": "seven-kingdoms", "seats": 3, "time_control": three_days()}),
+        )
+        .await;
+    let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
+    let accept = format!("/api/challenges/{id}/accept");
+    let leave = format!("/api/challenges/{id}/leave");
+    app.post(&accept, Some(&chu), json!({})).await.expect(StatusCode::OK);
+    app.post(&leave, Some(&han), json!({})).await.expect(StatusCode::CONFLICT);
+    app.post(&leave, Some(&host), json!({})).await.expect(StatusCode::CONFLICT);
+    let left = app.post(&leave, Some(&chu), json!({})).await;
+    assert_eq!(left.expect(StatusCode::OK)["entrants"], json!(["qin"]), "chu's seat is free again");
+    // Two new players fill the seats: the game starts without chu.
+    app.post(&accept, Some(&han), json!({})).await.expect(StatusCode::OK);
+    let game = app.accept(&qi, id).await;
+    let mut names: Vec<String> = app.game(game).await["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["username"].as_str().unwrap().to_owned())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["han", "qi_", "qin"]);
+    app.post(&leave, Some(&han), json!({})).await.expect(StatusCode::CONFLICT);
+    app.post("/api/challenges/999/leave", Some(&han), json!({})).await.expect(StatusCode::NOT_FOUND);
+}

@@ -377,6 +377,7 @@ async fn a_seven_kingdoms_game_by_form() {
             let waiting = browser.get("/challenges").await;
             assert!(waiting.body.contains("class=\"joined\""), "chu waits for the third seat");
             assert!(!waiting.body.contains("class=\"accept\""), "and cannot take a second seat");
+            assert!(waiting.body.contains("class=\"leave\""), "but may give the seat up");
         }
     }
     assert!(game.starts_with("/games/"), "the last seat starts the game: {game}");

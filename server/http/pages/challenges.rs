@@ -276,6 +276,22 @@ pub async fn cancel(
     close(&domain, &ctx, id, false).await
 }
 
+/// `POST /challenges/{id}/leave`: gives up a seat taken in a challenge of more seats.
+pub async fn leave(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    Path(id): Path<i64>,
+    Form(form): Form<CsrfOnly>,
+) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let me = ctx.require_user()?;
+    match challenges::leave(&domain, id, me.id).await {
+        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
+        Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
+        _ => Ok(Redirect::to("/challenges").into_response()),
+    }
+}
+
 /// `POST /challenges/{id}/decline`.
 pub async fn decline(
     State(domain): State<Domain>,

@@ -48,6 +48,7 @@ pub fn router() -> Router<AppState> {
         .route("/challenges/new", get(challenges::new_form))
         .route("/challenges/{id}/accept", post(challenges::accept))
         .route("/challenges/{id}/cancel", post(challenges::cancel))
+        .route("/challenges/{id}/leave", post(challenges::leave))
         .route("/challenges/{id}/decline", post(challenges::decline))
         .route("/games/{id}", get(game::show))
         .route("/games/{id}/moves", get(game::moves))
