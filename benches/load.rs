@@ -120,12 +120,66 @@ async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: u
     moves.load(Ordering::Relaxed) as f64 / elapsed
 }
 
-fn pgbench(port: u16, clients: usize, seconds: u64) -> Option<f64> {
+fn pgbench_program() -> Option<PathBuf> {
     let mut candidates: Vec<PathBuf> = find_bin_dir().into_iter().map(|d| d.join("pgbench")).collect();
     if let Ok(entries) = std::fs::read_dir("/usr/lib/postgresql") {
         candidates.extend(entries.filter_map(Result::ok).map(|e| e.path().join("bin/pgbench")));
     }
-    let pgbench = candidates.into_iter().find(|p| p.is_file())?;
+    candidates.into_iter().find(|p| p.is_file())
+}
+
+/// The `tps = ` figure of a pgbench run.
+fn tps(output: &std::process::Output) -> Option<f64> {
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.lines()
+        .find(|l| l.starts_with("tps = "))
+        .and_then(|l| l.trim_start_matches("tps = ").split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
+/// The statements of one move as the server sends them (token lookup, the game locked
+/// with its seats, the move with the clock, the turn and the NOTIFY), run by pgbench on
+/// the games the API run made: the raw PostgreSQL figure of the move's own transaction.
+const MOVE_SCRIPT: &str = r#"\set g random(:gmin, :gmax)
+\set t random(:tmin, :tmax)
+BEGIN;
+SELECT a.account_id, a.username, a.role FROM api_token t JOIN account a USING (account_id) WHERE t.token_hash = (SELECT token_hash FROM api_token WHERE api_token_id = :t);
+SELECT game_id, variant, ruleset, handicap, start_position, seat_count, status, result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at, draw_offer_seat, tournament_id, (SELECT coalesce(json_agg(seat_row ORDER BY seat_row.seat), '[]'::json) FROM (SELECT s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made, s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score, exists(SELECT 1 FROM vacation v WHERE v.account_id = s.account_id AND v.ends_at > g.turn_started_at) AS has_leave FROM game_seat s JOIN account a ON a.account_id = s.account_id WHERE s.game_id = g.game_id) AS seat_row) AS seats FROM game g WHERE g.game_id = :g FOR UPDATE OF g;
+WITH played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply + 1 FROM game WHERE game_id = :g)], ARRAY['h2e2']) AS p(ply, notation)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0), turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL WHERE game_id = :g RETURNING game_id) SELECT pg_notify('tavoliere_game', :g || ':0') FROM turned;
+END;
+"#;
+
+/// pgbench running [`MOVE_SCRIPT`] on the application's database.
+fn pgbench_moves(
+    port: u16,
+    clients: usize,
+    seconds: u64,
+    games: (i64, i64),
+    tokens: (i64, i64),
+) -> Option<f64> {
+    let pgbench = pgbench_program()?;
+    let script = std::env::temp_dir().join(format!("tavoliere-move-{}.sql", std::process::id()));
+    std::fs::write(&script, MOVE_SCRIPT).ok()?;
+    let port = port.to_string();
+    let run = Command::new(&pgbench)
+        // Prepared statements, as sqlx sends them.
+        .args(["-h", "127.0.0.1", "-p", &port, "-U", "tavoliere", "-n", "-M", "prepared"])
+        .args(["-D", &format!("gmin={}", games.0), "-D", &format!("gmax={}", games.1)])
+        .args(["-D", &format!("tmin={}", tokens.0), "-D", &format!("tmax={}", tokens.1)])
+        .args(["-c", &clients.to_string(), "-j", "2", "-T", &seconds.to_string(), "-f"])
+        .arg(&script)
+        .arg("tavoliere")
+        .output()
+        .ok()?;
+    let _ = std::fs::remove_file(&script);
+    if !run.status.success() {
+        eprintln!("pgbench (move script): {}", String::from_utf8_lossy(&run.stderr));
+    }
+    tps(&run)
+}
+
+fn pgbench(port: u16, clients: usize, seconds: u64) -> Option<f64> {
+    let pgbench = pgbench_program()?;
     let port = port.to_string();
     let common = ["-h", "127.0.0.1", "-p", &port, "-U", "tavoliere"];
     let init = Command::new(&pgbench).args(common).args(["-i", "-q", "-s", "10", "pgbench"]).output().ok()?;
@@ -135,14 +189,20 @@ fn pgbench(port: u16, clients: usize, seconds: u64) -> Option<f64> {
     }
     let run = Command::new(&pgbench)
         .args(common)
-        .args(["-c", &clients.to_string(), "-j", "2", "-T", &seconds.to_string(), "pgbench"])
+        .args([
+            "-M",
+            "prepared",
+            "-c",
+            &clients.to_string(),
+            "-j",
+            "2",
+            "-T",
+            &seconds.to_string(),
+            "pgbench",
+        ])
         .output()
         .ok()?;
-    let text = String::from_utf8_lossy(&run.stdout);
-    text.lines()
-        .find(|l| l.starts_with("tps = "))
-        .and_then(|l| l.trim_start_matches("tps = ").split_whitespace().next())
-        .and_then(|v| v.parse().ok())
+    tps(&run)
 }
 
 fn main() -> anyhow::Result<()> {
@@ -178,7 +238,11 @@ fn main() -> anyhow::Result<()> {
         let app = Application::build(settings).await?;
         let base = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until(std::future::pending()));
-        println!("{:>8} {:>18} {:>16} {:>8}", "clients", "API moves/s", "pgbench tps", "ratio");
+        println!(
+            "{:>8} {:>12} {:>12} {:>6} {:>16} {:>6}",
+            "clients", "API moves/s", "TPC-B tps", "ratio", "move-SQL tps", "ratio"
+        );
+        let pool = sqlx::PgPool::connect(&cluster.url("tavoliere")).await?;
         // LOAD_CLIENTS="64,16" changes the runs.
         let runs: Vec<usize> = std::env::var("LOAD_CLIENTS")
             .ok()
@@ -187,12 +251,21 @@ fn main() -> anyhow::Result<()> {
         for (round, clients) in runs.into_iter().enumerate() {
             let api = api_moves_per_second(&base, clients, seconds, round).await;
             let raw = tokio::task::spawn_blocking(move || pgbench(port, clients, seconds)).await?;
-            match raw {
-                Some(raw) => {
-                    println!("{clients:>8} {api:>18.0} {raw:>16.0} {:>7.0}%", 100.0 * api / raw)
-                }
-                None => println!("{clients:>8} {api:>18.0} {:>16} {:>8}", "n/a", "-"),
-            }
+            let games: (i64, i64) =
+                sqlx::query_as("select min(game_id), max(game_id) from game").fetch_one(&pool).await?;
+            let tokens: (i64, i64) =
+                sqlx::query_as("select min(api_token_id), max(api_token_id) from api_token")
+                    .fetch_one(&pool)
+                    .await?;
+            let same =
+                tokio::task::spawn_blocking(move || pgbench_moves(port, clients, seconds, games, tokens))
+                    .await?;
+            let cell = |raw: Option<f64>| match raw {
+                Some(raw) => (format!("{raw:.0}"), format!("{:.0}%", 100.0 * api / raw)),
+                None => ("n/a".to_owned(), "-".to_owned()),
+            };
+            let ((tpcb, tpcb_ratio), (moves, moves_ratio)) = (cell(raw), cell(same));
+            println!("{clients:>8} {api:>12.0} {tpcb:>12} {tpcb_ratio:>6} {moves:>16} {moves_ratio:>6}");
         }
         anyhow::Ok(())
     });
