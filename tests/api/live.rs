@@ -101,6 +101,20 @@ impl Socket {
     }
 }
 
+/// Plays [`OPENING`] from two sockets in turn (connected to different instances): each
+/// move must reach the other socket, and come back to the mover.
+async fn play_opening_across(red: &mut Socket, black: &mut Socket) {
+    for (ply, text) in OPENING.iter().enumerate() {
+        let (mover, opponent) =
+            if ply % 2 == 0 { (&mut *red, &mut *black) } else { (&mut *black, &mut *red) };
+        mover.play(text, ply as i64).await;
+        let seen = opponent.next_of("move").await;
+        assert_eq!(seen["move"]["ply"], ply as i64 + 1, "the move reached the other instance");
+        assert_eq!(seen["move"]["canonical"], *text);
+        assert_eq!(mover.next_of("move").await["move"]["ply"], ply as i64 + 1);
+    }
+}
+
 async fn live_game(app: &TestApp) -> (User, User, i64) {
     let red = app.register("red").await;
     let black = app.register("black").await;
@@ -223,18 +237,7 @@ async fn two_instances_on_one_database_relay_moves_to_each_other() {
     let mut black_socket = Socket::open(&second, game, Some(&black), None).await;
     red_socket.next_of("state").await;
     black_socket.next_of("state").await;
-    for (ply, text) in OPENING.iter().enumerate() {
-        let (mover, opponent) = if ply % 2 == 0 {
-            (&mut red_socket, &mut black_socket)
-        } else {
-            (&mut black_socket, &mut red_socket)
-        };
-        mover.play(text, ply as i64).await;
-        let seen = opponent.next_of("move").await;
-        assert_eq!(seen["move"]["ply"], ply as i64 + 1, "the move crossed instances");
-        assert_eq!(seen["move"]["canonical"], *text);
-        mover.next_of("move").await;
-    }
+    play_opening_across(&mut red_socket, &mut black_socket).await;
     assert_eq!(first.stored_moves(game).await, 6);
 }
 
@@ -257,18 +260,7 @@ async fn two_server_processes_relay_alternate_moves_and_flag_a_player_once() {
     let mut black_socket = Socket::open(&api_second, game, Some(&black), None).await;
     red_socket.next_of("state").await;
     black_socket.next_of("state").await;
-    for (ply, text) in OPENING.iter().enumerate() {
-        let (mover, opponent) = if ply % 2 == 0 {
-            (&mut red_socket, &mut black_socket)
-        } else {
-            (&mut black_socket, &mut red_socket)
-        };
-        mover.play(text, ply as i64).await;
-        let seen = opponent.next_of("move").await;
-        assert_eq!(seen["move"]["ply"], ply as i64 + 1, "the move reached the other process");
-        assert_eq!(seen["move"]["canonical"], *text);
-        assert_eq!(mover.next_of("move").await["move"]["ply"], ply as i64 + 1);
-    }
+    play_opening_across(&mut red_socket, &mut black_socket).await;
     assert_eq!(api_second.stored_moves(game).await, 6);
 
     // From here on, every change of the game is announced by NOTIFY: count them.

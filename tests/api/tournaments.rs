@@ -107,6 +107,15 @@ fn line<'a>(standings: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{name} missing from {standings}"))
 }
 
+/// A director, a tournament and its Swiss section "Open" of `rounds` rounds.
+async fn swiss_section(app: &TestApp, rounds: u32) -> (User, i64, i64) {
+    let director = with_role(app, "director", "director").await;
+    let tournament = create_tournament(app, &director, "T").await;
+    let fields = json!({"pairing": "swiss", "swiss_rounds": rounds, "name": "Open"});
+    let section = create_section(app, &director, tournament, fields).await;
+    (director, tournament, section)
+}
+
 async fn decide(
     app: &TestApp,
     director: &User,
@@ -429,15 +438,7 @@ async fn a_corrected_result_is_kept_in_the_audit_trail_and_counts() {
 #[tokio::test]
 async fn a_swiss_section_is_paired_round_by_round_and_exports_trf() {
     let app = TestApp::spawn().await;
-    let director = with_role(&app, "director", "director").await;
-    let tournament = create_tournament(&app, &director, "T").await;
-    let section = create_section(
-        &app,
-        &director,
-        tournament,
-        json!({"pairing": "swiss", "swiss_rounds": 2, "name": "Open"}),
-    )
-    .await;
+    let (director, tournament, section) = swiss_section(&app, 2).await;
     four_players(&app, &director, section).await;
     let round_one = start(&app, &director, section).await;
     assert_eq!(round_one.len(), 2);
@@ -463,15 +464,7 @@ async fn a_swiss_section_is_paired_round_by_round_and_exports_trf() {
 #[tokio::test]
 async fn a_swiss_bye_scores_the_sections_bye_points_in_every_table() {
     let app = TestApp::spawn().await;
-    let director = with_role(&app, "director", "director").await;
-    let tournament = create_tournament(&app, &director, "T").await;
-    let section = create_section(
-        &app,
-        &director,
-        tournament,
-        json!({"pairing": "swiss", "swiss_rounds": 3, "name": "Open"}),
-    )
-    .await;
+    let (director, _, section) = swiss_section(&app, 3).await;
     let shown = app.get(&format!("/api/sections/{section}"), None).await;
     assert_eq!(shown.expect(StatusCode::OK)["bye_points"], "win", "a win's points by default (FIDE C.04.1)");
     for seed in 1..=3 {

@@ -251,12 +251,20 @@ pub async fn accept(
     }
 }
 
-async fn close(domain: &Domain, ctx: &Ctx, id: i64, decline: bool) -> PageResult {
+/// What a player does to an open challenge besides accepting it.
+enum Withdrawal {
+    Decline,
+    Cancel,
+    /// Give up a seat taken in a challenge of more seats.
+    Leave,
+}
+
+async fn close(domain: &Domain, ctx: &Ctx, id: i64, how: Withdrawal) -> PageResult {
     let me = ctx.require_user()?;
-    let done = if decline {
-        challenges::decline(domain, id, me.id).await
-    } else {
-        challenges::cancel(domain, id, me.id).await
+    let done = match how {
+        Withdrawal::Decline => challenges::decline(domain, id, me.id).await,
+        Withdrawal::Cancel => challenges::cancel(domain, id, me.id).await,
+        Withdrawal::Leave => challenges::leave(domain, id, me.id).await,
     };
     match done {
         Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
@@ -273,7 +281,7 @@ pub async fn cancel(
     Form(form): Form<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
-    close(&domain, &ctx, id, false).await
+    close(&domain, &ctx, id, Withdrawal::Cancel).await
 }
 
 /// `POST /challenges/{id}/leave`: gives up a seat taken in a challenge of more seats.
@@ -284,12 +292,7 @@ pub async fn leave(
     Form(form): Form<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
-    let me = ctx.require_user()?;
-    match challenges::leave(&domain, id, me.id).await {
-        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
-        Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
-        _ => Ok(Redirect::to("/challenges").into_response()),
-    }
+    close(&domain, &ctx, id, Withdrawal::Leave).await
 }
 
 /// `POST /challenges/{id}/decline`.
@@ -300,5 +303,5 @@ pub async fn decline(
     Form(form): Form<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
-    close(&domain, &ctx, id, true).await
+    close(&domain, &ctx, id, Withdrawal::Decline).await
 }
