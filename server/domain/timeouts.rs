@@ -11,8 +11,9 @@ use tokio::sync::watch;
 use super::error::DomainResult;
 use super::Domain;
 
-/// Ends every active game whose side to move has run out of time by the domain clock.
-/// Returns the ids of the games it ended.
+/// Ends every active game whose side to move has run out of time by the domain clock (in
+/// games of more seats: removes every seat that has run out, one after the other).
+/// Returns the ids of the games it ended or changed.
 ///
 /// # Errors
 /// Database failure.
@@ -27,7 +28,17 @@ pub async fn sweep(domain: &Domain) -> DomainResult<Vec<i64>> {
     .await?;
     let mut ended = Vec::new();
     for game_id in due {
-        if super::games::expire_if_overdue(domain, game_id, now).await? {
+        // In a game of more seats a seat that runs out leaves and the next seat's clock
+        // starts at that deadline: after a long downtime it may have run out too. Each
+        // round removes one seat, so seven rounds reach a game's end at most.
+        let mut changed = false;
+        for _ in 0..7 {
+            if !super::games::expire_if_overdue(domain, game_id, now).await? {
+                break;
+            }
+            changed = true;
+        }
+        if changed {
             ended.push(game_id);
         }
     }

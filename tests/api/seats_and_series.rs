@@ -359,3 +359,62 @@ async fn a_seat_is_given_up_before_the_game_starts() {
     app.post(&leave, Some(&han), json!({})).await.expect(StatusCode::CONFLICT);
     app.post("/api/challenges/999/leave", Some(&han), json!({})).await.expect(StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn seats_that_ran_out_one_after_the_other_all_leave_in_one_sweep() {
+    let app = TestApp::spawn().await;
+    let qin = app.register("qin").await;
+    let chu = app.register("chu").await;
+    let qi = app.register("qi_").await;
+    let game = seven_kingdoms_game(&app, &qin, &[&chu, &qi]).await;
+    // Nobody moves for a week of three-day clocks (the server was down, say): the first
+    // seat ran out after three days, the second three days later; the third still has
+    // time, and is the last alliance.
+    app.clock.advance(Duration::days(7));
+    assert_eq!(app.sweep().await, vec![game]);
+    let state = app.game(game).await;
+    let statuses: Vec<&str> =
+        state["seats"].as_array().unwrap().iter().map(|s| s["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["timed-out", "timed-out", "playing"]);
+    assert_eq!(state["status"], "finished");
+    assert_eq!(state["reason"], "last-alliance");
+    let exits: Vec<(i32, time::OffsetDateTime)> = sqlx::query_as(
+        "select seat, exited_at from game_seat where game_id = $1 and exit is not null order by seat",
+    )
+    .bind(game)
+    .fetch_all(&app.domain.pool)
+    .await
+    .unwrap();
+    assert_eq!(exits[1].1 - exits[0].1, Duration::days(3), "the second clock started at the first deadline");
+    assert!(app.sweep().await.is_empty());
+}
+
+#[tokio::test]
+async fn the_last_seat_of_a_challenge_is_taken_once() {
+    let app = TestApp::spawn().await;
+    let host = app.register("qin").await;
+    let chu = app.register("chu").await;
+    let mut late = Vec::new();
+    for name in ["han", "qi_", "wei", "zhao"] {
+        late.push(app.register(name).await);
+    }
+    let challenge = app
+        .post(
+            "/api/challenges",
+            Some(&host),
+            json!({"variant": "seven-kingdoms", "seats": 3, "time_control": three_days()}),
+        )
+        .await;
+    let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
+    let path = format!("/api/challenges/{id}/accept");
+    app.post(&path, Some(&chu), json!({})).await.expect(StatusCode::OK);
+    // Four players race for the one seat left.
+    let replies =
+        futures::future::join_all(late.iter().map(|user| app.post(&path, Some(user), json!({})))).await;
+    let statuses: Vec<StatusCode> = replies.iter().map(|r| r.status).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::CREATED).count(), 1, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == StatusCode::CONFLICT).count(), 3, "{statuses:?}");
+    let games: i64 =
+        sqlx::query_scalar("select count(*) from game").fetch_one(&app.domain.pool).await.unwrap();
+    assert_eq!(games, 1);
+}
