@@ -12,6 +12,8 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /src/target/release/tavoliere /usr/local/bin/tavoliere
 COPY config ./config
+# Served from the working directory (`/static`); templates and catalogues are compiled in.
+COPY static ./static
 USER tavoliere
 ENV TAVOLIERE_ENVIRONMENT=production
 EXPOSE 8000
