@@ -250,14 +250,6 @@ fn variant_of(row: &GameRow) -> DomainResult<Variant> {
         .map_err(|e: tavoliere_rules::variant::UnknownVariant| DomainError::Internal(anyhow::anyhow!(e)))
 }
 
-async fn lock_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<GameRow> {
-    sqlx::query_as::<_, GameRow>(&format!("select {GAME_COLUMNS} from game where game_id = $1 for update"))
-        .bind(game_id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))
-}
-
 /// The seat columns ([`SeatRow`]) of game `g`'s seats `s`.
 const SEAT_COLUMNS: &str = r#"s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made,
     s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
@@ -465,11 +457,6 @@ impl GameCache {
     /// A copy of the entry of `game_id` if it is at `ply` with `exits` seat exits.
     fn copy(&self, game_id: i64, ply: i32, exits: usize) -> Option<RulesState> {
         self.lock().get(&game_id).filter(|state| (state.ply, state.exits) == (ply, exits)).cloned()
-    }
-
-    /// Drops the entry of `game_id` (a seat left: the next read replays).
-    fn forget(&self, game_id: i64) {
-        self.lock().remove(&game_id);
     }
 
     /// Keeps `state` for `game_id` unless a later one is kept already.
@@ -984,9 +971,8 @@ pub async fn record_text(domain: &Domain, game_id: i64) -> DomainResult<Option<S
     let mut tx = domain.pool.begin().await?;
     let row = load_game(&mut tx, game_id).await?;
     let seats = load_seats(&mut tx, game_id).await?;
-    let moves = load_moves(&mut tx, game_id).await?;
+    let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
     tx.commit().await?;
-    let game = replay(&row, &moves, &seats, moves.len())?;
     let mut tags = vec![
         ("Event".to_owned(), format!("Tavoliere game {game_id}")),
         ("Site".to_owned(), "Tavoliere".to_owned()),
@@ -1156,8 +1142,7 @@ pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainRes
     let PlayerAction { mut tx, row, seats, mine } = begin_player_action(domain, game_id, account_id).await?;
     let now = domain.clock.now();
     if row.seat_count > 2 {
-        seat_exit(&mut tx, &row, &seats, mine.seat, false, now).await?;
-        domain.games.forget(game_id);
+        seat_exit(domain, &mut tx, &row, &seats, mine.seat, false, now).await?;
         return announce_and_commit(domain, tx, game_id).await;
     }
     let winner = seats.iter().map(|s| s.seat).find(|s| *s != mine.seat);
@@ -1172,6 +1157,7 @@ pub async fn resign(domain: &Domain, game_id: i64, account_id: i64) -> DomainRes
 /// replay applies it at the same point. When the seat was to move, the turn passes on at
 /// `at` (for a timeout: the deadline that passed).
 async fn seat_exit(
+    domain: &Domain,
     tx: &mut Transaction<'_, Postgres>,
     row: &GameRow,
     seats: &[SeatRow],
@@ -1180,8 +1166,9 @@ async fn seat_exit(
     at: OffsetDateTime,
 ) -> DomainResult<()> {
     let game_id = row.game_id;
-    let moves = load_moves(tx, game_id).await?;
-    let mut game = replay(row, &moves, seats, moves.len())?;
+    // The cache entry stays as it is: its key (ply, exits) no longer matches once the
+    // exit is stored.
+    let mut game = rules_state(domain, tx, row, seats, false).await?.game;
     game.seat_leaves(seat as usize, timed_out).map_err(DomainError::Conflict)?;
     sqlx::query(
         r#"update game_seat set exit = $3, exit_after_ply = $4, exited_at = $5,
@@ -1303,8 +1290,7 @@ pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
     if mine.seat != row.turn_seat {
         return Err(DomainError::Conflict("a claim is made on your own turn".to_owned()));
     }
-    let moves = load_moves(&mut tx, game_id).await?;
-    let mut game = replay(&row, &moves, &seats, moves.len())?;
+    let mut game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
     game.claim().map_err(DomainError::Invalid)?;
     let ending = Ending::from_game(&game)
         .ok_or_else(|| DomainError::Internal(anyhow::anyhow!("game {game_id}: a claim without an end")))?;
@@ -1414,9 +1400,8 @@ pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult
     .await?;
     for game_id in ids {
         let mut tx = domain.pool.begin().await?;
-        let row = lock_game(&mut tx, game_id).await?;
+        let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
         if row.status == "active" {
-            let seats = load_seats(&mut tx, game_id).await?;
             if let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) {
                 let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
                 let deadline =
@@ -1434,7 +1419,10 @@ pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult
 }
 
 /// Ends the game on time if its side to move has run out at `now` (leave included):
-/// a loss, or a draw when the opponent cannot possibly win. Returns whether it ended.
+/// a loss, or a draw when the opponent cannot possibly win. In a game of more seats the
+/// seat leaves instead and the next seat's clock starts at that deadline; after a long
+/// downtime that one may have run out too, so seats leave until the seat to move has time
+/// (one per seat at most). Returns whether anything changed.
 ///
 /// # Errors
 /// Database failure.
@@ -1443,12 +1431,23 @@ pub(crate) async fn expire_if_overdue(
     game_id: i64,
     now: OffsetDateTime,
 ) -> DomainResult<bool> {
+    let mut changed = false;
+    for _ in 0..7 {
+        if !expire_turn(domain, game_id, now).await? {
+            break;
+        }
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// One step of [`expire_if_overdue`]: the seat to move, if it has run out.
+async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTime) -> DomainResult<bool> {
     let mut tx = domain.pool.begin().await?;
-    let row = lock_game(&mut tx, game_id).await?;
+    let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
     if row.status != "active" {
         return Ok(false);
     }
-    let seats = load_seats(&mut tx, game_id).await?;
     let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) else {
         return Ok(false);
     };
@@ -1466,15 +1465,13 @@ pub(crate) async fn expire_if_overdue(
     }
     if row.seat_count > 2 {
         // The seat leaves at its deadline; the game goes on without it.
-        seat_exit(&mut tx, &row, &seats, seat.seat, true, deadline).await?;
+        seat_exit(domain, &mut tx, &row, &seats, seat.seat, true, deadline).await?;
         notify::game_changed(&mut tx, game_id, row.current_ply).await?;
         tx.commit().await?;
-        domain.games.forget(game_id);
         tracing::info!(game.id = game_id, seat = seat.seat, "seat timed out");
         return Ok(true);
     }
-    let moves = load_moves(&mut tx, game_id).await?;
-    let game = replay(&row, &moves, &seats, moves.len())?;
+    let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
     let winner = seats.iter().map(|s| s.seat).find(|s| *s != seat.seat);
     let opponent_can_win = winner
         .map(|w| can_possibly_win(variant_of(&row)?, &game.fen(), seat_color(w)))

@@ -71,7 +71,8 @@ pub fn new_game(
     if game.seat_count() != seats {
         return Err(format!("this {variant} position is for {} players, not {seats}", game.seat_count()));
     }
-    if !variant.accepts(game.ruleset()) || game.ruleset() != ruleset {
+    // The Seven Kingdoms' standard start has one ruleset: a name that is not it is refused.
+    if game.ruleset() != ruleset {
         return Err(format!("ruleset {} is not a {variant} ruleset", ruleset.name()));
     }
     Ok(game)

@@ -28,17 +28,7 @@ pub async fn sweep(domain: &Domain) -> DomainResult<Vec<i64>> {
     .await?;
     let mut ended = Vec::new();
     for game_id in due {
-        // In a game of more seats a seat that runs out leaves and the next seat's clock
-        // starts at that deadline: after a long downtime it may have run out too. Each
-        // round removes one seat, so seven rounds reach a game's end at most.
-        let mut changed = false;
-        for _ in 0..7 {
-            if !super::games::expire_if_overdue(domain, game_id, now).await? {
-                break;
-            }
-            changed = true;
-        }
-        if changed {
+        if super::games::expire_if_overdue(domain, game_id, now).await? {
             ended.push(game_id);
         }
     }
