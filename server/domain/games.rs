@@ -178,6 +178,19 @@ pub struct GameView {
 }
 
 impl GameView {
+    /// The stored moves grouped by turn, as row ranges: a Flickering series or a handicap
+    /// turn of several moves is one turn of several rows sharing its turn number.
+    pub fn turn_rows(&self) -> Vec<std::ops::Range<usize>> {
+        let mut turns: Vec<std::ops::Range<usize>> = Vec::new();
+        for (i, m) in self.moves.iter().enumerate() {
+            match turns.last_mut() {
+                Some(turn) if self.moves[turn.start].turn_number == m.turn_number => turn.end = i + 1,
+                _ => turns.push(i..i + 1),
+            }
+        }
+        turns
+    }
+
     /// The last turn among the first `rows` stored moves, canonical: one move, or a whole
     /// Flickering series (its moves joined by commas) — what the board marks as the last
     /// move.
@@ -187,13 +200,9 @@ impl GameView {
         if self.variant != Variant::Flickering.name() {
             return Some(last.canonical.clone());
         }
-        let series: Vec<&str> = shown
-            .iter()
-            .rev()
-            .take_while(|m| m.turn_number == last.turn_number)
-            .map(|m| m.canonical.as_str())
-            .collect();
-        Some(series.into_iter().rev().collect::<Vec<_>>().join(","))
+        let turn = self.turn_rows().into_iter().rfind(|turn| turn.start < shown.len())?;
+        let series: Vec<&str> = shown[turn.start..].iter().map(|m| m.canonical.as_str()).collect();
+        Some(series.join(","))
     }
 }
 

@@ -163,19 +163,17 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
 fn move_lines(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Vec<MoveLine>, PageError> {
     let texts = preferences::moves_in(view, ctx.prefs.notation_for(variant))
         .map_err(|e| PageError::Internal(e.to_string()))?;
+    if texts.len() != view.moves.len() {
+        return Err(PageError::Internal(format!(
+            "game {}: {} move texts for {} moves",
+            view.id,
+            texts.len(),
+            view.moves.len()
+        )));
+    }
     // One text per turn: a Flickering series (and a handicap turn of several moves) is
     // stored one row per move with the turn's number.
-    let mut turns: Vec<(i32, String)> = Vec::new();
-    for (m, text) in view.moves.iter().zip(texts) {
-        match turns.last_mut() {
-            Some((number, turn)) if *number == m.turn_number => {
-                turn.push_str(", ");
-                turn.push_str(&text);
-            }
-            _ => turns.push((m.turn_number, text)),
-        }
-    }
-    let turns: Vec<String> = turns.into_iter().map(|(_, text)| text).collect();
+    let turns: Vec<String> = view.turn_rows().into_iter().map(|rows| texts[rows].join(", ")).collect();
     // Two players: a line per pair of turns; more: a line per turn (the move names the
     // kingdom).
     let per_line = if view.seat_count == 2 { 2 } else { 1 };
