@@ -105,18 +105,19 @@ async fn a_flickering_series_that_mates_ends_the_game() {
     app.post_move(&black, game, "Ka7", 2).await.expect(StatusCode::CONFLICT);
 }
 
+/// `host` opens a Seven Kingdoms challenge of three days a move with `fields` (seats,
+/// color, start position...) → the challenge.
+async fn open_seven_kingdoms(app: &TestApp, host: &User, mut fields: Value) -> Value {
+    fields["variant"] = json!("seven-kingdoms");
+    fields["time_control"] = three_days();
+    app.post("/api/challenges", Some(host), fields).await.expect(StatusCode::CREATED).clone()
+}
+
 /// Creates a Seven Kingdoms challenge by `host` (seat 0: Qin) for `guests.len() + 1` seats
 /// and has every guest accept → the game.
 async fn seven_kingdoms_game(app: &TestApp, host: &User, guests: &[&User]) -> i64 {
     let seats = guests.len() + 1;
-    let challenge = app
-        .post(
-            "/api/challenges",
-            Some(host),
-            json!({"variant": "seven-kingdoms", "seats": seats, "color": "first", "time_control": three_days()}),
-        )
-        .await;
-    let challenge = challenge.expect(StatusCode::CREATED).clone();
+    let challenge = open_seven_kingdoms(app, host, json!({"seats": seats, "color": "first"})).await;
     assert_eq!(challenge["seat_count"], seats);
     assert_eq!(challenge["entrants"], json!([host.name]));
     let id = challenge["id"].as_i64().unwrap();
@@ -261,15 +262,9 @@ async fn a_capture_that_makes_a_hegemon_ends_the_game_with_scores_per_seat() {
                  Zhao record: captured 0, generals 0, value 0, lost 0, defeated resigned\n\
                  Wei record: captured 2, generals 0, value 3, lost 0, defeated resigned\n\
                  Yan record: captured 0, generals 0, value 0, lost 0, defeated resigned\n";
-    let challenge = app
-        .post(
-            "/api/challenges",
-            Some(&qin),
-            json!({"variant": "seven-kingdoms", "seats": 3, "color": "first", "start_position": start,
-                   "time_control": three_days()}),
-        )
-        .await;
-    let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
+    let challenge =
+        open_seven_kingdoms(&app, &qin, json!({"seats": 3, "color": "first", "start_position": start})).await;
+    let id = challenge["id"].as_i64().unwrap();
     let four = json!({"variant": "seven-kingdoms", "seats": 4, "start_position": start, "time_control": three_days()});
     let refused = app.post("/api/challenges", Some(&qin), four).await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "a three-player position for four");
@@ -330,14 +325,7 @@ async fn a_seat_is_given_up_before_the_game_starts() {
     let chu = app.register("chu").await;
     let han = app.register("han").await;
     let qi = app.register("qi_").await;
-    let challenge = app
-        .post(
-            "/api/challenges",
-            Some(&host),
-            json!({"variant": "seven-kingdoms", "seats": 3, "time_control": three_days()}),
-        )
-        .await;
-    let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
+    let id = open_seven_kingdoms(&app, &host, json!({"seats": 3})).await["id"].as_i64().unwrap();
     let accept = format!("/api/challenges/{id}/accept");
     let leave = format!("/api/challenges/{id}/leave");
     app.post(&accept, Some(&chu), json!({})).await.expect(StatusCode::OK);
@@ -398,14 +386,7 @@ async fn the_last_seat_of_a_challenge_is_taken_once() {
     for name in ["han", "qi_", "wei", "zhao"] {
         late.push(app.register(name).await);
     }
-    let challenge = app
-        .post(
-            "/api/challenges",
-            Some(&host),
-            json!({"variant": "seven-kingdoms", "seats": 3, "time_control": three_days()}),
-        )
-        .await;
-    let id = challenge.expect(StatusCode::CREATED)["id"].as_i64().unwrap();
+    let id = open_seven_kingdoms(&app, &host, json!({"seats": 3})).await["id"].as_i64().unwrap();
     let path = format!("/api/challenges/{id}/accept");
     app.post(&path, Some(&chu), json!({})).await.expect(StatusCode::OK);
     // Four players race for the one seat left.
