@@ -7,6 +7,8 @@ use axum::response::{IntoResponse, Redirect};
 use axum::Form;
 use serde::Deserialize;
 
+use tavoliere_rules::variant::Variant;
+
 use super::auth::CsrfOnly;
 use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
 use crate::domain::accounts;
@@ -110,8 +112,16 @@ fn non_empty(text: &str) -> Option<String> {
     (!text.is_empty()).then(|| text.to_owned())
 }
 
-/// The variants offered by the form, by name.
-pub const VARIANTS: [&str; 5] = ["xiangqi", "shogi", "minishogi", "flickering", "seven-kingdoms"];
+/// The variants offered by the form, by name: every variant of the rules facade.
+pub const VARIANTS: [&str; Variant::ALL.len()] = {
+    let mut names = [""; Variant::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Variant::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// Reads the form; errors by field.
 fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors> {
