@@ -137,26 +137,18 @@ fn tps(output: &std::process::Output) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// The statements of one move as the server sends them (token lookup, the game locked
-/// with its seats, the move with the clock, the turn and the NOTIFY), run by pgbench on
-/// the games the API run made: the raw PostgreSQL figure of the move's own transaction.
+/// The one statement of a move as the server sends it (server/domain/games.rs,
+/// `write_move`: the turn guarded by the row's revision and the seats' leave, the move,
+/// the clock and the NOTIFY; the token is checked from the server's cache), run by
+/// pgbench on the games the API run made: the raw PostgreSQL figure of the move's own
+/// transaction. The revision condition always holds here, as it does on the API's fast
+/// path.
 const MOVE_SCRIPT: &str = r#"\set g random(:gmin, :gmax)
-\set t random(:tmin, :tmax)
-BEGIN;
-SELECT a.account_id, a.username, a.role FROM api_token t JOIN account a USING (account_id) WHERE t.token_hash = (SELECT token_hash FROM api_token WHERE api_token_id = :t);
-SELECT game_id, variant, ruleset, handicap, start_position, seat_count, status, result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at, draw_offer_seat, tournament_id, (SELECT coalesce(json_agg(seat_row ORDER BY seat_row.seat), '[]'::json) FROM (SELECT s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made, s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score, exists(SELECT 1 FROM vacation v WHERE v.account_id = s.account_id AND v.ends_at > g.turn_started_at) AS has_leave FROM game_seat s JOIN account a ON a.account_id = s.account_id WHERE s.game_id = g.game_id) AS seat_row) AS seats FROM game g WHERE g.game_id = :g FOR UPDATE OF g;
-WITH played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply + 1 FROM game WHERE game_id = :g)], ARRAY['h2e2']) AS p(ply, notation)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0), turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL WHERE game_id = :g RETURNING game_id) SELECT pg_notify('tavoliere_game', :g || ':0') FROM turned;
-END;
+WITH turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL WHERE game_id = :g AND revision >= 0 AND status = status AND NOT EXISTS (SELECT 1 FROM vacation v WHERE v.account_id = ANY(ARRAY[:g, :g + 1]::bigint[]) AND v.ends_at > now()) RETURNING revision, current_ply), played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply FROM turned)], ARRAY['h2e2']) AS p(ply, notation) WHERE EXISTS (SELECT 1 FROM turned)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0 AND EXISTS (SELECT 1 FROM turned)), announced AS (SELECT pg_notify('tavoliere_game', :g || ':0') FROM turned) SELECT revision FROM turned, announced;
 "#;
 
 /// pgbench running [`MOVE_SCRIPT`] on the application's database.
-fn pgbench_moves(
-    port: u16,
-    clients: usize,
-    seconds: u64,
-    games: (i64, i64),
-    tokens: (i64, i64),
-) -> Option<f64> {
+fn pgbench_moves(port: u16, clients: usize, seconds: u64, games: (i64, i64)) -> Option<f64> {
     let pgbench = pgbench_program()?;
     let script = std::env::temp_dir().join(format!("tavoliere-move-{}.sql", std::process::id()));
     std::fs::write(&script, MOVE_SCRIPT).ok()?;
@@ -165,7 +157,6 @@ fn pgbench_moves(
         // Prepared statements, as sqlx sends them.
         .args(["-h", "127.0.0.1", "-p", &port, "-U", "tavoliere", "-n", "-M", "prepared"])
         .args(["-D", &format!("gmin={}", games.0), "-D", &format!("gmax={}", games.1)])
-        .args(["-D", &format!("tmin={}", tokens.0), "-D", &format!("tmax={}", tokens.1)])
         .args(["-c", &clients.to_string(), "-j", "2", "-T", &seconds.to_string(), "-f"])
         .arg(&script)
         .arg("tavoliere")
@@ -253,13 +244,8 @@ fn main() -> anyhow::Result<()> {
             let raw = tokio::task::spawn_blocking(move || pgbench(port, clients, seconds)).await?;
             let games: (i64, i64) =
                 sqlx::query_as("select min(game_id), max(game_id) from game").fetch_one(&pool).await?;
-            let tokens: (i64, i64) =
-                sqlx::query_as("select min(api_token_id), max(api_token_id) from api_token")
-                    .fetch_one(&pool)
-                    .await?;
             let same =
-                tokio::task::spawn_blocking(move || pgbench_moves(port, clients, seconds, games, tokens))
-                    .await?;
+                tokio::task::spawn_blocking(move || pgbench_moves(port, clients, seconds, games)).await?;
             let cell = |raw: Option<f64>| match raw {
                 Some(raw) => (format!("{raw:.0}"), format!("{:.0}%", 100.0 * api / raw)),
                 None => ("n/a".to_owned(), "-".to_owned()),

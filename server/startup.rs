@@ -73,6 +73,7 @@ impl Application {
             pool,
             clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),
             games: Arc::default(),
+            tokens: Arc::default(),
         };
         let state = AppState {
             domain: domain.clone(),

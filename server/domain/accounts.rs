@@ -15,6 +15,8 @@ use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 
 use super::error::{DomainError, DomainResult};
+use super::Domain;
+use crate::storage::notify;
 
 /// A validated username: 3 to 32 characters, ASCII letters, digits, `_` or `-`,
 /// starting with a letter. Unique regardless of case.
@@ -214,33 +216,103 @@ pub async fn issue_token(pool: &PgPool, account_id: i64) -> DomainResult<SecretS
     Ok(SecretString::from(token))
 }
 
-/// The account a bearer token belongs to.
+/// The account a bearer token belongs to (from the cache of recently checked tokens when
+/// it is there).
 ///
 /// # Errors
 /// [`DomainError::Unauthenticated`] for an unknown token.
-pub async fn account_for_token(pool: &PgPool, token: &str) -> DomainResult<Account> {
+pub async fn account_for_token(domain: &Domain, token: &str) -> DomainResult<Account> {
+    let digest = token_digest(token);
+    if let Some(account) = domain.tokens.get(&digest) {
+        return Ok(account);
+    }
     let row: Option<(i64, String, String)> = sqlx::query_as(
         r#"select a.account_id, a.username, a.role
            from api_token t join account a using (account_id)
            where t.token_hash = $1"#,
     )
-    .bind(token_digest(token))
-    .fetch_optional(pool)
+    .bind(&digest)
+    .fetch_optional(&domain.pool)
     .await?;
-    row.map(|(id, username, role)| Account { id, username, role: Role::from_db(&role) })
-        .ok_or_else(|| DomainError::Unauthenticated("invalid token".to_owned()))
+    let account = row
+        .map(|(id, username, role)| Account { id, username, role: Role::from_db(&role) })
+        .ok_or_else(|| DomainError::Unauthenticated("invalid token".to_owned()))?;
+    domain.tokens.put(digest, account.clone());
+    Ok(account)
 }
 
-/// Revokes a bearer token.
+/// Revokes a bearer token, at once on every instance: the deletion announces the token's
+/// digest on [`notify::TOKEN_CHANNEL`] and each instance's listener drops it from its
+/// [`TokenCache`] (server/live/hub.rs).
 ///
 /// # Errors
 /// Database failure.
-pub async fn revoke_token(pool: &PgPool, token: &str) -> DomainResult<()> {
-    sqlx::query(r#"delete from api_token where token_hash = $1"#)
-        .bind(token_digest(token))
-        .execute(pool)
-        .await?;
+pub async fn revoke_token(domain: &Domain, token: &str) -> DomainResult<()> {
+    let digest = token_digest(token);
+    sqlx::query(
+        r#"with revoked as (delete from api_token where token_hash = $1 returning token_hash)
+           select pg_notify($2, encode(token_hash, 'hex')) from revoked"#,
+    )
+    .bind(&digest)
+    .bind(notify::TOKEN_CHANNEL)
+    .execute(&domain.pool)
+    .await?;
+    domain.tokens.forget(&digest);
     Ok(())
+}
+
+/// How long a checked bearer token is trusted without reading it again. Revocations
+/// reach every instance at once by NOTIFY; this bounds the effect of one missed while
+/// an instance's listening connection was down (it also clears the cache on reconnect).
+const TOKEN_TRUST: Duration = Duration::from_secs(30);
+
+/// How many tokens the cache holds before it starts over (a bound on its memory).
+const TOKEN_CACHE_CAPACITY: usize = 65_536;
+
+/// Recently checked bearer tokens (by SHA-256 digest) and their accounts, so that a
+/// program's every request does not read the token table: the move, the API's busiest
+/// request, is then one statement (server/domain/games.rs).
+#[derive(Debug, Default)]
+pub struct TokenCache {
+    entries: Mutex<HashMap<Vec<u8>, (Account, Instant)>>,
+}
+
+impl TokenCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<u8>, (Account, Instant)>> {
+        // A panic while holding the lock leaves only copies behind: go on with them.
+        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn get(&self, digest: &[u8]) -> Option<Account> {
+        let entries = self.lock();
+        let (account, checked_at) = entries.get(digest)?;
+        (checked_at.elapsed() < TOKEN_TRUST).then(|| account.clone())
+    }
+
+    fn put(&self, digest: Vec<u8>, account: Account) {
+        let mut entries = self.lock();
+        if entries.len() >= TOKEN_CACHE_CAPACITY {
+            entries.clear();
+        }
+        entries.insert(digest, (account, Instant::now()));
+    }
+
+    fn forget(&self, digest: &[u8]) {
+        self.lock().remove(digest);
+    }
+
+    /// Forgets the token whose digest is `hex_digest` (a [`notify::TOKEN_CHANNEL`]
+    /// payload); anything else is ignored.
+    pub fn forget_announced(&self, hex_digest: &str) {
+        if let Ok(digest) = hex::decode(hex_digest) {
+            self.forget(&digest);
+        }
+    }
+
+    /// Forgets every token (revocations may have been missed).
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
 }
 
 /// Counts failed logins per (username, client address) in a sliding window.

@@ -35,11 +35,13 @@ pub struct GameRow {
     turn_started_at: OffsetDateTime,
     draw_offer_seat: Option<i32>,
     tournament_id: Option<i64>,
+    /// Bumped by every change of the row (migration 000800): see [`submit_move`].
+    revision: i64,
 }
 
 const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_position, seat_count, status,
     result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at,
-    draw_offer_seat, tournament_id"#;
+    draw_offer_seat, tournament_id, revision"#;
 
 /// A seat row joined with its account.
 #[derive(Debug, Clone, sqlx::FromRow, serde::Deserialize)]
@@ -408,6 +410,16 @@ pub struct RulesState {
     /// The stored moves it was built from (moves are never changed once stored, so a
     /// state at the current ply spares reading them again).
     rows: Vec<MoveRow>,
+    /// The game and seat rows as this instance wrote them with the last move, for the
+    /// next move's fast path ([`submit_move`]); `None` when they may be out of date.
+    snapshot: Option<Snapshot>,
+}
+
+/// A game's rows as stored at their revision.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    row: GameRow,
+    seats: Vec<SeatRow>,
 }
 
 impl RulesState {
@@ -420,7 +432,14 @@ impl RulesState {
             .zip(turns(variant, &moves))
             .flat_map(|(text, (rows, _))| row_displays(text, rows))
             .collect();
-        Ok(RulesState { ply: moves.len() as i32, exits: exits_of(seats), game, display, rows: moves })
+        Ok(RulesState {
+            ply: moves.len() as i32,
+            exits: exits_of(seats),
+            game,
+            display,
+            rows: moves,
+            snapshot: None,
+        })
     }
 
     /// Plays `text`; the game is unchanged when the rules refuse it.
@@ -459,6 +478,16 @@ impl GameCache {
         let mut entries = self.lock();
         match entries.get(&game_id) {
             Some(state) if (state.ply, state.exits) == (ply, exits) => entries.remove(&game_id),
+            _ => None,
+        }
+    }
+
+    /// Takes the entry of `game_id` out if it holds the game's rows (whatever its ply: the
+    /// fast path's statement checks the revision).
+    fn take_with_snapshot(&self, game_id: i64) -> Option<RulesState> {
+        let mut entries = self.lock();
+        match entries.get(&game_id) {
+            Some(state) if state.snapshot.is_some() => entries.remove(&game_id),
             _ => None,
         }
     }
@@ -692,11 +721,19 @@ async fn finish(
 
 /// Submits a move: the ONE function through which every transport plays a move.
 ///
-/// In one transaction: locks the game row (concurrent submissions for the same ply are
-/// serialised, the later ones see the new ply and get a conflict), checks the expected
-/// ply, the turn and the clock, asks the rules, stores the move, charges the clock,
-/// moves the turn and ends the game if the rules say so. The move is committed before
-/// this returns `Ok`; on any error nothing is stored.
+/// The move is checked against the game as stored: the expected ply, the turn, the
+/// clock, then the rules. It is stored with the mover's clock, the new turn and, when
+/// the rules end the game, the result, all in one transaction, committed before this
+/// returns `Ok`; on any error nothing is stored. Concurrent submissions for one ply are
+/// serialised by the game row: the later ones see the new ply and get a conflict.
+///
+/// Two ways to read "the game as stored", with the same outcome:
+/// - the fast path ([`move_on_copy`]): the copy of the game this instance kept after the
+///   last move it stored, written by one statement that succeeds only while the game row
+///   is still at the revision of the copy (migration 000800 bumps it on every change);
+/// - the locked path ([`move_under_lock`]): the game row locked and read with its seats.
+///   It answers every case the copy cannot (no copy, another instance or action changed
+///   the game, leave to count, a refusal to explain).
 ///
 /// # Errors
 /// Unknown game (404), not a player (403), game over / stale ply / not your turn / time
@@ -709,7 +746,82 @@ pub async fn submit_move(
     text: &str,
     expected_ply: i32,
 ) -> DomainResult<GameView> {
-    let PlayerAction { mut tx, row, seats, mine } = begin_player_action(domain, game_id, account_id).await?;
+    if let Some(copy) = domain.games.take_with_snapshot(game_id) {
+        if let Some(view) = move_on_copy(domain, copy, account_id, text, expected_ply).await? {
+            return Ok(view);
+        }
+    }
+    move_under_lock(domain, game_id, account_id, text, expected_ply).await
+}
+
+/// The fast path of [`submit_move`]: `Ok(None)` when the copy cannot decide (the locked
+/// path then does, from the stored game).
+async fn move_on_copy(
+    domain: &Domain,
+    mut state: RulesState,
+    account_id: i64,
+    text: &str,
+    expected_ply: i32,
+) -> DomainResult<Option<GameView>> {
+    let Some(Snapshot { mut row, mut seats }) = state.snapshot.clone() else {
+        return Ok(None);
+    };
+    let game_id = row.game_id;
+    let mover = seats.iter().find(|s| s.account_id == account_id && s.seat == row.turn_seat).cloned();
+    // Leave to count needs the leave periods: the locked path reads them.
+    let plain =
+        row.status == "active" && row.current_ply == expected_ply && !seats.iter().any(|s| s.has_leave);
+    let (true, Some(mine)) = (plain, mover) else {
+        domain.games.put(game_id, state);
+        return Ok(None);
+    };
+    let now = domain.clock.now();
+    let write = match plan_move(&row, &seats, &mine, &mut state, text, now, &[]) {
+        Ok(write) => write,
+        // A refusal is explained from the stored game (the copy may be behind it); the
+        // copy is unchanged and stays usable.
+        Err(_) => {
+            domain.games.put(game_id, state);
+            return Ok(None);
+        }
+    };
+    // Leave taken since the copy was made would change the clocks: the statement checks
+    // there is none.
+    let leave_guard: Vec<i64> =
+        if row.vacation_allowed { seats.iter().map(|s| s.account_id).collect() } else { Vec::new() };
+    let ending = write.game_over.then(|| Ending::from_game(&state.game)).flatten();
+    let revision = match &ending {
+        None => {
+            let mut connection = domain.pool.acquire().await?;
+            write_move(&mut connection, game_id, &write, row.revision, &leave_guard, row.turn_started_at)
+                .await?
+        }
+        Some(ending) => {
+            let mut tx = domain.pool.begin().await?;
+            let revision =
+                write_move(&mut tx, game_id, &write, row.revision, &leave_guard, row.turn_started_at).await?;
+            if revision.is_some() {
+                finish(&mut tx, game_id, ending, now).await?;
+                tx.commit().await?;
+            }
+            revision
+        }
+    };
+    // The game changed since the copy was made: the copy (already played on) is dropped.
+    let Some(revision) = revision else { return Ok(None) };
+    Ok(Some(after_move(domain, &mut row, &mut seats, state, &write, revision, ending.as_ref())?))
+}
+
+/// The locked path of [`submit_move`].
+async fn move_under_lock(
+    domain: &Domain,
+    game_id: i64,
+    account_id: i64,
+    text: &str,
+    expected_ply: i32,
+) -> DomainResult<GameView> {
+    let PlayerAction { mut tx, mut row, mut seats, mine } =
+        begin_player_action(domain, game_id, account_id).await?;
     if expected_ply != row.current_ply {
         return Err(DomainError::Conflict(format!(
             "stale ply {expected_ply}: the game is at ply {}",
@@ -722,31 +834,72 @@ pub async fn submit_move(
     let now = domain.clock.now();
     // One query for the leave of every seat (the mover's since its turn began, the next
     // seat's from now on).
-    let leave_by_account = if row.vacation_allowed && seats.iter().any(|s| s.has_leave) {
+    let leave = if row.vacation_allowed && seats.iter().any(|s| s.has_leave) {
         let accounts: Vec<i64> = seats.iter().map(|s| s.account_id).collect();
         vacation::periods_of(&mut tx, &accounts, row.turn_started_at).await?
     } else {
         Vec::new()
     };
-    let leave_of = |account: i64| -> Vec<time_control::Period> {
-        leave_by_account.iter().filter(|(a, _)| *a == account).map(|(_, p)| *p).collect()
-    };
-    let charged = time_control::charged_time(row.turn_started_at, now, &leave_of(account_id));
-    let remaining_ms = mine.remaining_ms - charged.whole_milliseconds() as i64;
-    if remaining_ms < 0 {
-        return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
-    }
     let mut state = rules_state(domain, &mut tx, &row, &seats, true).await?;
-    let played: PlayedMove = match state.play(text) {
-        Ok(played) => played,
+    let write = match plan_move(&row, &seats, &mine, &mut state, text, now, &leave) {
+        Ok(write) => write,
         Err(refused) => {
             domain.games.put(game_id, state);
             return Err(refused);
         }
     };
-    let game = &state.game;
-    let variant = variant_of(&row)?;
+    // Under the row lock the revision read is the stored one.
+    let revision = write_move(&mut tx, game_id, &write, row.revision, &[], row.turn_started_at)
+        .await?
+        .ok_or_else(|| DomainError::Internal(anyhow::anyhow!("game {game_id} changed under its row lock")))?;
+    let ending = write.game_over.then(|| Ending::from_game(&state.game)).flatten();
+    if let Some(ending) = &ending {
+        finish(&mut tx, game_id, ending, now).await?;
+    }
+    tx.commit().await?;
+    after_move(domain, &mut row, &mut seats, state, &write, revision, ending.as_ref())
+}
 
+/// What a move writes, worked out from the game as read and the rules.
+struct MoveWrite {
+    /// The stored rows' plies (several for a Flickering series) and their notations.
+    plies: Vec<i32>,
+    parts: Vec<String>,
+    turn_number: i32,
+    mover: i32,
+    /// The mover's clock after the move.
+    remaining_ms: i64,
+    next_seat: i32,
+    deadline: OffsetDateTime,
+    draw_offer: Option<i32>,
+    position_key: i64,
+    now: OffsetDateTime,
+    game_over: bool,
+}
+
+/// Charges the mover's clock and plays `text` on `state`; the state is unchanged when
+/// this fails (time ran out: 409; the rules refuse: 422). `leave` holds the seats' leave
+/// periods that count (by account).
+fn plan_move(
+    row: &GameRow,
+    seats: &[SeatRow],
+    mine: &SeatRow,
+    state: &mut RulesState,
+    text: &str,
+    now: OffsetDateTime,
+    leave: &[(i64, time_control::Period)],
+) -> DomainResult<MoveWrite> {
+    let leave_of = |account: i64| -> Vec<time_control::Period> {
+        leave.iter().filter(|(a, _)| *a == account).map(|(_, p)| *p).collect()
+    };
+    let charged = time_control::charged_time(row.turn_started_at, now, &leave_of(mine.account_id));
+    let remaining_ms = mine.remaining_ms - charged.whole_milliseconds() as i64;
+    if remaining_ms < 0 {
+        return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
+    }
+    let played: PlayedMove = state.play(text)?;
+    let game = &state.game;
+    let variant = variant_of(row)?;
     let control = row.time_control.0;
     let moves_made = i64::from(mine.moves_made) + 1;
     let new_remaining = control.after_move(remaining_ms, moves_made);
@@ -761,79 +914,125 @@ pub async fn submit_move(
         None => 1,
     };
     let next_seat = game.seat_to_move() as i32;
-    let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(&mine);
+    let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(mine);
     let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
     let deadline = time_control::deadline(now, time_control::ms(next_remaining), &leave_of(next.account_id));
-    // A draw offer stands until the opponent moves (declining it by playing on).
-    let draw_offer = row.draw_offer_seat.filter(|s| *s == mine.seat);
-    let plies: Vec<i32> = (first_ply..=ply).collect();
-    // The move (every move of a series), the mover's clock and the game's turn in one
-    // statement. The primary key (game_id, ply) backs up the row lock: a second row for a
-    // ply is a 409. Every row of a series carries the key of the position after it.
-    sqlx::query(
-        r#"with played as (
+    Ok(MoveWrite {
+        plies: (first_ply..=ply).collect(),
+        parts: played.parts,
+        turn_number,
+        mover: mine.seat,
+        remaining_ms: new_remaining,
+        next_seat,
+        deadline,
+        // A draw offer stands until the opponent moves (declining it by playing on).
+        draw_offer: row.draw_offer_seat.filter(|s| *s == mine.seat),
+        position_key: played.position_key as i64,
+        now,
+        game_over: played.game_over,
+    })
+}
+
+/// Stores a move (every move of a series), the mover's clock and the game's turn, and
+/// announces it, in one statement, if the game row is still at `revision`, active, and
+/// none of `leave_guard`'s accounts has leave ending after `turn_started_at`. Returns the
+/// row's new revision, `None` (nothing written) when a condition failed. The primary key
+/// (game_id, ply) backs up the revision: a second row for a ply is a 409. Every row of a
+/// series carries the key of the position after it.
+async fn write_move(
+    connection: &mut sqlx::PgConnection,
+    game_id: i64,
+    write: &MoveWrite,
+    revision: i64,
+    leave_guard: &[i64],
+    turn_started_at: OffsetDateTime,
+) -> DomainResult<Option<i64>> {
+    let ply = *write.plies.last().expect("a move stores at least one row");
+    Ok(sqlx::query_scalar(
+        r#"with turned as (
+               update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
+                   deadline = $10, draw_offer_seat = $11
+               where game_id = $1 and revision = $15 and status = 'active'
+                   and not exists (select 1 from vacation v
+                                   where v.account_id = any($16) and v.ends_at > $17)
+               returning revision
+           ), played as (
                insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
                select $1, p.ply, $3, $4, p.notation, $6, $7
                from unnest($2::int[], $5::text[]) as p(ply, notation)
+               where exists (select 1 from turned)
            ), charged as (
                update game_seat set remaining_ms = $8, moves_made = moves_made + 1
-               where game_id = $1 and seat = $4
-           ), turned as (
-               update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
-                   deadline = $10, draw_offer_seat = $11
-               where game_id = $1
-               returning game_id
+               where game_id = $1 and seat = $4 and exists (select 1 from turned)
+           ), announced as (
+               -- Live sockets of every instance hear of it at commit (server/live).
+               select pg_notify($13, $14) from turned
            )
-           -- Live sockets of every instance hear of it at commit (server/live).
-           select pg_notify($13, $14) from turned"#,
+           select revision from turned, announced"#,
     )
     .bind(game_id)
-    .bind(&plies)
-    .bind(turn_number)
-    .bind(mine.seat)
-    .bind(&played.parts)
-    .bind(played.position_key as i64)
-    .bind(now)
-    .bind(new_remaining)
-    .bind(next_seat)
-    .bind(deadline)
-    .bind(draw_offer)
+    .bind(&write.plies)
+    .bind(write.turn_number)
+    .bind(write.mover)
+    .bind(&write.parts)
+    .bind(write.position_key)
+    .bind(write.now)
+    .bind(write.remaining_ms)
+    .bind(write.next_seat)
+    .bind(write.deadline)
+    .bind(write.draw_offer)
     .bind(ply)
     .bind(notify::GAME_CHANNEL)
     .bind(notify::GameChanged { game_id, ply }.payload())
-    .execute(&mut *tx)
-    .await?;
-    let mut row = row;
-    let mut seats = seats;
-    row.current_ply = ply;
-    row.turn_seat = next_seat;
-    row.turn_started_at = now;
-    row.draw_offer_seat = draw_offer;
-    let mover = mine.seat;
-    for seat in seats.iter_mut().filter(|s| s.seat == mover) {
-        seat.remaining_ms = new_remaining;
+    .bind(revision)
+    .bind(leave_guard)
+    .bind(turn_started_at)
+    .fetch_optional(&mut *connection)
+    .await?)
+}
+
+/// After a stored move: the rows as written, the view built from them (no second read
+/// or replay), and the game kept for the next move (with its rows, for the fast path,
+/// while it goes on).
+fn after_move(
+    domain: &Domain,
+    row: &mut GameRow,
+    seats: &mut [SeatRow],
+    mut state: RulesState,
+    write: &MoveWrite,
+    revision: i64,
+    ending: Option<&Ending>,
+) -> DomainResult<GameView> {
+    row.current_ply = *write.plies.last().expect("a move stores at least one row");
+    row.turn_seat = write.next_seat;
+    row.turn_started_at = write.now;
+    row.draw_offer_seat = write.draw_offer;
+    row.revision = revision;
+    for seat in seats.iter_mut().filter(|s| s.seat == write.mover) {
+        seat.remaining_ms = write.remaining_ms;
         seat.moves_made += 1;
     }
-    for (ply, part) in plies.iter().zip(&played.parts) {
+    for (ply, part) in write.plies.iter().zip(&write.parts) {
         state.rows.push(MoveRow {
             ply: *ply,
-            turn_number,
-            seat: mover,
+            turn_number: write.turn_number,
+            seat: write.mover,
             notation: part.clone(),
-            played_at: now,
+            played_at: write.now,
         });
     }
-    let mut deadline = Some(deadline);
-    if let Some(ending) = played.game_over.then(|| Ending::from_game(game)).flatten() {
-        finish(&mut tx, game_id, &ending, now).await?;
-        end_rows(&mut row, &mut seats, &ending);
+    let mut deadline = Some(write.deadline);
+    state.snapshot = None;
+    if let Some(ending) = ending {
+        end_rows(row, seats, ending);
         deadline = None;
     }
-    tx.commit().await?;
-    // Built from what was just written, after the commit: no second read or replay.
-    let view = assemble(&row, &seats, &state, deadline);
-    domain.games.put(game_id, state);
-    view
+    let view = assemble(row, seats, &state, deadline)?;
+    if ending.is_none() {
+        state.snapshot = Some(Snapshot { row: row.clone(), seats: seats.to_vec() });
+    }
+    domain.games.put(row.game_id, state);
+    Ok(view)
 }
 
 /// The rows read before `finish`, as `finish` left them.

@@ -28,4 +28,6 @@ pub struct Domain {
     pub clock: Arc<dyn clock::Clock>,
     /// The rules games of recently played games (see [`games::GameCache`]).
     pub games: Arc<games::GameCache>,
+    /// Recently checked bearer tokens (see [`accounts::TokenCache`]).
+    pub tokens: Arc<accounts::TokenCache>,
 }

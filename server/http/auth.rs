@@ -35,7 +35,7 @@ where
                 .ok()
                 .and_then(|h| h.strip_prefix("Bearer "))
                 .ok_or_else(|| ApiError::unauthorized("expected 'Authorization: Bearer <token>'"))?;
-            let account = accounts::account_for_token(&domain.pool, token.trim()).await?;
+            let account = accounts::account_for_token(&domain, token.trim()).await?;
             return Ok(MaybeAuthUser(Some(account)));
         }
         let Ok(session) = Session::from_request_parts(parts, state).await else {

@@ -73,7 +73,7 @@ pub async fn revoke(State(state): State<AppState>, headers: HeaderMap) -> ApiRes
         .and_then(|h| h.to_str().ok())
         .and_then(|h| h.strip_prefix("Bearer "))
         .ok_or_else(|| ApiError::unauthorized("send the token to revoke as a bearer token"))?;
-    accounts::account_for_token(&state.domain.pool, token.trim()).await?;
-    accounts::revoke_token(&state.domain.pool, token.trim()).await?;
+    accounts::account_for_token(&state.domain, token.trim()).await?;
+    accounts::revoke_token(&state.domain, token.trim()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

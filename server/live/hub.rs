@@ -13,7 +13,7 @@ use super::presence::Presence;
 use crate::config::LiveSettings;
 use crate::domain::games::{self, GameView};
 use crate::domain::Domain;
-use crate::storage::notify::{self, GameChanged};
+use crate::storage::notify::{self, GameChanged, TOKEN_CHANNEL};
 use crate::storage::presence::{self, WatchersChanged, WATCHERS_CHANNEL};
 
 /// What a socket hears about its game.
@@ -253,11 +253,15 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
             }
         };
         hub.refresh_all();
+        // Revocations announced while not listening were missed.
+        hub.domain.tokens.clear();
         loop {
             tokio::select! {
                 received = listener.try_recv() => match received {
                     Ok(Some(notification)) => {
-                        if notification.channel() == WATCHERS_CHANNEL {
+                        if notification.channel() == TOKEN_CHANNEL {
+                            hub.domain.tokens.forget_announced(notification.payload());
+                        } else if notification.channel() == WATCHERS_CHANNEL {
                             if let Some(change) = WatchersChanged::parse(notification.payload()) {
                                 hub.watchers_changed(change);
                             }
@@ -267,7 +271,10 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
                     }
                     // The connection was lost (sqlx reconnects on the next call):
                     // notifications may have been missed.
-                    Ok(None) => hub.refresh_all(),
+                    Ok(None) => {
+                        hub.refresh_all();
+                        hub.domain.tokens.clear();
+                    }
                     Err(error) => {
                         tracing::error!(%error, "live: LISTEN connection failed");
                         break;
@@ -289,7 +296,8 @@ mod tests {
         let pool = sqlx::postgres::PgPoolOptions::new()
             .connect_lazy("postgres://nobody@127.0.0.1:1/none")
             .expect("a lazy pool");
-        let domain = Domain { pool, clock: Arc::new(SystemClock), games: Arc::default() };
+        let domain =
+            Domain { pool, clock: Arc::new(SystemClock), games: Arc::default(), tokens: Arc::default() };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }
 

@@ -16,6 +16,10 @@ use super::presence::WATCHERS_CHANNEL;
 /// The channel every game change is announced on.
 pub const GAME_CHANNEL: &str = "tavoliere_game";
 
+/// The channel a revoked bearer token's digest (hex) is announced on: every instance
+/// forgets it from its cache of checked tokens (`crate::domain::accounts::TokenCache`).
+pub const TOKEN_CHANNEL: &str = "tavoliere_token";
+
 /// A game changed (a move, a result, a draw offer): game id and ply after the change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameChanged {
@@ -55,14 +59,14 @@ pub async fn game_changed(
     Ok(())
 }
 
-/// A listening connection on [`GAME_CHANNEL`] and on the watcher counts'
-/// [`WATCHERS_CHANNEL`] (one per instance).
+/// A listening connection on [`GAME_CHANNEL`], the watcher counts' [`WATCHERS_CHANNEL`]
+/// and the revoked tokens' [`TOKEN_CHANNEL`] (one per instance).
 ///
 /// # Errors
 /// The database is unreachable.
 pub async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen_all([GAME_CHANNEL, WATCHERS_CHANNEL]).await?;
+    listener.listen_all([GAME_CHANNEL, WATCHERS_CHANNEL, TOKEN_CHANNEL]).await?;
     Ok(listener)
 }
 

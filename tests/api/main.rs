@@ -7,6 +7,7 @@ mod clocks;
 mod concurrency;
 mod errors;
 mod games;
+mod instances;
 mod live;
 mod openapi;
 mod preferences;

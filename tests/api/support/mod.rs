@@ -108,7 +108,12 @@ impl TestApp {
     pub async fn attach(address: &str, database_url: &str) -> TestApp {
         let clock = ManualClock::new(datetime!(2026-03-01 12:00 UTC));
         let pool = tavoliere::storage::connect(database_url, 2).await.expect("connect to the test database");
-        let domain = Domain { pool, clock: std::sync::Arc::new(clock.clone()), games: Default::default() };
+        let domain = Domain {
+            pool,
+            clock: std::sync::Arc::new(clock.clone()),
+            games: Default::default(),
+            tokens: Default::default(),
+        };
         TestApp {
             address: address.to_owned(),
             client: reqwest::Client::builder().build().unwrap(),
