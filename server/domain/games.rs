@@ -1378,10 +1378,16 @@ async fn seat_exit(
     // exit is stored.
     let mut game = rules_state(domain, tx, row, seats, false).await?.game;
     game.seat_leaves(seat as usize, timed_out).map_err(DomainError::Conflict)?;
+    // The game row changes too (its revision), even when the turn does not pass: a copy
+    // of the game made before the exit must not be played on (see `submit_move`).
     sqlx::query(
-        r#"update game_seat set exit = $3, exit_after_ply = $4, exited_at = $5,
-               remaining_ms = case when $3 = 'timeout' then 0 else remaining_ms end
-           where game_id = $1 and seat = $2"#,
+        r#"with gone as (
+               update game_seat set exit = $3, exit_after_ply = $4, exited_at = $5,
+                   remaining_ms = case when $3 = 'timeout' then 0 else remaining_ms end
+               where game_id = $1 and seat = $2
+               returning game_id
+           )
+           update game set revision = revision + 1 where game_id in (select game_id from gone)"#,
     )
     .bind(game_id)
     .bind(seat)

@@ -399,3 +399,31 @@ async fn the_last_seat_of_a_challenge_is_taken_once() {
         sqlx::query_scalar("select count(*) from game").fetch_one(&app.domain.pool).await.unwrap();
     assert_eq!(games, 1);
 }
+
+#[tokio::test]
+async fn a_seat_leaving_on_another_instance_is_not_missed_by_a_move_on_the_copy() {
+    let app = TestApp::spawn().await;
+    let other = TestApp::spawn_on(&app.database_url, app.clock.clone()).await;
+    let users = [app.register("qin").await, app.register("chu").await, app.register("qi_").await];
+    let game = seven_kingdoms_game(&app, &users[0], &[&users[1], &users[2]]).await;
+    // Two moves on the first instance: it keeps a copy of the game after them.
+    let mut state = app.game(game).await;
+    for _ in 0..2 {
+        state = play_first_legal(&app, &users, &state).await;
+    }
+    // A seat that is not to move resigns on the other instance: the turn stays, the game
+    // goes on without that seat's kingdoms.
+    let mover = state["to_move_seat"].as_i64().unwrap();
+    let leaver = (mover + 1) % 3;
+    let name = state["seats"][leaver as usize]["username"].as_str().unwrap();
+    let leaving = users.iter().find(|u| u.name == name).unwrap();
+    other.act(Some(leaving), game, "resign").await.expect(StatusCode::OK);
+    let after_exit = other.game(game).await;
+    assert_eq!(after_exit["to_move_seat"], mover);
+    let moved = play_first_legal(&app, &users, &after_exit).await;
+    let fresh = other.game(game).await;
+    assert_eq!(moved["seats"][leaver as usize]["status"], "resigned");
+    assert_eq!(moved["position"], fresh["position"]);
+    assert_eq!(moved["to_move_seat"], fresh["to_move_seat"]);
+    assert_eq!(moved["legal_moves"], fresh["legal_moves"]);
+}
