@@ -138,13 +138,14 @@ fn tps(output: &std::process::Output) -> Option<f64> {
 }
 
 /// The one statement of a move as the server sends it (server/domain/games.rs,
-/// `write_move`: the turn guarded by the row's revision and the seats' leave, the move,
-/// the clock and the NOTIFY; the token is checked from the server's cache), run by
+/// `write_move`: the turn guarded by the row's revision and the seats' leave, the move and
+/// the clock; the token is checked from the server's cache; the NOTIFY goes out after the
+/// commit, batched, from another connection: `storage::notify::Announcer`), run by
 /// pgbench on the games the API run made: the raw PostgreSQL figure of the move's own
 /// transaction. The revision condition always holds here, as it does on the API's fast
 /// path.
 const MOVE_SCRIPT: &str = r#"\set g random(:gmin, :gmax)
-WITH turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL WHERE game_id = :g AND revision >= 0 AND status = status AND NOT EXISTS (SELECT 1 FROM vacation v WHERE v.account_id = ANY(ARRAY[:g, :g + 1]::bigint[]) AND v.ends_at > now()) RETURNING revision, current_ply), played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply FROM turned)], ARRAY['h2e2']) AS p(ply, notation) WHERE EXISTS (SELECT 1 FROM turned)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0 AND EXISTS (SELECT 1 FROM turned)), announced AS (SELECT pg_notify('tavoliere_game', :g || ':0') FROM turned) SELECT revision FROM turned, announced;
+WITH turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL WHERE game_id = :g AND revision >= 0 AND status = status AND NOT EXISTS (SELECT 1 FROM vacation v WHERE v.account_id = ANY(ARRAY[:g, :g + 1]::bigint[]) AND v.ends_at > now()) RETURNING revision, current_ply), played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply FROM turned)], ARRAY['h2e2']) AS p(ply, notation) WHERE EXISTS (SELECT 1 FROM turned)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0 AND EXISTS (SELECT 1 FROM turned)) SELECT revision FROM turned;
 "#;
 
 /// pgbench running [`MOVE_SCRIPT`] on the application's database.

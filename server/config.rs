@@ -38,6 +38,15 @@ pub struct LiveSettings {
     /// How often an instance confirms its watcher counts in the database; counts not
     /// confirmed for three heartbeats (an instance that died) stop counting.
     pub presence_heartbeat_seconds: u64,
+    /// How often each instance re-reads the watched games that changed without an
+    /// announcement reaching it (one lost when an instance died just after a move's
+    /// commit), in milliseconds; 0 disables it.
+    #[serde(default = "default_resync_interval_ms")]
+    pub resync_interval_ms: u64,
+}
+
+fn default_resync_interval_ms() -> u64 {
+    5000
 }
 
 impl Default for LiveSettings {
@@ -48,6 +57,7 @@ impl Default for LiveSettings {
             max_message_bytes: 4096,
             queue_capacity: 64,
             presence_heartbeat_seconds: 10,
+            resync_interval_ms: default_resync_interval_ms(),
         }
     }
 }

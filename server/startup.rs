@@ -70,6 +70,7 @@ impl Application {
         let session_store = PostgresStore::new(pool.clone());
         session_store.migrate().await?;
         let domain = Domain {
+            announcer: storage::notify::Announcer::start(&pool),
             pool,
             clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),
             games: Arc::default(),
@@ -155,6 +156,14 @@ impl Application {
             .live_flag_every
             .map(|every| tokio::spawn(live::clock::run(self.domain.clone(), every, stop_rx.clone())));
         let live_presence = tokio::spawn(live::presence::run(Arc::clone(&self.live), stop_rx.clone()));
+        let live_resync = match self.live.settings().resync_interval_ms {
+            0 => None,
+            ms => Some(tokio::spawn(live::hub::resync(
+                Arc::clone(&self.live),
+                Duration::from_millis(ms),
+                stop_rx.clone(),
+            ))),
+        };
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
         let served =
@@ -162,7 +171,9 @@ impl Application {
                 .with_graceful_shutdown(shutdown)
                 .await;
         let _ = stop_tx.send(true);
-        for task in [sweeper, live_flagger].into_iter().flatten() {
+        // The moves answered so far are announced to the other instances.
+        self.domain.announcer.flush().await;
+        for task in [sweeper, live_flagger, live_resync].into_iter().flatten() {
             let _ = task.await;
         }
         let _ = session_cleaner.await;

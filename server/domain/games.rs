@@ -177,6 +177,10 @@ pub struct GameView {
     pub reason: Option<String>,
     /// Seat that offers a draw, if any.
     pub draw_offer_seat: Option<i32>,
+    /// The game row's revision this view was built from (bumped by every change; the live
+    /// hub's resync compares it, server/live/hub.rs). Not part of the API.
+    #[serde(skip)]
+    pub revision: i64,
 }
 
 impl GameView {
@@ -933,8 +937,8 @@ fn plan_move(
     })
 }
 
-/// Stores a move (every move of a series), the mover's clock and the game's turn, and
-/// announces it, in one statement, if the game row is still at `revision`, active, and
+/// Stores a move (every move of a series), the mover's clock and the game's turn in one
+/// statement (announced after the commit: [`after_move`]), if the game row is still at `revision`, active, and
 /// none of `leave_guard`'s accounts has leave ending after `turn_started_at`. Returns the
 /// row's new revision, `None` (nothing written) when a condition failed. The primary key
 /// (game_id, ply) backs up the revision: a second row for a ply is a 409. Every row of a
@@ -952,9 +956,9 @@ async fn write_move(
         r#"with turned as (
                update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
                    deadline = $10, draw_offer_seat = $11
-               where game_id = $1 and revision = $15 and status = 'active'
+               where game_id = $1 and revision = $13 and status = 'active'
                    and not exists (select 1 from vacation v
-                                   where v.account_id = any($16) and v.ends_at > $17)
+                                   where v.account_id = any($14) and v.ends_at > $15)
                returning revision
            ), played as (
                insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
@@ -964,11 +968,8 @@ async fn write_move(
            ), charged as (
                update game_seat set remaining_ms = $8, moves_made = moves_made + 1
                where game_id = $1 and seat = $4 and exists (select 1 from turned)
-           ), announced as (
-               -- Live sockets of every instance hear of it at commit (server/live).
-               select pg_notify($13, $14) from turned
            )
-           select revision from turned, announced"#,
+           select revision from turned"#,
     )
     .bind(game_id)
     .bind(&write.plies)
@@ -982,8 +983,6 @@ async fn write_move(
     .bind(write.deadline)
     .bind(write.draw_offer)
     .bind(ply)
-    .bind(notify::GAME_CHANNEL)
-    .bind(notify::GameChanged { game_id, ply }.payload())
     .bind(revision)
     .bind(leave_guard)
     .bind(turn_started_at)
@@ -991,7 +990,8 @@ async fn write_move(
     .await?)
 }
 
-/// After a stored move: the rows as written, the view built from them (no second read
+/// After a stored (committed) move: the announcement to the live sockets of every
+/// instance (server/live), the rows as written, the view built from them (no second read
 /// or replay), and the game kept for the next move (with its rows, for the fast path,
 /// while it goes on).
 fn after_move(
@@ -1004,6 +1004,7 @@ fn after_move(
     ending: Option<&Ending>,
 ) -> DomainResult<GameView> {
     row.current_ply = *write.plies.last().expect("a move stores at least one row");
+    domain.announcer.announce(notify::GameChanged { game_id: row.game_id, ply: row.current_ply });
     row.turn_seat = write.next_seat;
     row.turn_started_at = write.now;
     row.draw_offer_seat = write.draw_offer;
@@ -1305,6 +1306,7 @@ fn assemble(
         result: row.result.clone(),
         reason: row.reason.clone(),
         draw_offer_seat: row.draw_offer_seat,
+        revision: row.revision,
     })
 }
 

@@ -30,4 +30,7 @@ pub struct Domain {
     pub games: Arc<games::GameCache>,
     /// Recently checked bearer tokens (see [`accounts::TokenCache`]).
     pub tokens: Arc<accounts::TokenCache>,
+    /// Announces moves to every instance after their commit (see
+    /// [`crate::storage::notify::Announcer`]).
+    pub announcer: crate::storage::notify::Announcer,
 }

@@ -3,7 +3,7 @@
 //! ([`super::presence`]).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -34,6 +34,8 @@ struct Room {
     others: AtomicUsize,
     /// Serialises the recounts so that the last count sent is the last one read.
     counting: tokio::sync::Mutex<()>,
+    /// The latest game revision sent to (or read by) the room's sockets.
+    revision: AtomicI64,
 }
 
 impl Room {
@@ -121,6 +123,7 @@ impl Hub {
                     fetching: tokio::sync::Mutex::new(()),
                     others: AtomicUsize::new(0),
                     counting: tokio::sync::Mutex::new(()),
+                    revision: AtomicI64::new(-1),
                 })
             });
             let receiver = room.sender.subscribe();
@@ -203,7 +206,15 @@ impl Hub {
     /// the game's local sockets at once; they ignore what they have already seen.
     pub fn publish(&self, view: Arc<GameView>) {
         if let Some(room) = self.rooms().get(&view.id) {
+            room.revision.fetch_max(view.revision, Ordering::Relaxed);
             let _ = room.sender.send(RoomEvent::Changed(view));
+        }
+    }
+
+    /// A socket of the room read the game at `revision` itself (when it connected).
+    pub fn seen(&self, game_id: i64, revision: i64) {
+        if let Some(room) = self.rooms().get(&game_id) {
+            room.revision.fetch_max(revision, Ordering::Relaxed);
         }
     }
 
@@ -218,6 +229,7 @@ impl Hub {
             let _order = room.fetching.lock().await;
             match games::view(&hub.domain, change.game_id).await {
                 Ok(view) => {
+                    room.revision.fetch_max(view.revision, Ordering::Relaxed);
                     let _ = room.sender.send(RoomEvent::Changed(Arc::new(view)));
                 }
                 Err(error) => tracing::warn!(game.id = change.game_id, %error, "live: cannot read the game"),
@@ -234,6 +246,51 @@ impl Hub {
             self.changed(GameChanged { game_id, ply: -1 });
             let hub = Arc::clone(self);
             tokio::spawn(async move { hub.recount(&room, game_id).await });
+        }
+    }
+}
+
+/// Every `every`, compares the revision of each game watched here with the one its room
+/// last sent, and re-reads the games that changed unannounced: a move whose announcement
+/// was lost (the instance that stored it died right after its commit, see
+/// [`notify::Announcer`]) reaches the sockets all the same, at most `every` late.
+pub async fn resync(hub: Arc<Hub>, every: Duration, mut shutdown: watch::Receiver<bool>) {
+    let mut ticker = tokio::time::interval(every);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = ticker.tick() => hub.resync_once().await,
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+impl Hub {
+    /// One pass of [`resync`].
+    pub async fn resync_once(self: &Arc<Hub>) {
+        let sent: HashMap<i64, i64> = self
+            .rooms()
+            .iter()
+            .map(|(&game_id, room)| (game_id, room.revision.load(Ordering::Relaxed)))
+            .collect();
+        if sent.is_empty() {
+            return;
+        }
+        let games: Vec<i64> = sent.keys().copied().collect();
+        let stored: Result<Vec<(i64, i64)>, sqlx::Error> =
+            sqlx::query_as("select game_id, revision from game where game_id = any($1)")
+                .bind(&games)
+                .fetch_all(&self.domain.pool)
+                .await;
+        match stored {
+            Ok(stored) => {
+                for (game_id, revision) in stored {
+                    if sent.get(&game_id).is_some_and(|&seen| revision > seen) {
+                        self.changed(GameChanged { game_id, ply: -1 });
+                    }
+                }
+            }
+            Err(error) => tracing::warn!(%error, "live: cannot resync the watched games"),
         }
     }
 }
@@ -265,8 +322,10 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
                             if let Some(change) = WatchersChanged::parse(notification.payload()) {
                                 hub.watchers_changed(change);
                             }
-                        } else if let Some(change) = GameChanged::parse(notification.payload()) {
-                            hub.changed(change);
+                        } else {
+                            for change in GameChanged::parse_all(notification.payload()) {
+                                hub.changed(change);
+                            }
                         }
                     }
                     // The connection was lost (sqlx reconnects on the next call):
@@ -296,8 +355,13 @@ mod tests {
         let pool = sqlx::postgres::PgPoolOptions::new()
             .connect_lazy("postgres://nobody@127.0.0.1:1/none")
             .expect("a lazy pool");
-        let domain =
-            Domain { pool, clock: Arc::new(SystemClock), games: Arc::default(), tokens: Arc::default() };
+        let domain = Domain {
+            announcer: notify::Announcer::start(&pool),
+            pool,
+            clock: Arc::new(SystemClock),
+            games: Arc::default(),
+            tokens: Arc::default(),
+        };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }
 

@@ -110,7 +110,11 @@ impl Connection {
         // Join first, then read: a change committed in between arrives as an event.
         let mut subscription = self.hub.join(self.game_id).await;
         let mut out = Vec::new();
-        match games::view(self.hub.domain(), self.game_id).await {
+        let read = games::view(self.hub.domain(), self.game_id).await;
+        if let Ok(view) = &read {
+            self.hub.seen(self.game_id, view.revision);
+        }
+        match read {
             Ok(view) => match since_ply {
                 Some(since) if (0..=view.ply).contains(&since) => {
                     out.push(

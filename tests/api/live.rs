@@ -512,3 +512,27 @@ async fn a_seat_leaving_a_live_three_seat_game_is_announced() {
     assert_eq!(watcher.next_of("clock").await["running_seat"], 1);
     assert_eq!(app.game(game).await["status"], "active", "two alliances are left");
 }
+
+#[tokio::test]
+async fn a_change_nobody_announced_reaches_the_sockets_by_the_resync() {
+    let database_url = crate::support::Cluster::get().fresh_database().await;
+    let mut settings = crate::support::test_settings(&database_url);
+    settings.live.resync_interval_ms = 200;
+    let app = tavoliere::startup::Application::build(settings).await.expect("build");
+    let port = app.port();
+    let pool = app.domain().pool.clone();
+    tokio::spawn(app.run_until(std::future::pending()));
+    let mut api = TestApp::attach(&format!("http://127.0.0.1:{port}"), &database_url).await;
+    api.clock = tavoliere::domain::clock::ManualClock::new(time::macros::datetime!(2026-03-01 12:00 UTC));
+    let (red, _black, game) = live_game(&api).await;
+    let mut socket = Socket::open(&api, game, Some(&red), None).await;
+    socket.next_of("state").await;
+    // What an instance that died right after its commit leaves behind: a change of the
+    // game (here a draw offer) that no NOTIFY announces.
+    sqlx::query("update game set draw_offer_seat = 1 where game_id = $1")
+        .bind(game)
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(socket.next_of("draw_offer").await["seat"], 1);
+}

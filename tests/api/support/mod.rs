@@ -75,7 +75,9 @@ pub fn test_settings(database_url: &str) -> Settings {
         },
         clocks: ClockSettings { sweep_interval_seconds: 0 },
         auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
-        live: LiveSettings { flag_interval_ms: 20, ..LiveSettings::default() },
+        // No resync: a move's announcement must reach the other instances by itself (the
+        // resync has its own test).
+        live: LiveSettings { flag_interval_ms: 20, resync_interval_ms: 0, ..LiveSettings::default() },
     }
 }
 
@@ -109,6 +111,7 @@ impl TestApp {
         let clock = ManualClock::new(datetime!(2026-03-01 12:00 UTC));
         let pool = tavoliere::storage::connect(database_url, 2).await.expect("connect to the test database");
         let domain = Domain {
+            announcer: tavoliere::storage::notify::Announcer::start(&pool),
             pool,
             clock: std::sync::Arc::new(clock.clone()),
             games: Default::default(),
