@@ -284,10 +284,22 @@ impl Hub {
                 .await;
         match stored {
             Ok(stored) => {
+                let mut stale = 0;
                 for (game_id, revision) in stored {
                     if sent.get(&game_id).is_some_and(|&seen| revision > seen) {
+                        tracing::debug!(game.id = game_id, revision, seen = sent[&game_id], "live: resync");
                         self.changed(GameChanged { game_id, ply: -1 });
+                        stale += 1;
                     }
+                }
+                // A move committed but not yet announced when the revision was read counts
+                // too (one extra read); many at every pass would mean lost announcements.
+                if stale > 0 {
+                    tracing::debug!(
+                        games = sent.len(),
+                        stale,
+                        "live: resync re-read games changed unannounced"
+                    );
                 }
             }
             Err(error) => tracing::warn!(%error, "live: cannot resync the watched games"),
