@@ -1023,15 +1023,12 @@ fn after_move(
         });
     }
     let mut deadline = Some(write.deadline);
-    state.snapshot = None;
     if let Some(ending) = ending {
         end_rows(row, seats, ending);
         deadline = None;
     }
     let view = assemble(row, seats, &state, deadline)?;
-    if ending.is_none() {
-        state.snapshot = Some(Snapshot { row: row.clone(), seats: seats.to_vec() });
-    }
+    state.snapshot = ending.is_none().then(|| Snapshot { row: row.clone(), seats: seats.to_vec() });
     domain.games.put(row.game_id, state);
     Ok(view)
 }

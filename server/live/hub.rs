@@ -237,9 +237,11 @@ impl Hub {
         });
     }
 
-    /// Re-reads every watched game and its watcher count (after the LISTEN connection
-    /// was lost and restored: notifications sent meanwhile are gone).
+    /// Catches up with what was announced while the LISTEN connection was down (those
+    /// notifications are gone): re-reads every watched game and its watcher count, and
+    /// forgets the checked bearer tokens (a revocation may have been among them).
     pub fn refresh_all(self: &Arc<Hub>) {
+        self.domain.tokens.clear();
         let rooms: Vec<(i64, Arc<Room>)> =
             self.rooms().iter().map(|(&game_id, room)| (game_id, Arc::clone(room))).collect();
         for (game_id, room) in rooms {
@@ -322,8 +324,6 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
             }
         };
         hub.refresh_all();
-        // Revocations announced while not listening were missed.
-        hub.domain.tokens.clear();
         loop {
             tokio::select! {
                 received = listener.try_recv() => match received {
@@ -342,10 +342,7 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
                     }
                     // The connection was lost (sqlx reconnects on the next call):
                     // notifications may have been missed.
-                    Ok(None) => {
-                        hub.refresh_all();
-                        hub.domain.tokens.clear();
-                    }
+                    Ok(None) => hub.refresh_all(),
                     Err(error) => {
                         tracing::error!(%error, "live: LISTEN connection failed");
                         break;

@@ -87,6 +87,7 @@ fn batch_payloads(changes: &[GameChanged]) -> Vec<String> {
     payloads
 }
 
+#[derive(Debug)]
 enum Announcement {
     Change(GameChanged),
     /// Answered once everything announced before it was sent.
@@ -98,15 +99,6 @@ enum Announcement {
 #[derive(Clone, Debug)]
 pub struct Announcer {
     queue: mpsc::UnboundedSender<Announcement>,
-}
-
-impl std::fmt::Debug for Announcement {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Announcement::Change(change) => write!(f, "Change({change:?})"),
-            Announcement::Flush(_) => write!(f, "Flush"),
-        }
-    }
 }
 
 impl Announcer {
