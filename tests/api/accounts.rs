@@ -56,14 +56,7 @@ async fn a_wrong_password_is_refused_and_repeated_failures_are_rate_limited() {
 async fn an_unknown_or_revoked_token_is_refused() {
     let app = TestApp::spawn().await;
     let mut alice = app.register("alice").await;
-    let revoked = app
-        .client
-        .delete(format!("{}/api/tokens/current", app.address))
-        .bearer_auth(&alice.token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(revoked.status(), StatusCode::NO_CONTENT);
+    assert_eq!(app.revoke_token(&alice).await, StatusCode::NO_CONTENT);
     app.get("/api/accounts/me", Some(&alice)).await.expect(StatusCode::UNAUTHORIZED);
     alice.token = "tav_made_up".into();
     app.get("/api/accounts/me", Some(&alice)).await.expect(StatusCode::UNAUTHORIZED);

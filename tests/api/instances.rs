@@ -94,14 +94,7 @@ async fn a_token_revoked_on_one_instance_is_refused_by_the_others_at_once() {
     // Both instances have checked (and keep) the token.
     app.get("/api/accounts/me", Some(&alice)).await.expect(StatusCode::OK);
     other.get("/api/accounts/me", Some(&alice)).await.expect(StatusCode::OK);
-    let revoked = other
-        .client
-        .delete(format!("{}/api/tokens/current", other.address))
-        .bearer_auth(&alice.token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(revoked.status(), StatusCode::NO_CONTENT);
+    assert_eq!(other.revoke_token(&alice).await, StatusCode::NO_CONTENT);
     other.get("/api/accounts/me", Some(&alice)).await.expect(StatusCode::UNAUTHORIZED);
     // The first instance hears of it by NOTIFY, long before its copy would expire.
     let started = Instant::now();

@@ -423,19 +423,10 @@ async fn an_unknown_game_has_no_socket() {
 
 #[tokio::test]
 async fn an_idle_socket_is_closed() {
-    let database_url = crate::support::Cluster::get().fresh_database().await;
-    let mut settings = crate::support::test_settings(&database_url);
-    settings.live.idle_timeout_seconds = 1;
-    let app = tavoliere::startup::Application::build(settings).await.expect("build");
-    let address = format!("ws://127.0.0.1:{}", app.port());
-    let api = TestApp::spawn_on(
-        &database_url,
-        tavoliere::domain::clock::ManualClock::new(time::macros::datetime!(2026-03-01 12:00 UTC)),
-    )
-    .await;
-    tokio::spawn(app.run_until(std::future::pending()));
-    let (red, black) = (api.register("red").await, api.register("black").await);
-    let game = api.start_game("xiangqi", &red, &black, blitz()).await;
+    let app = TestApp::spawn_with(|settings| settings.live.idle_timeout_seconds = 1).await;
+    let address = app.address.replacen("http://", "ws://", 1);
+    let (red, black) = (app.register("red").await, app.register("black").await);
+    let game = app.start_game("xiangqi", &red, &black, blitz()).await;
     let (mut ws, _) = tokio_tungstenite::connect_async(format!("{address}/api/games/{game}/socket"))
         .await
         .expect("connect");
@@ -515,23 +506,15 @@ async fn a_seat_leaving_a_live_three_seat_game_is_announced() {
 
 #[tokio::test]
 async fn a_change_nobody_announced_reaches_the_sockets_by_the_resync() {
-    let database_url = crate::support::Cluster::get().fresh_database().await;
-    let mut settings = crate::support::test_settings(&database_url);
-    settings.live.resync_interval_ms = 200;
-    let app = tavoliere::startup::Application::build(settings).await.expect("build");
-    let port = app.port();
-    let pool = app.domain().pool.clone();
-    tokio::spawn(app.run_until(std::future::pending()));
-    let mut api = TestApp::attach(&format!("http://127.0.0.1:{port}"), &database_url).await;
-    api.clock = tavoliere::domain::clock::ManualClock::new(time::macros::datetime!(2026-03-01 12:00 UTC));
-    let (red, _black, game) = live_game(&api).await;
-    let mut socket = Socket::open(&api, game, Some(&red), None).await;
+    let app = TestApp::spawn_with(|settings| settings.live.resync_interval_ms = 200).await;
+    let (red, _black, game) = live_game(&app).await;
+    let mut socket = Socket::open(&app, game, Some(&red), None).await;
     socket.next_of("state").await;
     // What an instance that died right after its commit leaves behind: a change of the
     // game (here a draw offer) that no NOTIFY announces.
     sqlx::query("update game set draw_offer_seat = 1 where game_id = $1")
         .bind(game)
-        .execute(&pool)
+        .execute(&app.domain.pool)
         .await
         .unwrap();
     assert_eq!(socket.next_of("draw_offer").await["seat"], 1);

@@ -84,25 +84,31 @@ pub fn test_settings(database_url: &str) -> Settings {
 impl TestApp {
     /// The app (with the real rules, as always).
     pub async fn spawn() -> TestApp {
+        TestApp::spawn_with(|_| {}).await
+    }
+
+    /// The app on a fresh database with [`test_settings`] changed by `configure`.
+    pub async fn spawn_with(configure: impl FnOnce(&mut Settings)) -> TestApp {
         let database_url = Cluster::get().fresh_database().await;
         let clock = ManualClock::new(datetime!(2026-03-01 12:00 UTC));
-        TestApp::spawn_on(&database_url, clock).await
+        let mut settings = test_settings(&database_url);
+        configure(&mut settings);
+        TestApp::spawn_configured(database_url, settings, clock).await
     }
 
     /// Another app on an existing database (a restart).
     pub async fn spawn_on(database_url: &str, clock: ManualClock) -> TestApp {
+        TestApp::spawn_configured(database_url.to_owned(), test_settings(database_url), clock).await
+    }
+
+    /// The app with `settings` (on `database_url`) and `clock`, served in the background.
+    async fn spawn_configured(database_url: String, settings: Settings, clock: ManualClock) -> TestApp {
         let deps = Dependencies { clock: Some(std::sync::Arc::new(clock.clone())), pool: None };
-        let app = Application::build_with(test_settings(database_url), deps).await.expect("build the app");
+        let app = Application::build_with(settings, deps).await.expect("build the app");
         let address = format!("http://127.0.0.1:{}", app.port());
         let domain = app.domain().clone();
         tokio::spawn(app.run_until(std::future::pending()));
-        TestApp {
-            address,
-            client: reqwest::Client::builder().build().unwrap(),
-            clock,
-            domain,
-            database_url: database_url.to_owned(),
-        }
+        TestApp { address, client: reqwest::Client::builder().build().unwrap(), clock, domain, database_url }
     }
 
     /// Helpers for a server running elsewhere (another OS process) on `database_url`:
@@ -132,6 +138,13 @@ impl TestApp {
         let text = response.text().await.unwrap_or_default();
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
         Reply { status, body }
+    }
+
+    /// DELETE /api/tokens/current with `user`'s token → the status.
+    pub async fn revoke_token(&self, user: &User) -> StatusCode {
+        let request =
+            self.client.delete(format!("{}/api/tokens/current", self.address)).bearer_auth(&user.token);
+        self.send(request).await.status
     }
 
     /// GET `path` (with a token if given).
