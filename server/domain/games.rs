@@ -767,7 +767,7 @@ async fn move_on_copy(
     text: &str,
     expected_ply: i32,
 ) -> DomainResult<Option<GameView>> {
-    let Some(Snapshot { mut row, mut seats }) = state.snapshot.clone() else {
+    let Some(Snapshot { mut row, mut seats }) = state.snapshot.take() else {
         return Ok(None);
     };
     let game_id = row.game_id;
@@ -776,6 +776,7 @@ async fn move_on_copy(
     let plain =
         row.status == "active" && row.current_ply == expected_ply && !seats.iter().any(|s| s.has_leave);
     let (true, Some(mine)) = (plain, mover) else {
+        state.snapshot = Some(Snapshot { row, seats });
         domain.games.put(game_id, state);
         return Ok(None);
     };
@@ -785,6 +786,7 @@ async fn move_on_copy(
         // A refusal is explained from the stored game (the copy may be behind it); the
         // copy is unchanged and stays usable.
         Err(_) => {
+            state.snapshot = Some(Snapshot { row, seats });
             domain.games.put(game_id, state);
             return Ok(None);
         }
