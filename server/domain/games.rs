@@ -957,7 +957,7 @@ async fn write_move(
     Ok(sqlx::query_scalar(
         r#"with turned as (
                update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
-                   deadline = $10, draw_offer_seat = $11
+                   deadline = $10, draw_offer_seat = $11, revision = revision + 1
                where game_id = $1 and revision = $13 and status = 'active'
                    and not exists (select 1 from vacation v
                                    where v.account_id = any($14) and v.ends_at > $15)

@@ -108,3 +108,30 @@ async fn a_token_revoked_on_one_instance_is_refused_by_the_others_at_once() {
         tokio::time::sleep(StdDuration::from_millis(20)).await;
     }
 }
+
+/// The revision the fast path relies on: a move bumps it by exactly one (the move's
+/// statement sets it, the trigger stays out of its way), and any other change of the game
+/// row, even one that does not mention it, bumps it too (migration 001000).
+#[tokio::test]
+async fn every_change_of_a_game_row_bumps_its_revision_once() {
+    let app = TestApp::spawn().await;
+    let (_other, alice, _bob, game) = game_copied_by_the_first(&app).await;
+    let revision = || async {
+        sqlx::query_scalar::<_, i64>("select revision from game where game_id = $1")
+            .bind(game)
+            .fetch_one(&app.domain.pool)
+            .await
+            .unwrap()
+    };
+    let before = revision().await;
+    app.post_move(&alice, game, "h0g2", 2).await.expect(StatusCode::CREATED);
+    assert_eq!(revision().await, before + 1, "a move");
+    app.act(Some(&alice), game, "draw/offer").await.expect(StatusCode::OK);
+    assert_eq!(revision().await, before + 2, "a draw offer");
+    sqlx::query("update game set vacation_allowed = vacation_allowed where game_id = $1")
+        .bind(game)
+        .execute(&app.domain.pool)
+        .await
+        .unwrap();
+    assert_eq!(revision().await, before + 3, "an update that leaves the revision alone");
+}
