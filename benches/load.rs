@@ -34,6 +34,44 @@ struct Client {
     base: String,
 }
 
+/// The moves of one load client: a kept-alive HTTP/1 connection driven by hyper directly,
+/// so the client spends little of the two cores it shares with the server and PostgreSQL
+/// (pgbench, the figure next to it, is a lean C client).
+struct MoveConnection {
+    sender: hyper::client::conn::http1::SendRequest<http_body_util::Full<hyper::body::Bytes>>,
+    authority: String,
+}
+
+impl MoveConnection {
+    async fn open(base: &str) -> MoveConnection {
+        let authority = base.trim_start_matches("http://").to_owned();
+        let stream = tokio::net::TcpStream::connect(&authority).await.expect("connect");
+        stream.set_nodelay(true).expect("nodelay");
+        let io = hyper_util::rt::TokioIo::new(stream);
+        let (sender, connection) = hyper::client::conn::http1::handshake(io).await.expect("handshake");
+        tokio::spawn(connection);
+        MoveConnection { sender, authority }
+    }
+
+    /// POSTs a move and reads only what the player needs from the state (a real client
+    /// does not build a JSON tree of the whole game).
+    async fn play(&mut self, game: i64, token: &str, text: &str, ply: i64) -> Turn {
+        use http_body_util::BodyExt;
+        let body = serde_json::to_vec(&json!({"move": text, "ply": ply})).expect("json");
+        let request = hyper::Request::post(format!("/api/games/{game}/moves"))
+            .header(hyper::header::HOST, &self.authority)
+            .header(hyper::header::AUTHORIZATION, format!("Bearer {token}"))
+            .header(hyper::header::CONTENT_TYPE, "application/json")
+            .body(http_body_util::Full::new(hyper::body::Bytes::from(body)))
+            .expect("request");
+        self.sender.ready().await.expect("connection");
+        let response = self.sender.send_request(request).await.expect("request");
+        assert_eq!(response.status().as_u16(), 201, "{text} at ply {ply}");
+        let body = response.into_body().collect().await.expect("body").to_bytes();
+        serde_json::from_slice(&body).expect("the game state")
+    }
+}
+
 impl Client {
     async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
         let mut request = self.http.post(format!("{}{path}", self.base)).json(&body);
@@ -43,21 +81,6 @@ impl Client {
         let response = request.send().await.expect("request");
         let status = response.status().as_u16();
         (status, response.json().await.unwrap_or(Value::Null))
-    }
-
-    /// POSTs a move and reads only what the player needs from the state (a real client
-    /// does not build a JSON tree of the whole game).
-    async fn play(&self, game: i64, token: &str, text: &str, ply: i64) -> Turn {
-        let response = self
-            .http
-            .post(format!("{}/api/games/{game}/moves", self.base))
-            .bearer_auth(token)
-            .json(&json!({"move": text, "ply": ply}))
-            .send()
-            .await
-            .expect("request");
-        assert_eq!(response.status().as_u16(), 201, "{text} at ply {ply}");
-        response.json().await.expect("the game state")
     }
 
     async fn user(&self, name: &str) -> String {
@@ -96,6 +119,7 @@ async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: u
             let (a, b) = (format!("a{round}x{index}"), format!("b{round}x{index}"));
             let tokens = [client.user(&a).await, client.user(&b).await];
             let mut state = client.new_game(&tokens[0], &tokens[1], &b).await;
+            let mut connection = MoveConnection::open(&client.base).await;
             // Accounts and games are made before the clock starts.
             ready.wait().await;
             let deadline = Instant::now() + Duration::from_secs(seconds);
@@ -106,7 +130,7 @@ async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: u
                     continue;
                 }
                 let pick = &state.legal_moves[(ply as usize * 7) % state.legal_moves.len()];
-                state = client.play(state.id, &tokens[(ply % 2) as usize], pick, ply).await;
+                state = connection.play(state.id, &tokens[(ply % 2) as usize], pick, ply).await;
                 moves.fetch_add(1, Ordering::Relaxed);
             }
         }));
@@ -145,7 +169,7 @@ fn tps(output: &std::process::Output) -> Option<f64> {
 /// transaction. The revision condition always holds here, as it does on the API's fast
 /// path.
 const MOVE_SCRIPT: &str = r#"\set g random(:gmin, :gmax)
-WITH turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL WHERE game_id = :g AND revision >= 0 AND status = status AND NOT EXISTS (SELECT 1 FROM vacation v WHERE v.account_id = ANY(ARRAY[:g, :g + 1]::bigint[]) AND v.ends_at > now()) RETURNING revision, current_ply), played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply FROM turned)], ARRAY['h2e2']) AS p(ply, notation) WHERE EXISTS (SELECT 1 FROM turned)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0 AND EXISTS (SELECT 1 FROM turned)) SELECT revision FROM turned;
+WITH turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL, revision = revision + 1 WHERE game_id = :g AND revision >= 0 AND status = status AND NOT EXISTS (SELECT 1 FROM vacation v WHERE v.account_id = ANY(ARRAY[:g, :g + 1]::bigint[]) AND v.ends_at > now()) RETURNING revision, current_ply), played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply FROM turned)], ARRAY['h2e2']) AS p(ply, notation) WHERE EXISTS (SELECT 1 FROM turned)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0 AND EXISTS (SELECT 1 FROM turned)) SELECT revision FROM turned;
 "#;
 
 /// pgbench running [`MOVE_SCRIPT`] on the application's database.
@@ -219,7 +243,8 @@ fn main() -> anyhow::Result<()> {
             },
             database: DatabaseSettings {
                 url: Some(cluster.url("tavoliere").into()),
-                max_connections: 32,
+                // LOAD_POOL=8 changes the server's pool size.
+                max_connections: std::env::var("LOAD_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(32),
                 embedded_data_dir: dir.clone(),
                 embedded_port: 0,
             },
