@@ -1,5 +1,6 @@
 //! Load benchmark (not a test): durable moves per second through the REST API at 16 and
-//! 64 concurrent clients, next to pgbench's TPC-B figure (scale = clients) on the same private cluster.
+//! 64 concurrent clients, next to pgbench's TPC-B figure (scale = clients) on the same
+//! private cluster.
 //!
 //! `cargo bench -p tavoliere --bench load` (optionally `-- <seconds per run>`).
 
@@ -144,6 +145,11 @@ async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: u
     moves.load(Ordering::Relaxed) as f64 / elapsed
 }
 
+/// A numeric setting of the benchmark from the environment (`LOAD_POOL`, `LOAD_SCALE`).
+fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
 fn pgbench_program() -> Option<PathBuf> {
     let mut candidates: Vec<PathBuf> = find_bin_dir().into_iter().map(|d| d.join("pgbench")).collect();
     if let Ok(entries) = std::fs::read_dir("/usr/lib/postgresql") {
@@ -248,7 +254,7 @@ fn main() -> anyhow::Result<()> {
             database: DatabaseSettings {
                 url: Some(cluster.url("tavoliere").into()),
                 // LOAD_POOL=8 changes the server's pool size.
-                max_connections: std::env::var("LOAD_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(32),
+                max_connections: env_number("LOAD_POOL").unwrap_or(32),
                 embedded_data_dir: dir.clone(),
                 embedded_port: 0,
             },
@@ -290,7 +296,7 @@ fn main() -> anyhow::Result<()> {
             let api = api_moves_per_second(&base, clients, seconds, round).await;
             settle().await?;
             // LOAD_SCALE=10 fixes pgbench's scale; by default it is the number of clients.
-            let scale = std::env::var("LOAD_SCALE").ok().and_then(|v| v.parse().ok()).unwrap_or(clients);
+            let scale = env_number("LOAD_SCALE").unwrap_or(clients);
             let raw = tokio::task::spawn_blocking(move || pgbench(port, clients, seconds, scale)).await?;
             settle().await?;
             let games: (i64, i64) =
