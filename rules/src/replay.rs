@@ -137,7 +137,7 @@ fn new_game(variant: Variant, options: &ReplayOptions, start: Option<&str>) -> R
 fn resolve(game: &AnyGame, token: &str, notation: Notation) -> Result<String, String> {
     let bare = strip_annotation(token);
     match game.resolve(bare, notation) {
-        Err(e) if e.kind == MoveErrorKind::Unreadable && strip_check_mark(token) != bare => {
+        Err(e) if e.kind() == MoveErrorKind::Unreadable && strip_check_mark(token) != bare => {
             game.resolve(strip_check_mark(token), notation).map_err(|e| e.to_string())
         }
         other => other.map_err(|e| e.to_string()),
