@@ -12,7 +12,7 @@ mod error;
 
 pub use error::{
     ClaimError, HandicapBan, IllegalMove, LeaveError, MoveError, MoveErrorKind, MoveRefusal, Reading,
-    SetupError, StartPositionError,
+    SetupError, StartPositionError, CODES as REFUSAL_CODES,
 };
 
 use crate::game::handicap::Handicap;
@@ -409,6 +409,14 @@ fn flickering_error(start: &chess::Position, text: &str, error: chess_notation::
         *to_move = chess_notation::algebraic::label(start.turn(), false).to_string();
     }
     MoveError::new(text, refusal)
+}
+
+/// MiniShogi has no impasse claim (`minishogi.md`: jishogi is counted, not claimed).
+fn claim_error(variant: Variant, e: ClaimError) -> ClaimError {
+    match e {
+        ClaimError::NotAllowed(_) if variant != Variant::Shogi => ClaimError::NoClaims(variant),
+        other => other,
+    }
 }
 
 impl AnyGame {
@@ -947,7 +955,7 @@ impl AnyGame {
     /// [`ClaimError`] when no claim is available now.
     pub fn judge_claim(&self) -> Result<Outcome, ClaimError> {
         match &self.inner {
-            Inner::Shogi(g) => Ok(g.judge_claim(Claim::Impasse)?),
+            Inner::Shogi(g) => g.judge_claim(Claim::Impasse).map_err(|e| self.claim_error(e.into())),
             Inner::Flickering(g) => Ok(g.clone().claim_repetition()?),
             Inner::Xiangqi(_) | Inner::Kingdoms(_) => Err(ClaimError::NoClaims(self.variant)),
         }
@@ -960,11 +968,16 @@ impl AnyGame {
     ///
     /// [`ClaimError`] when no claim is available now.
     pub fn claim(&mut self) -> Result<Outcome, ClaimError> {
+        let variant = self.variant;
         match &mut self.inner {
-            Inner::Shogi(g) => Ok(g.claim(Claim::Impasse)?),
+            Inner::Shogi(g) => g.claim(Claim::Impasse).map_err(|e| claim_error(variant, e.into())),
             Inner::Flickering(g) => Ok(g.claim_repetition()?),
             Inner::Xiangqi(_) | Inner::Kingdoms(_) => Err(ClaimError::NoClaims(self.variant)),
         }
+    }
+
+    fn claim_error(&self, e: ClaimError) -> ClaimError {
+        claim_error(self.variant, e)
     }
 
     /// A short name for `seat`: `first`/`second` in two-seat games, the kingdoms the seat
@@ -1137,6 +1150,84 @@ mod tests {
         assert_eq!(game.play("5e5a").unwrap_err().kind(), MoveErrorKind::Illegal);
         assert_eq!(game.fen(), before);
         assert_eq!(game.ply(), 0);
+    }
+
+    #[test]
+    fn a_refused_move_carries_the_rules_reason_as_a_type_and_a_code() {
+        let mut game = AnyGame::new(Variant::Xiangqi, None).unwrap();
+        let refused = game.play("a0a5").unwrap_err();
+        assert_eq!(
+            refused.refusal,
+            MoveRefusal::Illegal(IllegalMove::Xiangqi(xiangqi::IllegalMoveKind::Blocked))
+        );
+        assert_eq!(refused.code(), "illegal-move.blocked");
+        assert_eq!(refused.to_string(), "a0a5 is not legal: the piece's way is blocked.");
+        assert_eq!(game.play("zz9").unwrap_err().code(), "notation.unreadable");
+        assert_eq!(game.play("C2+9").unwrap_err().code(), "notation.no-such-move");
+        assert_eq!(game.resolve("7g7f", Notation::Usi).unwrap_err().code(), "notation.wrong-notation");
+        let mut shogi = AnyGame::new(Variant::Shogi, None).unwrap();
+        assert_eq!(shogi.play("P*5e").unwrap_err().code(), "illegal-move.not-in-hand");
+        assert_eq!(shogi.play("G-5h").unwrap_err().code(), "notation.several-moves-fit");
+        let over = AnyGame::replay(
+            Variant::Xiangqi,
+            Ruleset::XiangqiBasic,
+            None,
+            Some("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1"),
+            ["i0i9"],
+        );
+        let refused = over.unwrap().play("e9e8").unwrap_err();
+        assert_eq!((refused.code(), refused.kind()), ("game-over", MoveErrorKind::GameOver));
+    }
+
+    #[test]
+    fn a_handicap_ban_is_its_own_refusal() {
+        let chariot = Handicap::parse("xiangqi", "chariot").unwrap();
+        let mut game =
+            AnyGame::with_rules(Variant::Xiangqi, Variant::Xiangqi.default_ruleset(), Some(chariot), None)
+                .unwrap();
+        game.play("e3e4").unwrap();
+        let refused = game.play("b7b0").unwrap_err();
+        assert_eq!(refused.refusal, MoveRefusal::Handicap(HandicapBan::Capture));
+        assert_eq!(refused.code(), "handicap.capture-banned");
+    }
+
+    #[test]
+    fn flickering_and_kingdoms_refusals_name_the_player_to_move() {
+        let mut game = AnyGame::new(Variant::Flickering, None).unwrap();
+        let refused = game.play("b) e5").unwrap_err();
+        assert_eq!(refused.code(), "notation.wrong-player");
+        assert!(refused.params().contains(&("to_move", "a".to_owned())), "{:?}", refused.params());
+        let refused = game.play("e4, e5").unwrap_err();
+        assert_eq!(refused.code(), "illegal-move.piece-already-moved");
+        assert!(refused.params().contains(&("n", "2".to_owned())));
+        let mut kingdoms = AnyGame::with_seats(Variant::SevenKingdoms, 3).unwrap();
+        let chu_move = kingdoms.legal_moves()[0].replace("Qin", "Chu");
+        assert_eq!(kingdoms.play(&chu_move).unwrap_err().code(), "notation.wrong-player");
+    }
+
+    #[test]
+    fn claims_seats_and_setups_refuse_with_codes() {
+        let mut xiangqi = AnyGame::new(Variant::Xiangqi, None).unwrap();
+        assert_eq!(xiangqi.claim(), Err(ClaimError::NoClaims(Variant::Xiangqi)));
+        assert_eq!(ClaimError::NoClaims(Variant::Xiangqi).code(), "claim.none-in-variant");
+        let shogi = AnyGame::new(Variant::Shogi, None).unwrap();
+        assert_eq!(shogi.judge_claim(), Err(ClaimError::KingsNotInCamp), "the game's reason, typed");
+        let mini = AnyGame::new(Variant::MiniShogi, None).unwrap();
+        assert_eq!(mini.judge_claim(), Err(ClaimError::NoClaims(Variant::MiniShogi)));
+        assert_eq!(
+            AnyGame::new(Variant::Flickering, None).unwrap().judge_claim(),
+            Err(ClaimError::NoRepetition)
+        );
+        assert_eq!(xiangqi.seat_leaves(0, true), Err(LeaveError::TwoSeatGame(Variant::Xiangqi)));
+        let setup = AnyGame::with_seats(Variant::SevenKingdoms, 2).unwrap_err();
+        assert_eq!(setup.code(), "setup.seats");
+        assert_eq!(setup.to_string(), "seven-kingdoms is played by 3 to 7 players, not 2.");
+        let fen = AnyGame::new(Variant::Xiangqi, Some("not a fen")).unwrap_err();
+        assert!(matches!(fen, SetupError::StartPosition(StartPositionError::Xiangqi(_))), "{fen:?}");
+        let replay =
+            AnyGame::replay(Variant::Shogi, Variant::Shogi.default_ruleset(), None, None, ["7g7f", "7g7f"]);
+        let SetupError::Replay { ply, error } = replay.unwrap_err() else { panic!("a replay error") };
+        assert_eq!((ply, error.code()), (2, "illegal-move.no-piece"));
     }
 
     #[test]

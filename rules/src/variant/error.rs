@@ -21,6 +21,63 @@ use crate::notation::shogi as shogi_notation;
 use crate::notation::xiangqi as xiangqi_notation;
 use crate::{chess, seven_kingdoms, shogi, xiangqi};
 
+/// Every code a refusal of the facade can have ([`MoveError::code`],
+/// [`ClaimError::code`], [`LeaveError::code`], [`SetupError::code`]): clients and the
+/// server's message catalogues key their texts by these.
+pub const CODES: [&str; 51] = [
+    "notation.unreadable",
+    "notation.wrong-notation",
+    "notation.no-such-move",
+    "notation.several-moves-fit",
+    "notation.ambiguous",
+    "notation.wrong-piece",
+    "notation.wrong-player",
+    "notation.nothing-to-capture",
+    "illegal-move.no-piece",
+    "illegal-move.not-your-piece",
+    "illegal-move.not-a-move",
+    "illegal-move.own-piece-on-target",
+    "illegal-move.blocked",
+    "illegal-move.leaves-king-in-check",
+    "illegal-move.flying-general",
+    "illegal-move.off-board",
+    "illegal-move.cannot-promote",
+    "illegal-move.must-promote",
+    "illegal-move.not-in-hand",
+    "illegal-move.drop-on-occupied",
+    "illegal-move.drop-without-move",
+    "illegal-move.nifu",
+    "illegal-move.uchifuzume",
+    "illegal-move.ignores-check",
+    "illegal-move.piece-already-moved",
+    "illegal-move.captures-king",
+    "illegal-move.king-into-check",
+    "illegal-move.empty-series",
+    "illegal-move.king-left-attacked",
+    "illegal-move.series-too-long",
+    "illegal-move.emperor-never-moves",
+    "illegal-move.diplomat-immune",
+    "illegal-move.emperor-immune",
+    "illegal-move.diplomat-never-captures",
+    "handicap.capture-banned",
+    "handicap.check-banned",
+    "handicap.river-restriction",
+    "game-over",
+    "series.not-available",
+    "claim.none-in-variant",
+    "claim.kings-not-in-camp",
+    "claim.not-allowed",
+    "claim.no-repetition",
+    "seat.two-seat-game",
+    "seat.no-such-seat",
+    "seat.already-out",
+    "setup.seats",
+    "setup.ruleset",
+    "setup.handicap",
+    "setup.start-position",
+    "setup.replay",
+];
+
 /// What kind of problem a move text has (the coarse class of a [`MoveRefusal`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveErrorKind {
@@ -543,6 +600,9 @@ impl From<crate::game::shogi::GameError> for MoveRefusal {
 pub enum ClaimError {
     /// The variant has no claims (draws are by agreement).
     NoClaims(Variant),
+    /// The 24-point impasse count needs both kings in their promotion zones (`shogi.md`
+    /// "Impasse").
+    KingsNotInCamp,
     /// The claim's conditions are not met now; the rule's reason.
     NotAllowed(&'static str),
     /// A repetition draw was claimed but the position has not occurred three times.
@@ -557,6 +617,7 @@ impl ClaimError {
     pub fn code(&self) -> &'static str {
         match self {
             ClaimError::NoClaims(_) => "claim.none-in-variant",
+            ClaimError::KingsNotInCamp => "claim.kings-not-in-camp",
             ClaimError::NotAllowed(_) => "claim.not-allowed",
             ClaimError::NoRepetition => "claim.no-repetition",
             ClaimError::GameOver => "game-over",
@@ -569,7 +630,7 @@ impl ClaimError {
         match self {
             ClaimError::NoClaims(variant) => vec![("variant", variant.name().to_owned())],
             ClaimError::NotAllowed(reason) => vec![("reason", (*reason).to_owned())],
-            ClaimError::NoRepetition | ClaimError::GameOver => Vec::new(),
+            ClaimError::KingsNotInCamp | ClaimError::NoRepetition | ClaimError::GameOver => Vec::new(),
         }
     }
 }
@@ -578,6 +639,9 @@ impl fmt::Display for ClaimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ClaimError::NoClaims(variant) => write!(f, "{variant} has no claims; draws are by agreement."),
+            ClaimError::KingsNotInCamp => {
+                f.write_str("The 24-point count needs both kings in their promotion zones.")
+            }
             ClaimError::NotAllowed(reason) => write!(f, "The claim is not allowed now: {reason}."),
             ClaimError::NoRepetition => {
                 f.write_str("The position has not occurred three times: no draw to claim.")
@@ -589,11 +653,16 @@ impl fmt::Display for ClaimError {
 
 impl std::error::Error for ClaimError {}
 
+/// The Shogi game's reason for refusing the 24-point count (`crate::game::shogi`); the
+/// test `the_shogi_claim_reasons_are_typed` keeps the two in step.
+pub(crate) const KINGS_NOT_IN_CAMP: &str = "the 24-point count needs both kings in their promotion zones";
+
 impl From<crate::game::shogi::GameError> for ClaimError {
     fn from(e: crate::game::shogi::GameError) -> ClaimError {
         use crate::game::shogi::GameError as E;
         match e {
             E::GameOver => ClaimError::GameOver,
+            E::ClaimNotAllowed(KINGS_NOT_IN_CAMP) => ClaimError::KingsNotInCamp,
             E::ClaimNotAllowed(reason) => ClaimError::NotAllowed(reason),
             // A move's refusals; a claim never meets them.
             E::Illegal(_) | E::HandicapCapture => ClaimError::NotAllowed("the position does not allow it"),
@@ -720,6 +789,33 @@ pub enum SetupError {
 }
 
 impl SetupError {
+    /// The parameters by name: `variant`, `seats`, `min`, `max` for seats; `ruleset` and
+    /// `variant` for a ruleset; `variant` for a handicap; `detail` (the reader's English
+    /// reason) for a start position; `ply` and the move's parameters for a replay.
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        match self {
+            SetupError::Seats { variant, seats } => {
+                let (min, max) = variant.seat_range();
+                vec![
+                    ("variant", variant.name().to_owned()),
+                    ("seats", seats.to_string()),
+                    ("min", min.to_string()),
+                    ("max", max.to_string()),
+                ]
+            }
+            SetupError::Ruleset { ruleset, variant } => {
+                vec![("ruleset", ruleset.name().to_owned()), ("variant", variant.name().to_owned())]
+            }
+            SetupError::Handicap { variant } => vec![("variant", variant.name().to_owned())],
+            SetupError::StartPosition(e) => vec![("detail", e.to_string())],
+            SetupError::Replay { ply, error } => {
+                let mut params = error.params();
+                params.push(("ply", ply.to_string()));
+                params
+            }
+        }
+    }
+
     /// The stable code: `setup.seats`, `setup.ruleset`, `setup.handicap`,
     /// `setup.start-position`, `setup.replay`.
     pub fn code(&self) -> &'static str {
@@ -759,5 +855,131 @@ impl std::error::Error for SetupError {}
 impl From<StartPositionError> for SetupError {
     fn from(e: StartPositionError) -> SetupError {
         SetupError::StartPosition(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_refusal_code_is_listed() {
+        use chess::SeriesErrorKind as S;
+        use seven_kingdoms::{IllegalMoveKind as K, Kingdom};
+        use shogi::IllegalMoveKind as J;
+        use xiangqi::IllegalMoveKind as X;
+        let series = |kind| IllegalMove::Series(chess::SeriesError { kind, index: 0 });
+        let mut illegal: Vec<IllegalMove> = [
+            X::NoPiece,
+            X::WrongColor,
+            X::NotAMove,
+            X::CapturesOwnPiece,
+            X::Blocked,
+            X::LeavesKingInCheck,
+            X::FlyingGeneral,
+        ]
+        .map(IllegalMove::Xiangqi)
+        .to_vec();
+        illegal.extend(
+            [
+                J::OffBoard,
+                J::NoPiece,
+                J::OwnPieceOnTarget,
+                J::NotAMove,
+                J::Blocked,
+                J::CannotPromote,
+                J::MoveStuck,
+                J::NotInHand,
+                J::DropOnOccupied,
+                J::DropStuck,
+                J::TwoPawns,
+                J::DropPawnMate,
+                J::IgnoredCheck,
+                J::LeavesKingInCheck,
+            ]
+            .map(IllegalMove::Shogi),
+        );
+        illegal.extend(
+            [
+                S::NoPieceToMove,
+                S::PieceAlreadyMoved,
+                S::CapturesKing,
+                S::KingIntoCheck,
+                S::NotAMove,
+                S::EmptySeries,
+                S::KingLeftAttacked,
+                S::TooManyMoves,
+            ]
+            .map(series),
+        );
+        illegal.extend(
+            [
+                K::GameOver,
+                K::EmptyOrigin,
+                K::EmperorNeverMoves,
+                K::NotYourPiece { turn: Kingdom::Qin, owner: Kingdom::Chu },
+                K::OwnPieceOnTarget,
+                K::DiplomatIsImmune,
+                K::EmperorIsImmune,
+                K::DiplomatNeverCaptures,
+                K::NotAPieceMove,
+            ]
+            .map(IllegalMove::Kingdoms),
+        );
+        let reading = || Reading { notation: Notation::Iccs, canonical: String::new() };
+        let mut refusals: Vec<MoveRefusal> = illegal.into_iter().map(MoveRefusal::Illegal).collect();
+        refusals.extend([
+            MoveRefusal::Unreadable,
+            MoveRefusal::WrongNotation { notation: Notation::Usi, variant: Variant::Xiangqi },
+            MoveRefusal::NoSuchMove,
+            MoveRefusal::SeveralMovesFit,
+            MoveRefusal::Ambiguous([reading(), reading()]),
+            MoveRefusal::WrongPiece { written: String::new(), found: None },
+            MoveRefusal::WrongPlayer { written: String::new(), to_move: String::new() },
+            MoveRefusal::NothingToCapture,
+            MoveRefusal::Handicap(HandicapBan::Capture),
+            MoveRefusal::Handicap(HandicapBan::Check),
+            MoveRefusal::Handicap(HandicapBan::River),
+            MoveRefusal::GameOver,
+            MoveRefusal::NoSeries(Variant::Xiangqi),
+        ]);
+        let mut codes: Vec<&str> = refusals.into_iter().map(|r| MoveError::new("x", r).code()).collect();
+        codes.extend(
+            [
+                ClaimError::NoClaims(Variant::Xiangqi),
+                ClaimError::KingsNotInCamp,
+                ClaimError::NotAllowed(""),
+                ClaimError::NoRepetition,
+                ClaimError::GameOver,
+            ]
+            .iter()
+            .map(ClaimError::code),
+        );
+        codes.extend(
+            [
+                LeaveError::TwoSeatGame(Variant::Shogi),
+                LeaveError::NoSuchSeat(9),
+                LeaveError::AlreadyOut(1),
+                LeaveError::GameOver,
+            ]
+            .iter()
+            .map(LeaveError::code),
+        );
+        let setups = [
+            SetupError::Seats { variant: Variant::Shogi, seats: 3 },
+            SetupError::Ruleset { ruleset: Ruleset::Flickering, variant: Variant::Shogi },
+            SetupError::Handicap { variant: Variant::Shogi },
+            SetupError::StartPosition(StartPositionError::Seating(
+                seven_kingdoms::SeatingError::SeatsOutOfOrder,
+            )),
+            SetupError::Replay { ply: 1, error: MoveError::new("x", MoveRefusal::Unreadable) },
+        ];
+        codes.extend(setups.iter().map(SetupError::code));
+        for code in &codes {
+            assert!(CODES.contains(code), "{code} is not in CODES");
+        }
+        for code in CODES {
+            assert!(codes.contains(&code), "{code} is listed but never given");
+        }
     }
 }

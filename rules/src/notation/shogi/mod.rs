@@ -6,12 +6,14 @@ use crate::shogi::{IllegalMoveKind, Move, Position};
 
 pub mod csa;
 pub mod game;
+mod japanese;
+pub mod ki2;
 pub mod kif;
 pub mod sfen;
 pub mod usi;
 pub mod western;
 
-pub use game::{Ending, GameRecord, RecordError};
+pub use game::{Ending, GameRecord, PartialRecord, RecordError, RecordFailure};
 
 /// The move notations of Shogi and MiniShogi, for naming the readings of an ambiguous
 /// text.
