@@ -14,9 +14,9 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{accounts, challenges, games, health, preferences, session, tokens, tournaments, vacation};
 
-/// The error shape of every 4xx and 5xx answer: `{"errors":[{"detail":"..."}]}`.
+/// The error shape of every 4xx and 5xx answer: `{"errors":[{"code":"...","detail":"..."}]}`.
 #[derive(Serialize, ToSchema)]
-#[schema(example = json!({"errors": [{"detail": "not found"}]}))]
+#[schema(example = json!({"errors": [{"code": "illegal-move.blocked", "detail": "a0a5 is not legal: the piece's way is blocked.", "meta": {"move": "a0a5"}}]}))]
 pub struct Errors {
     /// One or more problems.
     pub errors: Vec<ErrorDetail>,
@@ -25,8 +25,19 @@ pub struct Errors {
 /// One problem of an error answer.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorDetail {
-    /// Human-readable explanation.
+    /// Stable machine-readable code, kebab-case: the rules' refusals
+    /// (`illegal-move.blocked`, `notation.ambiguous`, `handicap.capture-banned`,
+    /// `claim.not-allowed`, `setup.start-position`...), specific refusals
+    /// (`move.stale-ply`, `move.not-your-turn`, `time-control.invalid`, `request.invalid-body`...)
+    /// or the kind (`invalid`, `not-found`, `unauthorized`, `forbidden`, `conflict`,
+    /// `rate-limited`, `internal`).
+    pub code: String,
+    /// A sentence for people (English).
     pub detail: String,
+    /// The parameters of a rules refusal: `move`, and for an ambiguous text `readings`
+    /// (`[{"notation":"iccs","move":"a4a5"}, ...]`).
+    #[schema(value_type = Option<Object>)]
+    pub meta: Option<serde_json::Value>,
 }
 
 /// Names the schema of a section's crosstable in JSON (the tournament crate's
@@ -66,7 +77,7 @@ impl Modify for SharedParts {
             ERROR_RESPONSE.to_owned(),
             RefOr::T(
                 ResponseBuilder::new()
-                    .description("An error: `{\"errors\":[{\"detail\":\"...\"}]}`")
+                    .description("An error: `{\"errors\":[{\"code\":\"...\",\"detail\":\"...\"}]}`")
                     .content(
                         "application/json",
                         ContentBuilder::new().schema(Some(Ref::from_schema_name("Errors"))).build(),
@@ -96,7 +107,7 @@ impl Modify for SharedParts {
     info(
         title = "Tavoliere API",
         description = "Correspondence play of xiangqi, shogi and minishogi, and tournaments. \
-                       Every error answers `{\"errors\":[{\"detail\":\"...\"}]}`."
+                       Every error answers `{\"errors\":[{\"code\":\"...\",\"detail\":\"...\"}]}`."
     ),
     paths(
         health::healthz,
