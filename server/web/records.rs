@@ -271,8 +271,13 @@ mod tests {
         let wxf = write(&input(Variant::Xiangqi, &rules, &moves), RecordFormat::PgnWxf).unwrap();
         assert!(wxf.contains("C2=5") && wxf.trim_end().ends_with("1-0"), "{wxf}");
         for text in [&iccs, &wxf] {
-            let report = &tavoliere_rules::replay::replay_text(Variant::Xiangqi, text, &Default::default())[0];
-            assert_eq!((report.plies, report.error.as_ref(), report.result.as_str()), (2, None, "1-0"), "{text}");
+            let report =
+                &tavoliere_rules::replay::replay_text(Variant::Xiangqi, text, &Default::default())[0];
+            assert_eq!(
+                (report.plies, report.error.as_ref(), report.result.as_str()),
+                (2, None, "1-0"),
+                "{text}"
+            );
         }
         assert_eq!(
             write(&input(Variant::Xiangqi, &rules, &moves), RecordFormat::Kif),
@@ -307,7 +312,11 @@ mod tests {
             .collect();
         let handicap = "7a6b 7g7f 5c5d 2g2f 6b5c 2f2e 5a4b 2e2d 2c2d 2h2d";
         cases.push((Variant::Shogi, Some("two-pieces"), handicap.split(' ').map(str::to_owned).collect()));
-        cases.push((Variant::MiniShogi, None, ["5e4d", "1a2b", "4e3d", "1b1c", "3d3c", "2b1b"].map(str::to_owned).to_vec()));
+        cases.push((
+            Variant::MiniShogi,
+            None,
+            ["5e4d", "1a2b", "4e3d", "1b1c", "3d3c", "2b1b"].map(str::to_owned).to_vec(),
+        ));
         for (index, (variant, handicap, moves)) in cases.iter().enumerate() {
             let rules = ruleset(*variant);
             let game = AnyGame::replay(
@@ -328,8 +337,11 @@ mod tests {
                 result: Some(result),
                 ..input(*variant, &rules, moves)
             };
-            let formats: &[RecordFormat] =
-                if *variant == Variant::Shogi { &[RecordFormat::Kif, RecordFormat::Csa] } else { &[RecordFormat::Kif] };
+            let formats: &[RecordFormat] = if *variant == Variant::Shogi {
+                &[RecordFormat::Kif, RecordFormat::Csa]
+            } else {
+                &[RecordFormat::Kif]
+            };
             for &format in formats {
                 let text = write(&stored, format).unwrap();
                 let reports = replay_text(*variant, &text, &ReplayOptions::default());

@@ -119,8 +119,7 @@ pub(crate) fn read_word(word: &str) -> Option<MoveWord> {
     s = &s[name.len()..];
     let mut side = None;
     let mut motion = None;
-    loop {
-        let Some(c) = s.chars().next() else { break };
+    while let Some(c) = s.chars().next() {
         match c {
             '右' if side.is_none() => side = Some(Side::Right),
             '左' if side.is_none() => side = Some(Side::Left),
