@@ -83,8 +83,7 @@ pub fn read_partial(text: &str) -> Result<PartialRecord, RecordFailure> {
         }
         if line.starts_with("まで") {
             if ending.is_none() {
-                let turn = pos.as_ref().map_or(Color::First, Position::turn);
-                ending = kif::summary_ending(line, turn);
+                ending = kif::summary_ending_after(line, pos.as_ref());
             }
             continue;
         }

@@ -131,6 +131,19 @@ pub(crate) fn summary_ending(line: &str, turn: Color) -> Option<Ending> {
     })
 }
 
+/// The ending a summary line adds to the position after the last move (`None` at the
+/// start): none when the board already ends the game that way (a mate: the summary only
+/// names its winner).
+pub(crate) fn summary_ending_after(line: &str, pos: Option<&Position>) -> Option<Ending> {
+    let turn = pos.map_or(Color::First, Position::turn);
+    let ending = summary_ending(line, turn)?;
+    let on_board = pos.and_then(Position::outcome_by_basic_rules).and_then(|o| o.winner());
+    match (ending, on_board) {
+        (Ending::Resignation | Ending::Checkmate, Some(winner)) if winner == !turn => None,
+        _ => Some(ending),
+    }
+}
+
 fn ending_word(ending: Ending) -> &'static str {
     match ending {
         Ending::Resignation => "投了",
@@ -281,8 +294,7 @@ pub fn read_partial(text: &str) -> Result<PartialRecord, RecordFailure> {
         }
         if line.starts_with("まで") {
             if ending.is_none() {
-                let turn = pos.as_ref().map_or(Color::First, Position::turn);
-                ending = summary_ending(line, turn);
+                ending = summary_ending_after(line, pos.as_ref());
             }
             continue;
         }
