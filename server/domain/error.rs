@@ -161,11 +161,7 @@ impl From<sqlx::Error> for DomainError {
         match &error {
             sqlx::Error::RowNotFound => DomainError::NotFound("Not found.".to_owned()),
             sqlx::Error::Database(db) => match db.constraint() {
-                Some("account_username_key") => DomainError::coded(
-                    ErrorKind::Conflict,
-                    "account.username-taken",
-                    "This username is taken.",
-                ),
+                Some("account_username_key") => DomainError::Conflict("This username is taken.".to_owned()),
                 Some("move_pkey") => DomainError::coded(
                     ErrorKind::Conflict,
                     "move.stale-ply",
