@@ -10,8 +10,8 @@ use axum::response::IntoResponse;
 use axum::Extension;
 use serde::Serialize;
 use utoipa::openapi::path::Operation;
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::schema::{Schema, SchemaType, Type};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 use utoipa::{OpenApi, ToSchema};
 
@@ -132,9 +132,6 @@ fn publish_optional_body(operation: &mut Operation) {
     }
     for content in body.content.values_mut() {
         let Some(RefOr::T(Schema::OneOf(one_of))) = &content.schema else { continue };
-        let is_null = |item: &RefOr<Schema>| {
-            matches!(item, RefOr::T(Schema::Object(object)) if object.schema_type == SchemaType::Type(Type::Null))
-        };
         let body_schema = match one_of.items.as_slice() {
             [first, second] if is_null(first) => second.clone(),
             [first, second] if is_null(second) => first.clone(),
@@ -143,6 +140,10 @@ fn publish_optional_body(operation: &mut Operation) {
         content.schema = Some(body_schema);
     }
     body.required = Some(Required::False);
+}
+
+fn is_null(schema: &RefOr<Schema>) -> bool {
+    matches!(schema, RefOr::T(Schema::Object(object)) if object.schema_type == SchemaType::Type(Type::Null))
 }
 
 /// Serves the OpenAPI document.

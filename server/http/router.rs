@@ -89,4 +89,3 @@ pub fn api() -> OpenApiRouter<AppState> {
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
         .merge(tournaments::table_routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
 }
-

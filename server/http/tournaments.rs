@@ -12,7 +12,6 @@ use tavoliere_tournament::tables::html::{crosstable_html, escape, grand_prix_htm
 use tavoliere_tournament::tables::{Crosstable, GrandPrixTable, Language};
 use utoipa::openapi::path::{
     HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem, Paths, PathsBuilder,
-    
 };
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder, Schema};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
@@ -518,7 +517,13 @@ impl Table {
     }
 
     /// The table of section or tournament `id` in `format`.
-    async fn answer(self, domain: &Domain, id: i64, format: Format, language: Language) -> ApiResult<Response> {
+    async fn answer(
+        self,
+        domain: &Domain,
+        id: i64,
+        format: Format,
+        language: Language,
+    ) -> ApiResult<Response> {
         Ok(match self {
             Table::Crosstable => format.write(&tournaments::crosstable(domain, id).await?, language),
             Table::GrandPrix => format.write(&tournaments::grand_prix(domain, id).await?, language),
@@ -644,7 +649,9 @@ async fn table(
     };
     let format = match (fixed, query.format.as_deref()) {
         (Some(format), _) => format,
-        (None, Some(name)) => Format::from_name(name).ok_or_else(|| unknown("format", name, "json, csv, html"))?,
+        (None, Some(name)) => {
+            Format::from_name(name).ok_or_else(|| unknown("format", name, "json, csv, html"))?
+        }
         (None, None) => Format::from_accept(&headers),
     };
     let language = match language {

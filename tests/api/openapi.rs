@@ -162,12 +162,19 @@ async fn every_request_body_schema_has_properties() {
         ("Crosstable", &["title", "tie_breaks", "rows"][..]),
     ] {
         for field in fields {
-            assert!(schemas[schema]["properties"][field].is_object(), "{schema}.{field}: {}", schemas[schema]);
+            assert!(
+                schemas[schema]["properties"][field].is_object(),
+                "{schema}.{field}: {}",
+                schemas[schema]
+            );
         }
     }
     // Every variant of the rules facade is named where a variant is asked for.
     let variants = &schemas["NewChallenge"]["properties"]["variant"]["enum"];
-    assert_eq!(variants, &serde_json::json!(["xiangqi", "shogi", "minishogi", "flickering", "seven-kingdoms"]));
+    assert_eq!(
+        variants,
+        &serde_json::json!(["xiangqi", "shogi", "minishogi", "flickering", "seven-kingdoms"])
+    );
     let pairable = &schemas["NewSection"]["properties"]["variant"]["enum"];
     assert_eq!(pairable, &serde_json::json!(["xiangqi", "shogi", "minishogi", "flickering"]));
 }

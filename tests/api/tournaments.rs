@@ -843,9 +843,14 @@ async fn a_player_registers_with_an_empty_body_or_none() {
     let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "Open").await;
-    patch(&app, &format!("/api/tournaments/{tournament}"), Some(&director), json!({"status": "registration"}))
-        .await
-        .expect(StatusCode::OK);
+    patch(
+        &app,
+        &format!("/api/tournaments/{tournament}"),
+        Some(&director),
+        json!({"status": "registration"}),
+    )
+    .await
+    .expect(StatusCode::OK);
     let section = create_section(&app, &director, tournament, json!({})).await;
     let entries = format!("{}/api/sections/{section}/entries", app.address);
     let entrants = |section: &Value| -> Vec<String> {
@@ -875,9 +880,11 @@ async fn a_player_registers_with_an_empty_body_or_none() {
 
     // A body that is there must still be JSON, and say so.
     let dan = app.register("dan").await;
-    let response = app.client.post(&entries).bearer_auth(&dan.token).body("username=dan").send().await.unwrap();
+    let response =
+        app.client.post(&entries).bearer_auth(&dan.token).body("username=dan").send().await.unwrap();
     assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    let reply = app.post_raw(&format!("/api/sections/{section}/entries"), "application/json", "{".into()).await;
+    let reply =
+        app.post_raw(&format!("/api/sections/{section}/entries"), "application/json", "{".into()).await;
     assert!(reply.status.is_client_error(), "{reply:?}");
     // Nobody signed in: 401 before the body is looked at.
     let response = app.client.post(&entries).send().await.unwrap();

@@ -29,7 +29,9 @@ impl PartialSchema for ByePoints {
         OneOfBuilder::new()
             .item(named)
             .item(points_schema())
-            .description(Some("what a pairing-allocated bye scores: `win` (the default), `draw`, `loss` or points"))
+            .description(Some(
+                "what a pairing-allocated bye scores: `win` (the default), `draw`, `loss` or points",
+            ))
             .into()
     }
 }
