@@ -6,10 +6,10 @@
 use std::fmt::Write as _;
 
 use tavoliere_rules::notation::seven_kingdoms::moves::parse_point;
-use tavoliere_rules::notation::seven_kingdoms::position_text;
-use tavoliere_rules::seven_kingdoms::{Defeat, Kingdom, Occupant, PieceKind, Point};
+use tavoliere_rules::seven_kingdoms::{Defeat, Kingdom, Occupant, PieceKind, Point, Position};
 
-use super::board::{BoardError, BoardOptions, PieceStyle};
+use super::options::{BoardOptions, PieceStyle};
+use super::svg::{self, Frame, INK};
 
 /// Distance between two lines of the grid in pixels.
 const STEP: i32 = 28;
@@ -53,7 +53,7 @@ fn western_label(kind: PieceKind) -> &'static str {
 
 /// The points a canonical move names (`Qin 騎 a13-e16`, `Qin 騎 a13xe16`, or just
 /// `a13-e16`): origin and target. Unreadable text gives no points.
-pub(crate) fn move_points(text: &str) -> Vec<Point> {
+fn move_points(text: &str) -> Vec<Point> {
     let Some(last) = text.split_whitespace().last() else { return Vec::new() };
     // Points use the letters a..s only, so `x` always is the capture mark.
     let Some((from, to)) = last.split_once(['-', 'x']) else { return Vec::new() };
@@ -71,14 +71,10 @@ fn defeat_text(defeat: Defeat) -> String {
     }
 }
 
-/// Draws a Seven Kingdoms position text as an SVG document: the grid, the pieces, the last
+/// Draws a Seven Kingdoms position as an SVG document: the grid, the pieces, the last
 /// move, and a legend with the kingdom to move and every kingdom's captures and status.
 /// Flipped drawings are turned 180°.
-///
-/// # Errors
-/// [`BoardError::Position`] when the position text cannot be read.
-pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, BoardError> {
-    let position = position_text::parse(text).map_err(|e| BoardError::Position(e.to_string()))?;
+pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
     let grid = (SIDE - 1) * STEP;
     let width = grid + 2 * MARGIN + LEGEND;
     let height = grid + 2 * MARGIN;
@@ -89,13 +85,17 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
         (MARGIN + column * STEP, MARGIN + row * STEP)
     };
     let mut out = String::new();
-    let _ = write!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board seven-kingdoms" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" font-family="serif" data-cell="{STEP}" data-x0="{MARGIN}" data-y0="{MARGIN}" data-flipped="{}">"##,
-        options.flipped
-    );
-    let _ = write!(out, r##"<rect width="{width}" height="{height}" fill="#e3c07a"/>"##);
-    out.push_str(r##"<g stroke="#5a3d1e" stroke-width="1">"##);
+    let frame = Frame {
+        width,
+        height,
+        class: "seven-kingdoms",
+        cell: STEP,
+        origin: (MARGIN, MARGIN),
+        flipped: options.flipped,
+        background: "#e3c07a",
+    };
+    svg::open(&mut out, &frame);
+    let _ = write!(out, r#"<g stroke="{INK}" stroke-width="1">"#);
     for line in 0..SIDE {
         let offset = MARGIN + line * STEP;
         let _ = write!(out, r#"<line x1="{MARGIN}" y1="{offset}" x2="{}" y2="{offset}"/>"#, MARGIN + grid);
@@ -106,32 +106,13 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
     for index in 0..Point::SIDE {
         let Some(point) = Point::new(index, index) else { continue };
         let (x, y) = at(point);
-        let _ = write!(
-            out,
-            r##"<text class="coord" x="{x}" y="{}" text-anchor="middle" font-size="11" fill="#5a3d1e">{}</text>"##,
-            height - 8,
-            (b'a' + index) as char
-        );
-        let _ = write!(
-            out,
-            r##"<text class="coord" x="{}" y="{}" text-anchor="middle" font-size="11" fill="#5a3d1e">{}</text>"##,
-            MARGIN / 2 - 2,
-            y + 4,
-            index + 1
-        );
+        svg::coordinate(&mut out, x, height - 8, 11, char::from(b'a' + index));
+        svg::coordinate(&mut out, MARGIN / 2 - 2, y + 4, 11, index + 1);
     }
-    if let Some(last) = options.last_move {
-        for point in move_points(last) {
-            let (x, y) = at(point);
-            let _ = write!(
-                out,
-                r##"<rect class="last-move" x="{}" y="{}" width="{}" height="{}" fill="#7fbf7f" fill-opacity="0.7"/>"##,
-                x - STEP / 2 + 1,
-                y - STEP / 2 + 1,
-                STEP - 2,
-                STEP - 2
-            );
-        }
+    for point in options.last_move.map(move_points).unwrap_or_default() {
+        let (x, y) = at(point);
+        let corner = (x - STEP / 2 + 1, y - STEP / 2 + 1);
+        svg::last_move(&mut out, corner, (STEP - 2, STEP - 2), "#7fbf7f", "0.7");
     }
     for point in Point::all() {
         let Some(occupant) = position.piece_at(point) else { continue };
@@ -217,11 +198,13 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
         out.push_str("</g>");
     }
     out.push_str("</g></svg>");
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    use tavoliere_rules::notation::seven_kingdoms::position_text;
+
     use super::*;
 
     #[test]
@@ -236,16 +219,10 @@ mod tests {
     }
 
     #[test]
-    fn unreadable_position_is_a_typed_error() {
-        let error = render("players: nine", BoardOptions::default()).unwrap_err();
-        assert!(matches!(error, BoardError::Position(_)));
-    }
-
-    #[test]
     fn flipping_turns_the_grid_around() {
-        let start = position_text::start_text();
-        let plain = render(&start, BoardOptions::default()).unwrap();
-        let flipped = render(&start, BoardOptions { flipped: true, ..Default::default() }).unwrap();
+        let start = position_text::parse(&position_text::start_text()).unwrap();
+        let plain = render(&start, BoardOptions::default());
+        let flipped = render(&start, BoardOptions { flipped: true, ..Default::default() });
         // The emperor stays in the centre; the rest turns around.
         assert!(plain.contains(r#"data-point="j10"><rect x="274" y="274""#), "{plain}");
         assert!(flipped.contains(r#"data-point="j10"><rect x="274" y="274""#));
