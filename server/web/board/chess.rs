@@ -80,8 +80,13 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
     }
     let _ = write!(
         out,
-        r#"<rect x="{MARGIN}" y="{MARGIN}" width="{0}" height="{0}" fill="none" stroke="{INK}" stroke-width="1.5"/>"#,
-        8 * SQUARE
+        concat!(
+            r#"<rect x="{margin}" y="{margin}" width="{side}" height="{side}" "#,
+            r#"fill="none" stroke="{ink}" stroke-width="1.5"/>"#
+        ),
+        margin = MARGIN,
+        side = 8 * SQUARE,
+        ink = INK,
     );
     // Coordinates: files below, ranks on the left, in the drawing's orientation.
     for index in 0..8u8 {
@@ -101,11 +106,16 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
         match options.style {
             PieceStyle::Traditional => {
                 // U+FE0E asks for the text (not emoji) presentation of the figurine.
+                let figurine = figurine(piece.color, piece.role);
                 let _ = write!(
                     out,
-                    r##"<text x="{cx}" y="{}" text-anchor="middle" font-size="38" fill="#111">{}&#xFE0E;</text>"##,
-                    cy + 13,
-                    figurine(piece.color, piece.role)
+                    concat!(
+                        r##"<text x="{cx}" y="{y}" text-anchor="middle" font-size="38" fill="#111">"##,
+                        "{figurine}&#xFE0E;</text>"
+                    ),
+                    cx = cx,
+                    y = cy + 13,
+                    figurine = figurine,
                 );
             }
             PieceStyle::Western => {
@@ -114,7 +124,8 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
                 let _ = write!(
                     out,
                     concat!(
-                        r##"<circle cx="{cx}" cy="{cy}" r="17" fill="{fill}" stroke="#111" stroke-width="1.5"/>"##,
+                        r#"<circle cx="{cx}" cy="{cy}" r="17" fill="{fill}" "#,
+                        r##"stroke="#111" stroke-width="1.5"/>"##,
                         r#"<text x="{cx}" y="{text_y}" text-anchor="middle" font-size="20" "#,
                         r#"font-family="sans-serif" font-weight="bold" fill="{ink}">{letter}</text>"#
                     ),

@@ -121,12 +121,20 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
             Occupant::Emperor => {
                 let _ = write!(
                     out,
-                    r##"<g class="emperor" data-point="{point}"><rect x="{}" y="{}" width="{}" height="{}" fill="#f4d03f" stroke="#7a5c00" stroke-width="2"/><text x="{x}" y="{}" text-anchor="middle" font-size="16" fill="#7a5c00">周</text></g>"##,
-                    x - RADIUS,
-                    y - RADIUS,
-                    2 * RADIUS,
-                    2 * RADIUS,
-                    y + 6
+                    concat!(
+                        r#"<g class="emperor" data-point="{point}">"#,
+                        r#"<rect x="{left}" y="{top}" width="{side}" height="{side}" "#,
+                        r##"fill="#f4d03f" stroke="#7a5c00" stroke-width="2"/>"##,
+                        r#"<text x="{x}" y="{text_y}" text-anchor="middle" font-size="16" "#,
+                        r##"fill="#7a5c00">周</text>"##,
+                        "</g>"
+                    ),
+                    point = point,
+                    left = x - RADIUS,
+                    top = y - RADIUS,
+                    side = 2 * RADIUS,
+                    x = x,
+                    text_y = y + 6,
                 );
             }
             Occupant::Piece(piece) => {
@@ -138,9 +146,23 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
                 let font = if label.chars().count() > 1 { 10 } else { 15 };
                 let _ = write!(
                     out,
-                    r##"<g class="piece kingdom-{}" data-point="{point}"><circle cx="{x}" cy="{y}" r="{RADIUS}" fill="{fill}" stroke="#333" stroke-width="1"/><text x="{x}" y="{}" text-anchor="middle" font-size="{font}" fill="{ink}">{label}</text></g>"##,
-                    piece.kingdom.name().to_ascii_lowercase(),
-                    y + font / 3 + 1,
+                    concat!(
+                        r#"<g class="piece kingdom-{kingdom}" data-point="{point}">"#,
+                        r#"<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" "#,
+                        r##"stroke="#333" stroke-width="1"/>"##,
+                        r#"<text x="{x}" y="{text_y}" text-anchor="middle" font-size="{font}" "#,
+                        r#"fill="{ink}">{label}</text></g>"#
+                    ),
+                    kingdom = piece.kingdom.name().to_ascii_lowercase(),
+                    point = point,
+                    x = x,
+                    y = y,
+                    radius = RADIUS,
+                    fill = fill,
+                    text_y = y + font / 3 + 1,
+                    font = font,
+                    ink = ink,
+                    label = label,
                 );
             }
         }
@@ -150,10 +172,15 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
     let turn = position.turn();
     let _ = write!(
         out,
-        r##"<g class="legend"><text class="turn" x="{left}" y="{}" font-size="14" fill="#1a1a1a">To move: {} {}</text>"##,
-        MARGIN + 4,
-        turn.name(),
-        turn.char()
+        concat!(
+            r#"<g class="legend">"#,
+            r##"<text class="turn" x="{left}" y="{y}" font-size="14" fill="#1a1a1a">"##,
+            "To move: {name} {char}</text>"
+        ),
+        left = left,
+        y = MARGIN + 4,
+        name = turn.name(),
+        char = turn.char()
     );
     for (row, kingdom) in Kingdom::ALL.into_iter().enumerate() {
         let top = MARGIN + 26 + row as i32 * 62;
@@ -165,26 +192,31 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
         let marker = if kingdom == turn { "▶ " } else { "" };
         let _ = write!(
             out,
-            r##"<g class="{class}" data-kingdom="{}"{opacity}><circle cx="{}" cy="{}" r="8" fill="{fill}" stroke="#333"/><text x="{}" y="{}" font-size="13" font-weight="bold" fill="#1a1a1a">{marker}{} {}</text>"##,
-            kingdom.name(),
-            left + 8,
-            top + 8,
-            left + 22,
-            top + 13,
-            kingdom.name(),
-            kingdom.char()
-        );
-        let _ = write!(
-            out,
-            r##"<text x="{}" y="{}" font-size="11" fill="#1a1a1a">captured {}, generals {}, value {}</text><text x="{}" y="{}" font-size="11" fill="#1a1a1a">lost {}</text>"##,
-            left + 22,
-            top + 27,
-            record.captured_pieces,
-            record.captured_generals,
-            record.captured_value,
-            left + 22,
-            top + 41,
-            record.lost
+            concat!(
+                r#"<g class="{class}" data-kingdom="{name}"{opacity}>"#,
+                r##"<circle cx="{disc_x}" cy="{disc_y}" r="8" fill="{fill}" stroke="#333"/>"##,
+                r##"<text x="{text_x}" y="{name_y}" font-size="13" font-weight="bold" fill="#1a1a1a">"##,
+                "{marker}{name} {char}</text>",
+                r##"<text x="{text_x}" y="{tally_y}" font-size="11" fill="#1a1a1a">"##,
+                "captured {pieces}, generals {generals}, value {value}</text>",
+                r##"<text x="{text_x}" y="{lost_y}" font-size="11" fill="#1a1a1a">lost {lost}</text>"##
+            ),
+            class = class,
+            name = kingdom.name(),
+            opacity = opacity,
+            disc_x = left + 8,
+            disc_y = top + 8,
+            fill = fill,
+            text_x = left + 22,
+            name_y = top + 13,
+            marker = marker,
+            char = kingdom.char(),
+            tally_y = top + 27,
+            pieces = record.captured_pieces,
+            generals = record.captured_generals,
+            value = record.captured_value,
+            lost_y = top + 41,
+            lost = record.lost,
         );
         if let Some(defeat) = record.defeat {
             let _ = write!(

@@ -69,7 +69,14 @@ fn move_squares(text: &str, position: &Position) -> Vec<Square> {
 
 /// One piece centred on `(x, y)`, turned around when it belongs to the player at the top;
 /// `attributes` name its square or its place in hand.
-fn draw_piece(out: &mut String, (x, y): (i32, i32), piece: Piece, upside_down: bool, style: PieceStyle, attributes: &str) {
+fn draw_piece(
+    out: &mut String,
+    (x, y): (i32, i32),
+    piece: Piece,
+    upside_down: bool,
+    style: PieceStyle,
+    attributes: &str,
+) {
     let label = label(piece, style);
     let half = CELL / 2 - 3;
     let rotate = if upside_down { format!(r#" transform="rotate(180 {x} {y})""#) } else { String::new() };
@@ -129,8 +136,14 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
     svg::open(&mut out, &frame);
     let _ = write!(
         out,
-        r##"<rect x="{MARGIN}" y="{board_top}" width="{0}" height="{0}" fill="#f5d88e" stroke="{INK}" stroke-width="2"/>"##,
-        n * CELL
+        concat!(
+            r#"<rect x="{margin}" y="{top}" width="{side}" height="{side}" "#,
+            r##"fill="#f5d88e" stroke="{ink}" stroke-width="2"/>"##
+        ),
+        margin = MARGIN,
+        top = board_top,
+        side = n * CELL,
+        ink = INK,
     );
     let _ = write!(out, r#"<g stroke="{INK}" stroke-width="1">"#);
     for i in 1..n {

@@ -30,8 +30,9 @@ pub(super) fn open(out: &mut String, frame: &Frame<'_>) {
     let _ = write!(
         out,
         concat!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" class="board {class}" viewBox="0 0 {width} {height}" "#,
-            r#"width="{width}" height="{height}" role="img" font-family="serif" data-cell="{cell}" "#,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" class="board {class}" "#,
+            r#"viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" "#,
+            r#"font-family="serif" data-cell="{cell}" "#,
             r#"data-x0="{x0}" data-y0="{y0}" data-flipped="{flipped}">"#
         ),
         class = class,

@@ -103,9 +103,11 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
     };
     let _ = write!(
         out,
-        r#"<text class="river" x="{}" y="{}" text-anchor="middle" font-size="18" fill="{INK}">{river}</text>"#,
+        r#"<text class="river" x="{}" y="{}" text-anchor="middle" font-size="18" fill="{}">{}</text>"#,
         width / 2,
         MARGIN + 4 * CELL + CELL / 2 + 6,
+        INK,
+        river,
     );
     // Coordinates: ICCS files below, ranks on the left, in the drawing's orientation.
     for file in 0..FILES {
@@ -165,7 +167,8 @@ mod tests {
 
     #[test]
     fn flipping_moves_the_first_players_king_to_the_top() {
-        let start = fen::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
+        let start =
+            fen::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
         let plain = render(&start, BoardOptions::default());
         let flipped = render(&start, BoardOptions { flipped: true, ..Default::default() });
         assert!(plain.contains(r#"data-square="e0"><circle cx="190" cy="390""#));
