@@ -50,6 +50,12 @@ async fn create_tournament(app: &TestApp, director: &User, name: &str) -> i64 {
         .unwrap()
 }
 
+/// The tournament takes registrations.
+async fn open_registration(app: &TestApp, director: &User, tournament: i64) {
+    let path = format!("/api/tournaments/{tournament}");
+    patch(app, &path, Some(director), json!({"status": "registration"})).await.expect(StatusCode::OK);
+}
+
 async fn create_section(app: &TestApp, director: &User, tournament: i64, extra: Value) -> i64 {
     let mut body = json!({"name": "Xiangqi A", "variant": "xiangqi", "time_control": three_days(),
                           "pairing": "round-robin"});
@@ -306,14 +312,7 @@ async fn players_register_themselves_only_while_registration_is_open() {
     let section = create_section(&app, &director, tournament, json!({})).await;
     let entries = format!("/api/sections/{section}/entries");
     app.post(&entries, Some(&player), json!({})).await.expect(StatusCode::CONFLICT);
-    patch(
-        &app,
-        &format!("/api/tournaments/{tournament}"),
-        Some(&director),
-        json!({"status": "registration"}),
-    )
-    .await
-    .expect(StatusCode::OK);
+    open_registration(&app, &director, tournament).await;
     let entered = app.post(&entries, Some(&player), json!({})).await;
     assert_eq!(entered.expect(StatusCode::CREATED)["entries"][0]["username"], "player");
     app.post(&entries, Some(&player), json!({})).await.expect(StatusCode::CONFLICT);
@@ -843,14 +842,7 @@ async fn a_player_registers_with_an_empty_body_or_none() {
     let app = TestApp::spawn().await;
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "Open").await;
-    patch(
-        &app,
-        &format!("/api/tournaments/{tournament}"),
-        Some(&director),
-        json!({"status": "registration"}),
-    )
-    .await
-    .expect(StatusCode::OK);
+    open_registration(&app, &director, tournament).await;
     let section = create_section(&app, &director, tournament, json!({})).await;
     let entries = format!("{}/api/sections/{section}/entries", app.address);
     let entrants = |section: &Value| -> Vec<String> {
