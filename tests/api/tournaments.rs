@@ -808,7 +808,7 @@ async fn text_in(app: &TestApp, path: &str, accept_language: Option<&str>) -> St
 }
 
 #[tokio::test]
-async fn the_tables_speak_the_readers_language_then_the_sites() {
+async fn tables_and_pages_speak_the_readers_language_then_the_sites() {
     let configured = TestApp::spawn_with(|settings| {
         settings.application.default_language = tavoliere::web::i18n::Lang::It;
     });
@@ -834,6 +834,10 @@ async fn the_tables_speak_the_readers_language_then_the_sites() {
             assert_eq!(&text_in(site, path, None).await, default, "{path} without Accept-Language");
             assert_eq!(&text_in(site, path, Some("fr-FR")).await, default, "{path} in French");
         }
+        // The pages follow the same default.
+        let page = text_in(site, "/login", None).await;
+        assert!(page.contains(&format!(r#"<html lang="{site_language}">"#)), "{page}");
+        assert!(text_in(site, "/login", Some("it")).await.contains(r#"<html lang="it">"#));
     }
 }
 
