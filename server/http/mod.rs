@@ -12,6 +12,7 @@ pub mod pages;
 pub mod preferences;
 pub mod router;
 pub mod session;
+pub mod tables;
 pub mod tokens;
 pub mod tournaments;
 pub mod vacation;

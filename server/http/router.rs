@@ -11,7 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, preferences, session, tokens, tournaments, vacation, AppState,
+    accounts, challenges, games, health, preferences, session, tables, tokens, tournaments, vacation,
+    AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -87,5 +88,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
-        .merge(tournaments::table_routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
+        .merge(tables::routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
 }
