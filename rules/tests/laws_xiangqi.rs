@@ -134,6 +134,28 @@ fn cxq_a_new_cannon_screen_credits_the_cannon_and_not_the_line_it_opens() {
 }
 
 #[test]
+fn cxq_a_soldier_that_becomes_a_cannon_screen_makes_an_attack() {
+    // Interpretation (ours): the threat is the cannon's. Red's crossed soldier b5 -> c5
+    // becomes the screen of the cannon c2 onto the horse c8.
+    assert_eq!(facts("4k4/2n6/9/9/1P7/9/9/2C6/9/3K5 w - - 0 1", "b5c5"), (false, true, 1));
+}
+
+#[test]
+fn cxq_a_screen_that_stays_a_screen_makes_no_new_cannon_attack() {
+    // Interpretation (ours): "a new attack through the new screen". The soldier c5 already
+    // screened the cannon c2 onto the horse c8 and steps to c6, still the screen.
+    assert_eq!(facts("4k4/2n6/9/9/2P6/9/9/2C6/9/3K5 w - - 0 1", "c5c6"), (false, false, 0));
+    // The soldier takes the Black soldier that was the screen and takes its place.
+    assert_eq!(facts("4k4/2n6/9/9/1Pp6/9/9/2C6/9/3K5 w - - 0 1", "b5c5"), (false, false, 0));
+}
+
+#[test]
+fn cxq_a_king_move_never_attacks_even_as_a_cannon_screen() {
+    // Red's king e0 -> e1 stands between its cannon a1 and Black's horse h1.
+    assert_eq!(facts("3k5/9/9/9/9/9/9/9/C6n1/4K4 w - - 0 1", "e0e1"), (false, false, 0));
+}
+
+#[test]
 fn cxq_a_piece_unpinned_by_the_move_is_not_an_attacker() {
     // Red's chariot e3 is pinned to its king by Black's chariot e7. Red's horse c4 -> e5
     // blocks the pin: the chariot could now take the horse a3, but it did not move, so

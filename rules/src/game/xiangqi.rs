@@ -423,6 +423,7 @@ impl XiangqiGame {
         let ply = self.moves.len() as u32;
         let against = outcome.winner().map(|winner| !winner);
         let reason = outcome.reason();
+        let limits = self.judge.as_ref().map_or(CxqLimits::STANDARD, |judge| *judge.limits());
         let cxq_draws = |items| Citation {
             spec: "xiangqi.md",
             section: "CXQ automatic draws",
@@ -441,7 +442,6 @@ impl XiangqiGame {
                     EndReason::PerpetualCheck | EndReason::MutualPerpetualCheck => &[1, 3, 5],
                     _ => &[2, 3, 5],
                 };
-                let limits = self.judge.as_ref().map(|j| *j.limits()).unwrap_or_default();
                 let evidence = Evidence::CxqSeries(ruling::CxqSeries {
                     series: self.explain_series(series),
                     opponent_check: opponent_check.map(|s| self.explain_series(s)),
@@ -460,9 +460,8 @@ impl XiangqiGame {
                 (citation, evidence)
             }
             Some(&CxqEnding::NoProgress { plies, last_progress_ply }) => {
-                let limit_per_side = self.judge.as_ref().map_or(0, |j| j.limits().moves_without_progress);
                 let evidence = Evidence::NoProgress(ruling::NoProgress {
-                    limit_per_side,
+                    limit_per_side: limits.moves_without_progress,
                     plies,
                     from_ply: ply + 1 - plies,
                     to_ply: ply,
@@ -471,7 +470,6 @@ impl XiangqiGame {
                 (cxq_draws(&[2]), evidence)
             }
             Some(&CxqEnding::MoveLimit120 { effective_moves }) => {
-                let limit_per_side = self.judge.as_ref().map_or(0, |j| j.limits().effective_moves);
                 let sides = Color::ALL
                     .iter()
                     .map(|&side| {
@@ -489,12 +487,19 @@ impl XiangqiGame {
                         }
                     })
                     .collect();
-                (cxq_draws(&[1]), Evidence::EffectiveMoves(ruling::EffectiveMoves { limit_per_side, sides }))
+                (
+                    cxq_draws(&[1]),
+                    Evidence::EffectiveMoves(ruling::EffectiveMoves {
+                        limit_per_side: limits.effective_moves,
+                        sides,
+                    }),
+                )
             }
             Some(&CxqEnding::MoveLimit300 { moves }) => {
-                let limit_per_side = self.judge.as_ref().map_or(0, |j| j.limits().moves_per_side);
-                let evidence =
-                    Evidence::MoveLimit(ruling::MoveLimit { limit_per_side, moves: moves.to_vec() });
+                let evidence = Evidence::MoveLimit(ruling::MoveLimit {
+                    limit_per_side: limits.moves_per_side,
+                    moves: moves.to_vec(),
+                });
                 (cxq_draws(&[3]), evidence)
             }
             Some(CxqEnding::DeadPosition) => {
@@ -585,17 +590,17 @@ fn role_name(role: Role) -> &'static str {
     }
 }
 
+/// A piece on a square as a ruling names it.
+fn named(piece: Piece, square: Square) -> PieceAt {
+    PieceAt { piece: role_name(piece.role), side: piece.color, square: Some(square.to_string()) }
+}
+
 fn piece_seen(seen: &Seen) -> PieceAt {
-    PieceAt {
-        piece: role_name(seen.piece.role),
-        side: seen.piece.color,
-        square: Some(seen.square.to_string()),
-    }
+    named(seen.piece, seen.square)
 }
 
 fn piece_at(position: &Position, square: Square) -> Option<PieceAt> {
-    let piece = position.piece_at(square)?;
-    Some(PieceAt { piece: role_name(piece.role), side: piece.color, square: Some(square.to_string()) })
+    position.piece_at(square).map(|piece| named(piece, square))
 }
 
 /// The threats a move makes, as (attacker, target) points, by the CXQ definition of an
