@@ -1,11 +1,14 @@
-//! A game record: the start position, every event since, and the current position.
+//! A Seven Kingdoms game record: the start position, every event since (moves, seats
+//! leaving), the current position, and the ruling once the game is over. Also reachable
+//! as `tavoliere_rules::seven_kingdoms::Game`. The end of the game itself (defeats,
+//! hegemony, standings) is part of the position's state and stays in the core
+//! ([`crate::seven_kingdoms::Position::outcome`]), since every capture changes it.
 
-use super::outcome::{standings, EndCause, GameOutcome, SeatStanding};
-use super::{
-    Kingdom, Move, MoveEffect, PlayError, Position, Seat, SeatError, Seating, HEGEMONY_GENERALS,
-    HEGEMONY_PIECES,
-};
 use crate::game::ruling::{self, Citation, Evidence, KingdomsStanding, Ruling};
+use crate::seven_kingdoms::{
+    standings, EndCause, GameOutcome, Kingdom, Move, MoveEffect, PlayError, Position, Seat, SeatError,
+    SeatStanding, Seating, HEGEMONY_GENERALS, HEGEMONY_PIECES,
+};
 
 /// How a player left the game without being defeated on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

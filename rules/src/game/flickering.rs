@@ -1,12 +1,11 @@
 //! A Flickering chess game: the start position, the series played, and the laws that
-//! end it (flickering-chess.md "End of the game").
+//! end it (flickering-chess.md "End of the game"). The series themselves (what a turn
+//! may contain) are the core's, [`crate::chess::Series`]; this is the record and its laws.
+//! Also reachable as `tavoliere_rules::chess::Game`.
 
 use std::fmt;
 
-use super::position::Position;
-use super::search::{search_saving_series, SearchLimits, SearchResult};
-use super::series::{Series, SeriesError};
-use super::types::Move;
+use crate::chess::{search_saving_series, Move, Position, SearchLimits, SearchResult, Series, SeriesError};
 use crate::game::ruling::{Citation, Evidence, NoLegalMove, Repetition, Ruling};
 use crate::notation::chess::fen;
 use crate::{EndReason, Outcome};
@@ -210,7 +209,7 @@ impl Game {
 }
 
 /// Mate or stalemate of the player to play in `pos`, by the exact series search.
-pub(crate) fn outcome_by_rule(pos: &Position, limits: SearchLimits) -> Option<Outcome> {
+fn outcome_by_rule(pos: &Position, limits: SearchLimits) -> Option<Outcome> {
     match search_saving_series(pos, limits).0 {
         SearchResult::Saved(_) | SearchResult::Undecided => None,
         // flickering-chess.md "End of the game": stalemate.
