@@ -511,6 +511,33 @@ mod tests {
     }
 
     #[test]
+    fn cxq_rule_5_the_ending_names_both_sides_series() {
+        // The chaser makes its series perpetual at ply 13 while Black has checked six
+        // times: the ending keeps both, with their first plies and allowances.
+        let mut judge = CxqJudge::new(CxqLimits::STANDARD);
+        play_pairs(&mut judge, 10, |_| chase(TARGET, 1 << HORSE), |_| check(1 << ROOK_A));
+        let Some(&CxqEnding::Perpetual { series, opponent_check, opponent_chase }) = judge.ending() else {
+            panic!("{:?}", judge.ending())
+        };
+        assert_eq!(series.kind, SeriesKind::Chase(TARGET));
+        assert_eq!((series.side, series.length, series.first_ply, series.allowance), (Color::First, 7, 0, 6));
+        assert!(series.is_perpetual());
+        let check = opponent_check.expect("Black's check series");
+        assert_eq!((check.side, check.length, check.first_ply), (Color::Second, 6, 1));
+        assert!(check.has_used_allowance() && !check.is_perpetual());
+        assert_eq!(opponent_chase, None);
+    }
+
+    #[test]
+    fn cxq_automatic_draw_no_progress_remembers_the_last_progress() {
+        let mut judge = CxqJudge::new(CxqLimits::STANDARD);
+        let progress = MoveFacts { progress: true, ..MoveFacts::default() };
+        assert_eq!(judge.record(Color::First, &progress, false), None);
+        play_pairs(&mut judge, 40, |_| quiet(), |_| quiet());
+        assert_eq!(judge.ending(), Some(&CxqEnding::NoProgress { plies: 60, last_progress_ply: Some(0) }));
+    }
+
+    #[test]
     fn cxq_rule_5_a_violator_against_a_shorter_series_loses_alone() {
         let mut judge = CxqJudge::new(CxqLimits::STANDARD);
         // Black checks only every other move: its series never reaches the allowance.
