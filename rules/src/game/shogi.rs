@@ -93,8 +93,23 @@ struct PieceValues {
 
 /// `shogi.md` "Impasse": R and B 5 points, every other piece 1.
 const IMPASSE_VALUES: PieceValues = PieceValues { big: 5, gold_silver: 1 };
+/// `shogi.md` "Impasse", 24-point rule: fewer points lose.
+const IMPASSE_POINTS: u32 = 24;
+/// `shogi.md` "Impasse", 27-point declaration: other pieces needed in the enemy camp.
+const DECLARATION_PIECES: u32 = 10;
 /// `minishogi.md` "Jishogi": R and B 3, G and S 2, P 1.
 const MINI_JISHOGI_VALUES: PieceValues = PieceValues { big: 3, gold_silver: 2 };
+/// `minishogi.md` "Jishogi": fewer points lose.
+const MINI_JISHOGI_POINTS: u32 = 11;
+
+/// `shogi.md` "Impasse", 27-point declaration: the points a declarer needs, 28 for Black
+/// and 27 for White.
+fn declaration_points(declarer: Color) -> u32 {
+    match declarer {
+        Color::First => 28,
+        Color::Second => 27,
+    }
+}
 
 impl PieceValues {
     fn of(self, role: Role) -> u32 {
@@ -418,7 +433,7 @@ impl ShogiGame {
         }
         let scores = Color::ALL.map(|c| self.side_count(c, MINI_JISHOGI_VALUES, false).points);
         let details = EndDetails { scores: Some(scores) };
-        Some(match (scores[0] < 11, scores[1] < 11) {
+        Some(match (scores[0] < MINI_JISHOGI_POINTS, scores[1] < MINI_JISHOGI_POINTS) {
             (true, false) => {
                 Outcome::Decisive { winner: Color::Second, reason: EndReason::JishogiCount, details }
             }
@@ -454,7 +469,7 @@ impl ShogiGame {
                 }
                 let scores = Color::ALL.map(|c| self.side_count(c, IMPASSE_VALUES, false).points);
                 let details = EndDetails { scores: Some(scores) };
-                Ok(match (scores[0] < 24, scores[1] < 24) {
+                Ok(match (scores[0] < IMPASSE_POINTS, scores[1] < IMPASSE_POINTS) {
                     (true, false) => {
                         Outcome::Decisive { winner: Color::Second, reason: EndReason::Impasse24, details }
                     }
@@ -478,10 +493,10 @@ impl ShogiGame {
                     .filter(|&sq| self.position.piece_at(sq).is_some_and(|p| p.role != Role::King))
                     .count();
                 let points = self.side_count(me, IMPASSE_VALUES, true).points;
-                let needed = if me == Color::First { 28 } else { 27 };
+                let needed = declaration_points(me);
                 let valid = self.king_in_enemy_camp(me)
                     && !self.position.is_check()
-                    && pieces_in_camp >= 10
+                    && pieces_in_camp >= DECLARATION_PIECES as usize
                     && points >= needed;
                 let mut scores = [0; 2];
                 scores[me.index()] = points;
@@ -529,10 +544,13 @@ impl ShogiGame {
                 let (threshold, counts) = match reason {
                     EndReason::Jishogi => (None, Vec::new()),
                     EndReason::JishogiCount => (
-                        Some(11),
+                        Some(MINI_JISHOGI_POINTS),
                         Color::ALL.map(|c| self.side_count(c, MINI_JISHOGI_VALUES, false)).to_vec(),
                     ),
-                    _ => (Some(24), Color::ALL.map(|c| self.side_count(c, IMPASSE_VALUES, false)).to_vec()),
+                    _ => (
+                        Some(IMPASSE_POINTS),
+                        Color::ALL.map(|c| self.side_count(c, IMPASSE_VALUES, false)).to_vec(),
+                    ),
                 };
                 let kings = Color::ALL
                     .iter()
@@ -544,7 +562,6 @@ impl ShogiGame {
                 let declarer = self.position.turn();
                 let counted = self.side_count(declarer, IMPASSE_VALUES, true);
                 let pieces_in_camp = counted.pieces.iter().filter(|p| p.square.is_some()).count() as u32;
-                let points_needed = if declarer == Color::First { 28 } else { 27 };
                 let king = self.position.king_square(declarer).and_then(|sq| self.piece_at(sq));
                 let evidence = Evidence::Declaration(Declaration {
                     declarer,
@@ -552,9 +569,9 @@ impl ShogiGame {
                     king_in_camp: self.king_in_enemy_camp(declarer),
                     in_check: self.position.is_check(),
                     pieces_in_camp,
-                    pieces_needed: 10,
+                    pieces_needed: DECLARATION_PIECES,
                     points: counted.points,
-                    points_needed,
+                    points_needed: declaration_points(declarer),
                     valid: outcome.winner() == Some(declarer),
                     pieces: counted.pieces,
                 });
