@@ -9,6 +9,7 @@
 
 use crate::game::handicap::Handicap;
 use crate::game::ruleset::Ruleset;
+use crate::game::ruling::Ruling;
 use crate::notation::chess::{fen as chess_fen, record as chess_record, uci as chess_uci};
 use crate::notation::record::{self, strip_annotation, strip_check_mark, GameText, Location};
 use crate::notation::seven_kingdoms::record as kingdoms_record;
@@ -75,6 +76,8 @@ pub struct GameReport {
     pub reason: Option<String>,
     /// The ply at which a law ended the game before the record did.
     pub ended_at: Option<u32>,
+    /// Why the law in `reason` ended the game, for `replay --explain`.
+    pub ruling: Option<Ruling>,
     /// The first bad move, if any.
     pub error: Option<ReplayError>,
 }
@@ -88,6 +91,7 @@ impl GameReport {
             result: normalise_result(result),
             reason: None,
             ended_at: None,
+            ruling: None,
             error: None,
         }
     }
@@ -313,6 +317,7 @@ fn replay_tokens<'a>(
                     report.result = outcome.result_str().to_owned();
                     report.reason = Some(outcome.reason().as_str().to_owned());
                     report.ended_at = Some(ply);
+                    report.ruling = game.ruling();
                 }
             }
             Err(e) => {
@@ -455,6 +460,7 @@ fn replay_kingdoms(text: &str) -> GameReport {
             report.plies = game.ply() as u32;
             report.fen = game.position_text();
             report.reason = game.outcome().map(|o| o.cause.as_str().to_owned());
+            report.ruling = game.ruling();
         }
         Err(e) => {
             let line = match &e {
