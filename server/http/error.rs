@@ -75,20 +75,13 @@ fn status_code(status: StatusCode) -> &'static str {
     }
 }
 
-/// `detail` as a sentence: a full stop, and a capital first letter when it begins with a
-/// word (not with a move such as `a0a5`, which keeps its case).
-fn sentence(detail: String) -> String {
-    let first_word = detail.split_whitespace().next().unwrap_or("");
-    let mut out = if !first_word.is_empty() && first_word.chars().all(char::is_alphabetic) {
-        let mut chars = detail.chars();
-        chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-    } else {
-        detail
-    };
-    if !out.is_empty() && !out.ends_with(['.', '!', '?', '…']) {
-        out.push('.');
+/// `detail` ends as a sentence does. Its first letter is left alone: a detail may begin
+/// with a move (`a0a5 is not legal…`), and clients match the domain's phrases as written.
+fn sentence(mut detail: String) -> String {
+    if !detail.is_empty() && !detail.ends_with(['.', '!', '?', '…']) {
+        detail.push('.');
     }
-    out
+    detail
 }
 
 impl ApiError {
@@ -260,13 +253,12 @@ mod tests {
 
     #[test]
     fn details_are_sentences() {
-        assert_eq!(sentence("not your turn".to_owned()), "Not your turn.");
+        assert_eq!(sentence("not your turn".to_owned()), "not your turn.");
         assert_eq!(sentence("“zz” is not a move.".to_owned()), "“zz” is not a move.");
         assert_eq!(sentence(String::new()), "");
         assert_eq!(
             sentence("a0a5 is not legal: the way is blocked.".to_owned()),
             "a0a5 is not legal: the way is blocked."
         );
-        assert_eq!(sentence("xiangqi has no claims".to_owned()), "Xiangqi has no claims.");
     }
 }
