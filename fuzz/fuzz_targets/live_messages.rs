@@ -26,8 +26,9 @@ fuzz_target!(|data: &[u8]| {
             format!("{ply}")
         }
         Ok(other) => format!("{other:?}"),
-        Err(e) => ServerMessage::Error { code: "malformed", message: format!("unreadable message: {e}") }
-            .to_text(),
+        Err(e) => {
+            ServerMessage::Error { code: "malformed", message: format!("unreadable message: {e}") }.to_text()
+        }
     };
     if answer.starts_with('{') {
         let _: serde_json::Value = serde_json::from_str(&answer).expect("the server's answer is JSON");

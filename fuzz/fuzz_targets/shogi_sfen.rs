@@ -13,10 +13,15 @@ fn check(pos: &Position) {
     assert_eq!(sfen::parse(&sfen::write(pos), Some(pos.variant())).as_ref(), Ok(pos));
     let _ = pos.is_check();
     let _ = pos.outcome_by_basic_rules();
-    for m in pos.legal_moves() {
+    let legal = pos.legal_moves();
+    // Every move plays; a spread of them (the western reader scans the legal moves, so all
+    // of them would be quadratic) survives the write/read round trips.
+    let step = legal.len().div_ceil(8).max(1);
+    for (i, &m) in legal.iter().enumerate() {
         assert!(pos.is_legal(m));
         assert_eq!(usi::parse(pos, &usi::write(pos, m)), Ok(m));
-        for style in [western::Style::Hyphenated, western::Style::Aise] {
+        for style in [western::Style::Hyphenated, western::Style::Aise].into_iter().filter(|_| i % step == 0)
+        {
             let written = western::write(pos, m, style);
             assert_eq!(western::parse(pos, &written), Ok(m), "{written} in {}", sfen::write(pos));
         }

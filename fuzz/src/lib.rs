@@ -6,6 +6,7 @@
 //! the same notation, reads back as the same move. Everything else must merely not panic.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use tavoliere_rules::variant::{AnyGame, Notation, Variant};
 
@@ -19,12 +20,11 @@ pub const MINISHOGI_PERFT: &str = include_str!("../../rules/tests/data/minishogi
 /// Orthodox chess perft table (the positions Flickering chess is played from).
 pub const CHESS_PERFT: &str = include_str!("../../rules/tests/data/chess.perft");
 
-/// At most this many moves of a game are played per input: enough to reach the repetition
-/// and series laws, few enough to keep an execution in the tens of microseconds.
-pub const MAX_PLIES: usize = 48;
+/// At most this many lines of an input are played as moves.
+pub const MAX_PLIES: usize = 32;
 
-/// At most this many legal moves of one position are played on copies of the game.
-const MAX_BRANCHES: usize = 12;
+/// At most this many legal moves of the final position are played on copies of the game.
+const MAX_BRANCHES: usize = 4;
 
 /// The input as text, as a server or a file reader would see it after decoding.
 pub fn text(data: &[u8]) -> Cow<'_, str> {
@@ -41,47 +41,57 @@ pub fn split_selector(data: &[u8]) -> Option<(u8, &[u8])> {
     data.split_first().map(|(&selector, rest)| (selector, rest))
 }
 
-/// The game of `variant` from the perft position chosen by `selector` (the standard start
-/// for selector 0).
-pub fn game_from_selector(variant: Variant, selector: u8) -> AnyGame {
-    let table = match variant {
-        Variant::Xiangqi => XIANGQI_PERFT,
-        Variant::Shogi => SHOGI_PERFT,
-        Variant::MiniShogi => MINISHOGI_PERFT,
-        Variant::Flickering => CHESS_PERFT,
-        Variant::SevenKingdoms => {
-            let seats = 3 + usize::from(selector) % 5;
-            return AnyGame::with_seats(variant, seats).expect("3 to 7 seats");
-        }
-    };
-    let positions = perft_positions(table);
-    let index = usize::from(selector) % (positions.len() + 1);
-    let start = index.checked_sub(1).map(|i| positions[i]);
-    AnyGame::new(variant, start).expect("the perft positions are legal")
+/// The games a move target starts from: the standard start, then every perft position
+/// the game accepts (some perft positions lack a king, which a game does not allow); for
+/// the Seven Kingdoms the standard starts of 3 to 7 players. Set up once per process.
+fn start_games(variant: Variant) -> &'static [AnyGame] {
+    static GAMES: [OnceLock<Vec<AnyGame>>; 5] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let index = Variant::ALL.iter().position(|&v| v == variant).expect("a variant of ALL");
+    GAMES[index].get_or_init(|| {
+        let table = match variant {
+            Variant::Xiangqi => XIANGQI_PERFT,
+            Variant::Shogi => SHOGI_PERFT,
+            Variant::MiniShogi => MINISHOGI_PERFT,
+            Variant::Flickering => CHESS_PERFT,
+            Variant::SevenKingdoms => {
+                return (3..=7)
+                    .map(|seats| AnyGame::with_seats(variant, seats).expect("3 to 7 seats"))
+                    .collect();
+            }
+        };
+        let standard = AnyGame::new(variant, None).expect("the standard start");
+        let perft =
+            perft_positions(table).into_iter().filter_map(|fen| AnyGame::new(variant, Some(fen)).ok());
+        std::iter::once(standard).chain(perft).collect()
+    })
 }
 
-/// Plays each line of `text` as a move (resolved in every notation of the variant, then
-/// played as the server plays it, with any notation), stopping at `MAX_PLIES` or the end of
-/// the game, and exercises the game after each move. `before` sees the game and the line
-/// before the line is played (the targets run the notation parsers there).
-pub fn play_lines(game: &mut AnyGame, text: &str, mut before: impl FnMut(&AnyGame, &str)) {
-    for line in text.lines().take(MAX_PLIES) {
-        if game.is_over() {
-            break;
-        }
-        before(game, line);
-        for &notation in game.variant().notations().iter().chain([&Notation::Auto]) {
-            if let Ok(canonical) = game.resolve(line, notation) {
-                // What resolves must also resolve from its canonical text, to itself.
-                let again = game.resolve(&canonical, Notation::Auto);
-                assert_eq!(again.as_deref(), Ok(canonical.as_str()), "{line:?} in {notation:?}");
-            }
-        }
-        let _ = game.dry_run(line);
-        if game.play(line).is_ok() {
-            exercise(game);
+/// The game of `variant` from the start position chosen by `selector` (the standard start
+/// for selector 0).
+pub fn game_from_selector(variant: Variant, selector: u8) -> AnyGame {
+    let games = start_games(variant);
+    games[usize::from(selector) % games.len()].clone()
+}
+
+/// The lines of an input a move target plays, one move (or series) each.
+pub fn move_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().take(MAX_PLIES)
+}
+
+/// Plays `line` as the server plays a move: resolved in every notation of the variant
+/// (what resolves must resolve again from its canonical text, to itself), tried without
+/// playing (`dry_run`), then played with the game laws.
+pub fn play_as_server(game: &mut AnyGame, line: &str) {
+    for &notation in game.variant().notations().iter().chain([&Notation::Auto]) {
+        if let Ok(canonical) = game.resolve(line, notation) {
+            let again = game.resolve(&canonical, Notation::Auto);
+            assert_eq!(again.as_deref(), Ok(canonical.as_str()), "{line:?} in {notation:?}");
         }
     }
+    let dry = game.dry_run(line);
+    let played = game.play(line);
+    assert_eq!(dry.is_ok(), played.is_ok(), "{line:?}: dry run and play disagree");
 }
 
 /// Everything a page or the API asks of a game: its position, legal moves, the move list in
