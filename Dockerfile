@@ -9,7 +9,7 @@
 # debug info that `[profile.release]` keeps for profiling.
 
 ARG RUST_VERSION=1.95
-ARG DEBIAN_RELEASE=bookworm
+ARG DEBIAN_RELEASE=trixie
 
 FROM rust:${RUST_VERSION}-slim-${DEBIAN_RELEASE} AS chef
 RUN cargo install cargo-chef --locked --version 0.1.78
