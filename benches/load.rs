@@ -250,6 +250,7 @@ fn main() -> anyhow::Result<()> {
                 port: 0,
                 secure_cookies: false,
                 body_limit_bytes: 65536,
+                default_language: Default::default(),
             },
             database: DatabaseSettings {
                 url: Some(cluster.url("tavoliere").into()),

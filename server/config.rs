@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use secrecy::SecretString;
 use serde::Deserialize;
 
+use crate::web::i18n::Lang;
+
 /// Everything the server reads at start.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Settings {
@@ -73,6 +75,10 @@ pub struct ApplicationSettings {
     pub secure_cookies: bool,
     /// Largest accepted request body in bytes.
     pub body_limit_bytes: usize,
+    /// The language of readers who ask for none: pages and tables of visitors with no
+    /// language setting and no supported `Accept-Language` (`en` when absent).
+    #[serde(default)]
+    pub default_language: Lang,
 }
 
 /// Database settings.

@@ -83,6 +83,7 @@ impl Application {
                 Duration::from_secs(settings.auth.login_window_seconds),
             )),
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
+            default_language: settings.application.default_language,
         };
         let live = Arc::clone(&state.live);
         let sessions = SessionManagerLayer::new(session_store.clone())

@@ -12,6 +12,7 @@ pub mod pages;
 pub mod preferences;
 pub mod router;
 pub mod session;
+pub mod tables;
 pub mod tokens;
 pub mod tournaments;
 pub mod vacation;
@@ -34,6 +35,8 @@ pub struct AppState {
     pub login_limiter: Arc<LoginLimiter>,
     /// Live games: the sockets of this instance and their fan-out.
     pub live: Arc<crate::live::Hub>,
+    /// The language of readers who ask for none (`[application] default_language`).
+    pub default_language: crate::web::i18n::Lang,
 }
 
 impl FromRef<AppState> for Domain {

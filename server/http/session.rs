@@ -18,7 +18,13 @@ fn store_error(error: tower_sessions::session::Error) -> DomainError {
     DomainError::Internal(anyhow::anyhow!("session store: {error}"))
 }
 
-#[utoipa::path(post, path = "/api/session", tag = "accounts", request_body = Credentials, responses((status = 200, description = "signed in; the session cookie is set", body = Account)))]
+#[utoipa::path(
+    post,
+    path = "/api/session",
+    tag = "accounts",
+    request_body = Credentials,
+    responses((status = 200, description = "signed in; the session cookie is set", body = Account))
+)]
 /// Logs in: a new session id (no fixation), holding the account id.
 #[tracing::instrument(skip_all)]
 pub async fn login(
@@ -33,7 +39,13 @@ pub async fn login(
     Ok(Json(account))
 }
 
-#[utoipa::path(delete, path = "/api/session", tag = "accounts", security(("session" = [])), responses((status = 204, description = "signed out")))]
+#[utoipa::path(
+    delete,
+    path = "/api/session",
+    tag = "accounts",
+    security(("session" = [])),
+    responses((status = 204, description = "signed out"))
+)]
 /// Logs out: the session is deleted.
 pub async fn logout(session: Session) -> ApiResult<StatusCode> {
     session.flush().await.map_err(store_error)?;

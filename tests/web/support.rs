@@ -24,6 +24,7 @@ fn settings(database_url: &str) -> Settings {
             port: 0,
             secure_cookies: false,
             body_limit_bytes: 16 * 1024,
+            default_language: Default::default(),
         },
         database: DatabaseSettings {
             url: Some(database_url.to_owned().into()),

@@ -147,7 +147,7 @@ impl FromRequestParts<AppState> for Ctx {
             None => session.get::<Preferences>(PREFS_KEY).await.map_err(store_failure)?.unwrap_or_default(),
         };
         let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
-        let t = Texts::new(Lang::negotiate(prefs.language_tag(), accept));
+        let t = Texts::new(Lang::negotiate(prefs.language_tag(), accept, state.default_language));
         let csrf = match session.get::<String>(CSRF_KEY).await.map_err(store_failure)? {
             Some(token) => token,
             None => {
