@@ -181,8 +181,9 @@ impl Application {
         let _ = live_presence.await;
         self.domain.pool.close().await;
         if let Some(mut cluster) = self.embedded.take() {
-            tokio::task::spawn_blocking(move || cluster.stop()).await??;
-            tracing::info!("private PostgreSQL cluster stopped");
+            if tokio::task::spawn_blocking(move || cluster.stop()).await?? {
+                tracing::info!("private PostgreSQL cluster stopped");
+            }
         }
         served?;
         Ok(())

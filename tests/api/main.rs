@@ -10,6 +10,7 @@ mod games;
 mod instances;
 mod live;
 mod openapi;
+mod operator;
 mod preferences;
 mod seats_and_series;
 mod support;
