@@ -250,6 +250,7 @@ fn main() -> anyhow::Result<()> {
                 port: 0,
                 secure_cookies: false,
                 body_limit_bytes: 65536,
+                client_address_header: None,
             },
             database: DatabaseSettings {
                 url: Some(cluster.url("tavoliere").into()),
@@ -259,7 +260,7 @@ fn main() -> anyhow::Result<()> {
                 embedded_port: 0,
             },
             clocks: ClockSettings { sweep_interval_seconds: 0 },
-            auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+            auth: AuthSettings::default(),
             live: LiveSettings::default(),
         };
         let app = Application::build(settings).await?;

@@ -73,6 +73,12 @@ pub struct ApplicationSettings {
     pub secure_cookies: bool,
     /// Largest accepted request body in bytes.
     pub body_limit_bytes: usize,
+    /// The request header a trusted reverse proxy sets to the client's address (e.g.
+    /// `X-Forwarded-For`, whose last entry is taken, or `X-Real-IP`); `None`: the socket
+    /// peer is the client. Set it only behind a proxy that overwrites or appends it, or
+    /// clients could choose their own address.
+    #[serde(default)]
+    pub client_address_header: Option<String>,
 }
 
 /// Database settings.
@@ -95,13 +101,35 @@ pub struct ClockSettings {
     pub sweep_interval_seconds: u64,
 }
 
-/// Login rate limit.
+/// Login rate limits and the cost of password hashing.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
 pub struct AuthSettings {
-    /// Failed attempts allowed per window.
+    /// Failed logins allowed per username and client address in a window.
     pub login_attempts: u32,
     /// Window length.
     pub login_window_seconds: u64,
+    /// Failed logins allowed per client address in a window, whatever the usernames (one
+    /// password tried on many accounts). IPv6 addresses count by /64 network.
+    pub login_attempts_per_address: u32,
+    /// Failed logins allowed per username in a window, whatever the addresses.
+    pub login_attempts_per_username: u32,
+    /// Memory for password hashes computed at once, in MiB: each argon2id hash takes
+    /// 19 MiB, so this bounds the concurrent hashes (logins, sign-ups) to
+    /// `max(1, this / 19)`; further ones wait.
+    pub password_hash_memory_mib: u32,
+}
+
+impl Default for AuthSettings {
+    fn default() -> AuthSettings {
+        AuthSettings {
+            login_attempts: 5,
+            login_window_seconds: 60,
+            login_attempts_per_address: 20,
+            login_attempts_per_username: 20,
+            password_hash_memory_mib: 64,
+        }
+    }
 }
 
 impl Settings {

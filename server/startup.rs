@@ -13,9 +13,9 @@ use tower_sessions::{Expiry, SessionManagerLayer};
 use tower_sessions_sqlx_store::PostgresStore;
 
 use crate::config::Settings;
-use crate::domain::accounts::LoginLimiter;
 use crate::domain::clock::{Clock, SystemClock};
 use crate::domain::{timeouts, Domain};
+use crate::http::limits::{LoginLimiter, PasswordHashing};
 use crate::http::{self, AppState};
 use crate::live;
 use crate::storage::{self, embedded::EmbeddedPostgres};
@@ -40,6 +40,7 @@ pub struct Application {
     session_store: PostgresStore,
     live: Arc<live::Hub>,
     live_flag_every: Option<Duration>,
+    password_hashing: Arc<PasswordHashing>,
 }
 
 impl Application {
@@ -78,13 +79,13 @@ impl Application {
         };
         let state = AppState {
             domain: domain.clone(),
-            login_limiter: Arc::new(LoginLimiter::new(
-                settings.auth.login_attempts,
-                Duration::from_secs(settings.auth.login_window_seconds),
-            )),
+            login_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
+            password_hashing: Arc::new(PasswordHashing::new(settings.auth.password_hash_memory_mib)),
+            client_address_header: client_address_header(&settings)?,
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
         };
         let live = Arc::clone(&state.live);
+        let password_hashing = Arc::clone(&state.password_hashing);
         let sessions = SessionManagerLayer::new(session_store.clone())
             .with_secure(settings.application.secure_cookies)
             .with_http_only(true)
@@ -116,6 +117,7 @@ impl Application {
             session_store,
             live,
             live_flag_every,
+            password_hashing,
         })
     }
 
@@ -127,6 +129,11 @@ impl Application {
     /// The domain services (tests drive the timeout sweep through it).
     pub fn domain(&self) -> &Domain {
         &self.domain
+    }
+
+    /// The bound on password hashes at once (tests read its peak).
+    pub fn password_hashing(&self) -> Arc<PasswordHashing> {
+        Arc::clone(&self.password_hashing)
     }
 
     /// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
@@ -187,6 +194,16 @@ impl Application {
         }
         served?;
         Ok(())
+    }
+}
+
+/// The configured client address header, checked at start.
+fn client_address_header(settings: &Settings) -> anyhow::Result<Option<axum::http::HeaderName>> {
+    match settings.application.client_address_header.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(name) => Ok(Some(axum::http::HeaderName::try_from(name).map_err(|_| {
+            anyhow::anyhow!("application.client_address_header: '{name}' is not a header name")
+        })?)),
     }
 }
 

@@ -1,14 +1,12 @@
 //! Cookie sessions for the web: `POST /api/session` (log in), `DELETE /api/session` (log out).
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use tower_sessions::Session;
 
 use super::auth::SESSION_ACCOUNT_KEY;
 use super::error::ApiResult;
-use super::extract::Json;
+use super::extract::{ClientAddress, Json};
 use super::tokens::{check_credentials, Credentials};
 use super::AppState;
 use crate::domain::accounts::Account;
@@ -23,7 +21,7 @@ fn store_error(error: tower_sessions::session::Error) -> DomainError {
 #[tracing::instrument(skip_all)]
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    client: ClientAddress,
     session: Session,
     Json(credentials): Json<Credentials>,
 ) -> ApiResult<Json<Account>> {

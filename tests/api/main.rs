@@ -9,6 +9,7 @@ mod errors;
 mod games;
 mod instances;
 mod live;
+mod login_limits;
 mod openapi;
 mod operator;
 mod preferences;

@@ -24,6 +24,7 @@ fn settings(database_url: &str) -> Settings {
             port: 0,
             secure_cookies: false,
             body_limit_bytes: 16 * 1024,
+            client_address_header: None,
         },
         database: DatabaseSettings {
             url: Some(database_url.to_owned().into()),
@@ -32,7 +33,7 @@ fn settings(database_url: &str) -> Settings {
             embedded_port: 0,
         },
         clocks: ClockSettings { sweep_interval_seconds: 0 },
-        auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+        auth: AuthSettings::default(),
         live: LiveSettings::default(),
     }
 }

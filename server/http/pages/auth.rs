@@ -1,9 +1,8 @@
 //! Sign up, log in, log out: forms that keep what was typed (never the password) and show
 //! errors next to the field. Logging in is rate limited like the API's.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
+use axum::http::header::RETRY_AFTER;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
 use axum::Form;
@@ -14,6 +13,7 @@ use super::{render, render_with, store_failure, Chrome, Ctx, PageResult};
 use crate::domain::accounts::{self, Role, Username};
 use crate::domain::DomainError;
 use crate::http::auth::SESSION_ACCOUNT_KEY;
+use crate::http::extract::ClientAddress;
 use crate::http::tokens::{check_credentials, Credentials};
 use crate::http::AppState;
 
@@ -85,7 +85,12 @@ pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Au
         }
     };
     let password = SecretString::from(form.password);
-    match accounts::register(&state.domain.pool, &username, password, Role::Player).await {
+    let registered = state
+        .password_hashing
+        .run(accounts::register(&state.domain.pool, &username, password, Role::Player))
+        .await
+        .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?;
+    match registered {
         Ok(account) => {
             sign_in(&ctx, account.id).await?;
             Ok(Redirect::to("/").into_response())
@@ -105,7 +110,7 @@ pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Au
 /// `POST /login`: checks the credentials (rate limited) and signs in.
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    client: ClientAddress,
     ctx: Ctx,
     Form(form): Form<AuthForm>,
 ) -> PageResult {
@@ -119,7 +124,13 @@ pub async fn login(
         }
         Err(error) if error.status() == StatusCode::TOO_MANY_REQUESTS => {
             page.form_error = Some(ctx.t.get("auth.error.rate_limited").to_owned());
-            render_with(StatusCode::TOO_MANY_REQUESTS, &page)
+            let mut response = render_with(StatusCode::TOO_MANY_REQUESTS, &page)?;
+            let seconds = error.retry_after().unwrap_or(1);
+            response.headers_mut().insert(RETRY_AFTER, seconds.into());
+            Ok(response)
+        }
+        Err(error) if error.status() == StatusCode::SERVICE_UNAVAILABLE => {
+            Err(super::PageError::Busy(ctx.t, error.retry_after().unwrap_or(1)))
         }
         Err(error) if error.status().is_client_error() => {
             page.form_error = Some(ctx.t.get("auth.error.credentials").to_owned());

@@ -171,6 +171,8 @@ pub enum PageError {
     Csrf(Texts),
     /// No such page (404).
     NotFound(Texts),
+    /// Too busy to answer now (503), to be tried again after the given seconds.
+    Busy(Texts, u64),
     /// Anything unexpected (500; logged, never shown).
     Internal(String),
 }
@@ -189,6 +191,12 @@ impl IntoResponse for PageError {
             PageError::NotFound(t) => {
                 (StatusCode::NOT_FOUND, Html(simple_page(t, "error.not_found"))).into_response()
             }
+            PageError::Busy(t, seconds) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(axum::http::header::RETRY_AFTER, seconds.to_string())],
+                Html(simple_page(t, "error.busy")),
+            )
+                .into_response(),
             PageError::Internal(message) => {
                 tracing::error!(error = %message, "page failed");
                 (StatusCode::INTERNAL_SERVER_ERROR, Html(simple_page(Texts::new(Lang::En), "error.internal")))
