@@ -5,6 +5,7 @@ mod accounts;
 mod challenges;
 mod clocks;
 mod concurrency;
+mod cookies;
 mod errors;
 mod games;
 mod instances;

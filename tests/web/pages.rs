@@ -136,14 +136,16 @@ async fn login_is_rate_limited() {
     let app = TestApp::spawn().await;
     let mut browser = app.browser();
     browser.sign_up("elena").await;
-    let mut last = StatusCode::OK;
+    let mut last = None;
     for _ in 0..7 {
-        last = browser
-            .submit("/login", "/login", &[("username", "elena"), ("password", "bad password")])
-            .await
-            .status;
+        last = Some(
+            browser.submit("/login", "/login", &[("username", "elena"), ("password", "bad password")]).await,
+        );
     }
-    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+    let last = last.expect("a page");
+    assert_eq!(last.status, StatusCode::TOO_MANY_REQUESTS);
+    let retry_after: u64 = last.headers["retry-after"].to_str().unwrap().parse().expect("seconds");
+    assert!((1..=60).contains(&retry_after), "seconds left in the window: {retry_after}");
 }
 
 #[tokio::test]

@@ -67,14 +67,15 @@ pub async fn login_form(ctx: Ctx) -> PageResult {
     render(&AuthPage::new(&ctx, false, String::new()))
 }
 
-async fn sign_in(ctx: &Ctx, account_id: i64) -> Result<(), super::PageError> {
+/// A new session id (no fixation) holding the account, with a new form token.
+async fn sign_in(ctx: &mut Ctx, account_id: i64) -> Result<(), super::PageError> {
     ctx.session.cycle_id().await.map_err(store_failure)?;
     ctx.session.insert(SESSION_ACCOUNT_KEY, account_id).await.map_err(store_failure)?;
-    Ok(())
+    ctx.rotate_csrf().await
 }
 
 /// `POST /signup`: creates the account and signs in.
-pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<AuthForm>) -> PageResult {
+pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): Form<AuthForm>) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = AuthPage::new(&ctx, true, form.username.clone());
     let username = match Username::parse(form.username.trim()) {
@@ -92,7 +93,7 @@ pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Au
         .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?;
     match registered {
         Ok(account) => {
-            sign_in(&ctx, account.id).await?;
+            sign_in(&mut ctx, account.id).await?;
             Ok(Redirect::to("/").into_response())
         }
         Err(DomainError::Conflict(_)) => {
@@ -111,7 +112,7 @@ pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Au
 pub async fn login(
     State(state): State<AppState>,
     client: ClientAddress,
-    ctx: Ctx,
+    mut ctx: Ctx,
     Form(form): Form<AuthForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
@@ -119,7 +120,7 @@ pub async fn login(
     let credentials = Credentials { username: form.username, password: SecretString::from(form.password) };
     match check_credentials(&state, client, credentials).await {
         Ok(account) => {
-            sign_in(&ctx, account.id).await?;
+            sign_in(&mut ctx, account.id).await?;
             Ok(Redirect::to("/").into_response())
         }
         Err(error) if error.status() == StatusCode::TOO_MANY_REQUESTS => {
