@@ -43,6 +43,19 @@ pub struct LiveSettings {
     /// commit), in milliseconds; 0 disables it.
     #[serde(default = "default_resync_interval_ms")]
     pub resync_interval_ms: u64,
+    /// Sockets open at once from one client address (IPv6: one /64 network); more are
+    /// refused with 429.
+    pub max_sockets_per_address: usize,
+    /// Sockets open at once signed in as one account; more are refused with 429.
+    pub max_sockets_per_account: usize,
+    /// Client messages a socket may send per second on average; faster ones get a
+    /// `rate_limited` error and are dropped (a socket that keeps on is closed).
+    pub messages_per_second: u32,
+    /// Client messages a socket may send at once before the rate applies.
+    pub message_burst: u32,
+    /// Watcher counts are sent to a game's sockets at most once per this many
+    /// milliseconds (sockets joining and leaving in between give one update).
+    pub watchers_interval_ms: u64,
 }
 
 fn default_resync_interval_ms() -> u64 {
@@ -58,6 +71,11 @@ impl Default for LiveSettings {
             queue_capacity: 64,
             presence_heartbeat_seconds: 10,
             resync_interval_ms: default_resync_interval_ms(),
+            max_sockets_per_address: 50,
+            max_sockets_per_account: 20,
+            messages_per_second: 10,
+            message_burst: 20,
+            watchers_interval_ms: 500,
         }
     }
 }

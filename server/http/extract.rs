@@ -42,7 +42,7 @@ impl ClientAddress {
             .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
             .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
         let forwarded = state.client_address_header.as_ref().and_then(|name| {
-            let value = parts.headers.get_all(name).iter().last()?.to_str().ok()?;
+            let value = parts.headers.get_all(name).iter().next_back()?.to_str().ok()?;
             value.rsplit(',').next()?.trim().parse::<std::net::IpAddr>().ok()
         });
         ClientAddress(forwarded.unwrap_or(peer))

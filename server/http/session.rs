@@ -2,6 +2,7 @@
 
 use axum::extract::State;
 use axum::http::{HeaderName, StatusCode};
+use axum::response::AppendHeaders;
 use tower_sessions::Session;
 
 use super::auth::{new_csrf_token, MaybeAuthUser, CSRF_HEADER, SESSION_ACCOUNT_KEY, SESSION_CSRF_KEY};
@@ -16,6 +17,9 @@ fn store_error(error: tower_sessions::session::Error) -> DomainError {
     DomainError::Internal(anyhow::anyhow!("session store: {error}"))
 }
 
+/// The `X-CSRF-Token` header of a login's answer.
+type CsrfTokenHeader = AppendHeaders<[(HeaderName, String); 1]>;
+
 #[utoipa::path(post, path = "/api/session", tag = "accounts", request_body = Credentials, responses((status = 200, description = "signed in; the session cookie is set, and the `X-CSRF-Token` header holds the token that cookie-authenticated requests changing something must send back in that header", body = Account)))]
 /// Logs in: a new session id (no fixation), holding the account id and a new CSRF token,
 /// handed out in the `X-CSRF-Token` header.
@@ -25,13 +29,13 @@ pub async fn login(
     client: ClientAddress,
     session: Session,
     Json(credentials): Json<Credentials>,
-) -> ApiResult<([(HeaderName, String); 1], Json<Account>)> {
+) -> ApiResult<(CsrfTokenHeader, Json<Account>)> {
     let account = check_credentials(&state, client, credentials).await?;
     session.cycle_id().await.map_err(store_error)?;
     session.insert(SESSION_ACCOUNT_KEY, account.id).await.map_err(store_error)?;
     let token = new_csrf_token();
     session.insert(SESSION_CSRF_KEY, &token).await.map_err(store_error)?;
-    Ok(([(HeaderName::from_static(CSRF_HEADER), token)], Json(account)))
+    Ok((AppendHeaders([(HeaderName::from_static(CSRF_HEADER), token)]), Json(account)))
 }
 
 #[utoipa::path(delete, path = "/api/session", tag = "accounts", security(("session" = [])), responses((status = 204, description = "signed out")))]

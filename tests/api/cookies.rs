@@ -2,7 +2,6 @@
 //! come from this site (the CSRF token, `Sec-Fetch-Site` or `Origin`); bearer tokens need
 //! nothing more; anonymous page views store no session.
 
-use futures::SinkExt;
 use reqwest::header::{COOKIE, SET_COOKIE};
 use reqwest::{Method, StatusCode};
 use serde_json::json;

@@ -10,6 +10,7 @@ mod errors;
 mod games;
 mod instances;
 mod live;
+mod live_limits;
 mod login_limits;
 mod openapi;
 mod operator;
