@@ -251,6 +251,7 @@ fn main() -> anyhow::Result<()> {
                 secure_cookies: false,
                 body_limit_bytes: 65536,
                 client_address_header: None,
+                shutdown_grace_seconds: 4,
             },
             database: DatabaseSettings {
                 url: Some(cluster.url("tavoliere").into()),

@@ -97,6 +97,14 @@ pub struct ApplicationSettings {
     /// clients could choose their own address.
     #[serde(default)]
     pub client_address_header: Option<String>,
+    /// At shutdown, how long the open requests may take to finish, and then the
+    /// background tasks (each); the process exits within about twice this.
+    #[serde(default = "default_shutdown_grace_seconds")]
+    pub shutdown_grace_seconds: u64,
+}
+
+fn default_shutdown_grace_seconds() -> u64 {
+    4
 }
 
 /// Database settings.

@@ -1,6 +1,6 @@
 //! Building and running the application: bind first, then the database, then serve.
 
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,6 +41,7 @@ pub struct Application {
     live: Arc<live::Hub>,
     live_flag_every: Option<Duration>,
     password_hashing: Arc<PasswordHashing>,
+    shutdown_grace: Duration,
 }
 
 impl Application {
@@ -118,6 +119,7 @@ impl Application {
             live,
             live_flag_every,
             password_hashing,
+            shutdown_grace: Duration::from_secs(settings.application.shutdown_grace_seconds),
         })
     }
 
@@ -145,7 +147,10 @@ impl Application {
     }
 
     /// Serves until `shutdown` completes; then finishes the open requests, stops the
-    /// timeout task, closes the pool and stops the private cluster cleanly.
+    /// timeout task, closes the pool and stops the private cluster cleanly (leaves it,
+    /// when another process uses it). The open requests, and then the background tasks,
+    /// get `application.shutdown_grace_seconds` each: with the database down the shutdown
+    /// still ends within seconds.
     ///
     /// # Errors
     /// The server fails.
@@ -173,20 +178,52 @@ impl Application {
         };
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
-        let served =
+        let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
+        let shutdown = async move {
+            shutdown.await;
+            let _ = signalled_tx.send(());
+        };
+        let serving =
             axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
                 .with_graceful_shutdown(shutdown)
-                .await;
+                .into_future();
+        let grace = self.shutdown_grace;
+        // The open requests get the grace to finish (one waiting for an unreachable
+        // database would take longer), then they are dropped.
+        let served = tokio::select! {
+            served = serving => served,
+            () = async {
+                if signalled.await.is_ok() {
+                    tokio::time::sleep(grace).await;
+                } else {
+                    std::future::pending::<()>().await;
+                }
+            } => {
+                tracing::warn!(seconds = grace.as_secs(), "shutdown: open requests did not finish in time; dropped");
+                Ok(())
+            }
+        };
         let _ = stop_tx.send(true);
-        // The moves answered so far are announced to the other instances.
-        self.domain.announcer.flush().await;
-        for task in [sweeper, live_flagger, live_resync].into_iter().flatten() {
-            let _ = task.await;
+        let domain = self.domain.clone();
+        let cleanup = async move {
+            // The moves answered so far are announced to the other instances.
+            domain.announcer.flush().await;
+            for task in [sweeper, live_flagger, live_resync].into_iter().flatten() {
+                let _ = task.await;
+            }
+            let _ = session_cleaner.await;
+            let _ = live_listener.await;
+            let _ = live_presence.await;
+            domain.pool.close().await;
+        };
+        // With the database down each of these would wait for its connection timeout:
+        // the background work gets the grace too, then the process goes on stopping.
+        if tokio::time::timeout(grace, cleanup).await.is_err() {
+            tracing::warn!(
+                seconds = grace.as_secs(),
+                "shutdown: background tasks did not finish in time (database unreachable?); left behind"
+            );
         }
-        let _ = session_cleaner.await;
-        let _ = live_listener.await;
-        let _ = live_presence.await;
-        self.domain.pool.close().await;
         if let Some(mut cluster) = self.embedded.take() {
             if tokio::task::spawn_blocking(move || cluster.stop()).await?? {
                 tracing::info!("private PostgreSQL cluster stopped");
@@ -223,7 +260,19 @@ async fn delete_expired_sessions(store: PostgresStore, mut shutdown: tokio::sync
     }
 }
 
+/// The first SIGTERM or Ctrl-C; from then on, another one ends the process at once (a
+/// graceful shutdown is bounded, but an operator in a hurry is never ignored).
 async fn shutdown_signal() {
+    termination_signal().await;
+    tracing::info!("shutting down");
+    tokio::spawn(async {
+        termination_signal().await;
+        tracing::warn!("second signal: exiting at once");
+        std::process::exit(1);
+    });
+}
+
+async fn termination_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -242,5 +291,4 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = terminate => {},
     }
-    tracing::info!("shutting down");
 }

@@ -16,6 +16,7 @@ mod openapi;
 mod operator;
 mod preferences;
 mod seats_and_series;
+mod shutdown;
 mod support;
 mod tournaments;
 mod variants;

@@ -25,6 +25,7 @@ fn settings(database_url: &str) -> Settings {
             secure_cookies: false,
             body_limit_bytes: 16 * 1024,
             client_address_header: None,
+            shutdown_grace_seconds: 4,
         },
         database: DatabaseSettings {
             url: Some(database_url.to_owned().into()),

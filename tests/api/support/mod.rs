@@ -69,6 +69,7 @@ pub fn test_settings(database_url: &str) -> Settings {
             secure_cookies: false,
             body_limit_bytes: 16 * 1024,
             client_address_header: None,
+            shutdown_grace_seconds: 4,
         },
         database: DatabaseSettings {
             url: Some(database_url.to_owned().into()),
