@@ -92,13 +92,9 @@ impl Application {
             .with_http_only(true)
             .with_same_site(tower_sessions::cookie::SameSite::Lax)
             .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
-        let router = http::router(state)
-            .nest_service("/static", tower_http::services::ServeDir::new("static"))
-            .layer(sessions)
-            .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
-                axum::http::header::CONTENT_SECURITY_POLICY,
-                axum::http::HeaderValue::from_static(crate::web::CONTENT_SECURITY_POLICY),
-            ))
+        let router =
+            http::router(state).nest_service("/static", http::static_files::service()).layer(sessions);
+        let router = with_security_headers(router, settings.application.secure_cookies)
             .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes));
         let sweep_every = match settings.clocks.sweep_interval_seconds {
             0 => None,
@@ -232,6 +228,33 @@ impl Application {
         served?;
         Ok(())
     }
+}
+
+/// The headers every answer carries (unless it set them itself): the content security
+/// policy, `X-Content-Type-Options: nosniff` (a download is never run as a script or
+/// style), `Referrer-Policy: same-origin` (game and challenge addresses stay on this site),
+/// and with secure cookies (served over HTTPS) `Strict-Transport-Security`.
+fn with_security_headers(router: Router, secure_cookies: bool) -> Router {
+    use axum::http::{header, HeaderValue};
+    use tower_http::set_header::SetResponseHeaderLayer;
+    let hsts = secure_cookies.then(|| HeaderValue::from_static("max-age=31536000"));
+    router
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(crate::web::CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            move |_: &axum::response::Response| hsts.clone(),
+        ))
 }
 
 /// The configured client address header, checked at start.

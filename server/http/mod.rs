@@ -13,6 +13,7 @@ pub mod pages;
 pub mod preferences;
 pub mod router;
 pub mod session;
+pub mod static_files;
 pub mod tokens;
 pub mod tournaments;
 pub mod vacation;

@@ -17,6 +17,7 @@ mod operator;
 mod preferences;
 mod seats_and_series;
 mod shutdown;
+mod small_gaps;
 mod support;
 mod tournaments;
 mod variants;

@@ -119,6 +119,29 @@ impl fmt::Display for FormToken {
     }
 }
 
+/// Path parameters of a page. A path whose parameters do not parse (`/games/abc`) names
+/// no page: the site's 404 page, in the reader's language, not a plain-text 400.
+#[derive(Debug)]
+pub struct PagePath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for PagePath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = PageError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(PagePath(value)),
+            Err(_) => {
+                let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+                Err(PageError::NotFound(Texts::new(Lang::negotiate(None, accept))))
+            }
+        }
+    }
+}
+
 /// What every page handler knows about the request.
 pub struct Ctx {
     /// The browser session.
