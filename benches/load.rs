@@ -238,7 +238,7 @@ fn main() -> anyhow::Result<()> {
         if unsafe { libc::geteuid() } == 0 { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
     let dir = base_dir.join(format!("tavoliere-bench-{}", uuid::Uuid::new_v4().simple()));
     // Durable, like production and like pgbench's figure.
-    let mut cluster = EmbeddedPostgres::start(&dir, 0)?;
+    let cluster = EmbeddedPostgres::start(&dir, 0)?;
     let port = cluster.port();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
@@ -315,7 +315,6 @@ fn main() -> anyhow::Result<()> {
         anyhow::Ok(())
     });
     runtime.shutdown_timeout(Duration::from_secs(5));
-    cluster.stop()?;
-    let _ = std::fs::remove_dir_all(&dir);
+    cluster.stop_and_delete()?;
     result
 }

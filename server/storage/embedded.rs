@@ -186,6 +186,25 @@ impl EmbeddedPostgres {
         Ok(true)
     }
 
+    /// Leaves the cluster as [`EmbeddedPostgres::stop`] does and, when nobody else uses
+    /// it any more, deletes its data directory and lock files: for throwaway clusters
+    /// (tests, benchmarks).
+    ///
+    /// # Errors
+    /// As [`EmbeddedPostgres::stop`], or the files cannot be deleted.
+    pub fn stop_and_delete(mut self) -> anyhow::Result<()> {
+        self.stop()?;
+        if self.running_port().is_some() {
+            return Ok(());
+        }
+        std::fs::remove_dir_all(&self.data_dir)
+            .with_context(|| format!("deleting {}", self.data_dir.display()))?;
+        for suffix in ["start-stop.lock", "users.lock"] {
+            let _ = std::fs::remove_file(sibling(&self.data_dir, suffix));
+        }
+        Ok(())
+    }
+
     /// `<data dir>.start-stop.lock`, locked exclusively (waiting for a process that is
     /// starting or stopping the cluster).
     fn lock_start_stop(&self) -> anyhow::Result<File> {

@@ -31,10 +31,11 @@ impl DataDir {
 
 impl Drop for DataDir {
     fn drop(&mut self) {
-        // Whatever happened, leave no cluster behind.
+        // Whatever happened, leave no cluster and no files behind.
         if self.cluster_port().is_some() {
-            if let Ok(mut cluster) = EmbeddedPostgres::start(&self.0, 0) {
-                let _ = cluster.stop();
+            if let Ok(cluster) = EmbeddedPostgres::start(&self.0, 0) {
+                let _ = cluster.stop_and_delete();
+                return;
             }
         }
         let _ = std::fs::remove_dir_all(&self.0);
