@@ -252,6 +252,7 @@ fn main() -> anyhow::Result<()> {
                 body_limit_bytes: 65536,
                 client_address_header: None,
                 shutdown_grace_seconds: 4,
+                default_language: Default::default(),
             },
             database: DatabaseSettings {
                 url: Some(cluster.url("tavoliere").into()),

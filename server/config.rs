@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use secrecy::SecretString;
 use serde::Deserialize;
 
+use crate::web::i18n::Lang;
+
 /// Everything the server reads at start.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Settings {
@@ -101,6 +103,10 @@ pub struct ApplicationSettings {
     /// background tasks (each); the process exits within about twice this.
     #[serde(default = "default_shutdown_grace_seconds")]
     pub shutdown_grace_seconds: u64,
+    /// The language of readers who ask for none: pages and tables of visitors with no
+    /// language setting and no supported `Accept-Language` (`en` when absent).
+    #[serde(default)]
+    pub default_language: Lang,
 }
 
 fn default_shutdown_grace_seconds() -> u64 {

@@ -84,6 +84,7 @@ impl Application {
             password_hashing: Arc::new(PasswordHashing::new(settings.auth.password_hash_memory_mib)),
             client_address_header: client_address_header(&settings)?,
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
+            default_language: settings.application.default_language,
         };
         let live = Arc::clone(&state.live);
         let password_hashing = Arc::clone(&state.password_hashing);

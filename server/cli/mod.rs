@@ -14,7 +14,8 @@ use crate::domain::accounts::{self, Role, Username};
 use crate::startup::Application;
 use crate::{storage, telemetry};
 
-/// Tavoliere: online play server for xiangqi, shogi and minishogi.
+/// Tavoliere: online play server for Xiangqi, Shogi, MiniShogi, Flickering chess and the
+/// Seven Kingdoms.
 #[derive(Debug, Parser)]
 #[command(version, about)]
 pub struct Cli {

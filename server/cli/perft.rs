@@ -17,12 +17,13 @@ use tavoliere_rules::{chess, seven_kingdoms, shogi, xiangqi};
 /// Arguments of `tavoliere perft`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The game: xiangqi, shogi or minishogi.
+    /// The game: xiangqi, shogi, minishogi, flickering or seven-kingdoms.
     pub variant: Variant,
     /// The depth of the tree, in plies.
     pub depth: u32,
-    /// The root position (FEN for xiangqi, SFEN for shogi and minishogi); the start
-    /// position when absent.
+    /// The root position in the variant's own text (FEN for xiangqi and flickering, SFEN
+    /// for shogi and minishogi, the position text for seven-kingdoms); the start position
+    /// when absent.
     #[arg(long)]
     pub fen: Option<String>,
     /// Print the leaf count below each root move first.

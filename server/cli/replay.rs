@@ -18,7 +18,7 @@ use tavoliere_rules::variant::{Notation, Variant};
 /// Arguments of `tavoliere replay`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The game: xiangqi, shogi or minishogi.
+    /// The game: xiangqi, shogi, minishogi, flickering or seven-kingdoms.
     pub variant: Variant,
     /// The notation of the moves: auto, iccs, wxf, fix, chinese, usi, western, aise.
     #[arg(long, default_value = "auto")]

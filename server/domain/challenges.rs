@@ -39,7 +39,8 @@ impl SeatChoice {
 /// A new challenge as a client sends it.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct NewChallenge {
-    /// `xiangqi`, `shogi` or `minishogi`.
+    /// The variant's name (`xiangqi`, `shogi`, `minishogi`, `flickering`, `seven-kingdoms`).
+    #[schema(schema_with = rules_adapter::variant_name_schema)]
     pub variant: String,
     /// Ruleset name; the variant's default when absent.
     pub ruleset: Option<String>,

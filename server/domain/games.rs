@@ -132,7 +132,8 @@ pub struct MoveView {
 pub struct GameView {
     /// Game id.
     pub id: i64,
-    /// `xiangqi`, `shogi` or `minishogi`.
+    /// The variant's name (`xiangqi`, `shogi`, `minishogi`, `flickering`, `seven-kingdoms`).
+    #[schema(schema_with = rules_adapter::variant_name_schema)]
     pub variant: String,
     /// Ruleset name.
     pub ruleset: String,

@@ -19,6 +19,26 @@ pub fn parse_variant(name: &str) -> Result<Variant, DomainError> {
     name.parse().map_err(|e: tavoliere_rules::variant::UnknownVariant| DomainError::Invalid(e.to_string()))
 }
 
+/// The JSON schema of a variant name: one of [`Variant::ALL`]'s names (the API
+/// description's `variant` fields, `#[schema(schema_with = ...)]`).
+pub fn variant_name_schema() -> utoipa::openapi::Object {
+    variant_schema(Variant::ALL.into_iter(), "The variant's name.")
+}
+
+/// The JSON schema of a variant name tournaments can pair (see [`pairable`]).
+pub fn pairable_variant_schema() -> utoipa::openapi::Object {
+    let pairable = Variant::ALL.into_iter().filter(|variant| pairable(*variant).is_ok());
+    variant_schema(pairable, "The variant's name; tournaments pair two players.")
+}
+
+fn variant_schema(variants: impl Iterator<Item = Variant>, description: &str) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(variants.map(Variant::name)))
+        .description(Some(description))
+        .build()
+}
+
 /// Whether games of `variant` can be paired in tournaments: two-player games only (a
 /// Seven Kingdoms game has 3 to 7 seats; it is played from open challenges).
 pub fn pairable(variant: Variant) -> Result<(), DomainError> {

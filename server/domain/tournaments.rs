@@ -32,7 +32,7 @@ use super::Domain;
 // ---------------------------------------------------------------------------------------
 
 /// A tournament's life: draft → registration → running → finished (never backwards).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum TournamentStatus {
     /// Being prepared by its directors.
@@ -68,7 +68,7 @@ impl TournamentStatus {
 }
 
 /// A new tournament as a director sends it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct NewTournament {
     /// Its name (1 to 200 characters).
     pub name: String,
@@ -82,7 +82,7 @@ pub struct NewTournament {
 }
 
 /// Changes to a tournament; absent fields stay as they are.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct TournamentPatch {
     /// New name.
     pub name: Option<String>,
@@ -97,7 +97,7 @@ pub struct TournamentPatch {
 }
 
 /// A tournament as shown to clients.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TournamentView {
     /// Tournament id.
     pub id: i64,
@@ -238,7 +238,7 @@ pub async fn get(domain: &Domain, tournament_id: i64) -> DomainResult<Tournament
 }
 
 /// A tournament in the list.
-#[derive(Debug, Serialize, sqlx::FromRow)]
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct TournamentSummary {
     /// Tournament id.
     pub id: i64,
@@ -362,7 +362,7 @@ async fn ensure_exists(domain: &Domain, tournament_id: i64) -> DomainResult<()> 
 // ---------------------------------------------------------------------------------------
 
 /// How a section is paired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PairingSystem {
     /// Everyone meets everyone once (Berger tables).
@@ -393,7 +393,7 @@ impl PairingSystem {
 }
 
 /// A section's scoring: a named system or custom points.
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum ScoringSpec {
     /// `"1-half-0"` (the default) or `"3-2-1-0"`.
@@ -403,7 +403,7 @@ pub enum ScoringSpec {
 }
 
 /// The named scoring systems.
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, utoipa::ToSchema)]
 pub enum ScoringName {
     /// 1 / ½ / 0.
     #[serde(rename = "1-half-0")]
@@ -424,11 +424,13 @@ impl ScoringSpec {
 }
 
 /// A new section as a director sends it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct NewSection {
     /// Name, e.g. "Xiangqi A".
     pub name: String,
-    /// `xiangqi`, `shogi` or `minishogi`.
+    /// The variant's name; tournaments pair two players (every variant but the Seven
+    /// Kingdoms).
+    #[schema(schema_with = rules_adapter::pairable_variant_schema)]
     pub variant: String,
     /// Ruleset (`cxq`, `aise-tournament`, a shogi impasse rule...); the variant's default
     /// when absent.
@@ -463,7 +465,7 @@ fn default_true() -> bool {
 }
 
 /// A section as shown to clients.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct SectionView {
     /// Section id.
     pub id: i64,
@@ -472,6 +474,7 @@ pub struct SectionView {
     /// Name.
     pub name: String,
     /// Variant.
+    #[schema(schema_with = rules_adapter::variant_name_schema)]
     pub variant: String,
     /// Ruleset.
     pub ruleset: String,
@@ -503,7 +506,7 @@ pub struct SectionView {
 }
 
 /// An entry as shown to clients.
-#[derive(Debug, Serialize, sqlx::FromRow)]
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct EntryView {
     /// The player.
     pub username: String,
@@ -722,7 +725,7 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
 /// Changes to a section; absent fields stay as they are. The name, scoring and tie-break
 /// order may change at any time (the tables are recomputed); the game settings and the
 /// withdrawal rule only before the start; `status: "finished"` closes a running section.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct SectionPatch {
     /// New name.
     pub name: Option<String>,
@@ -992,7 +995,7 @@ pub async fn withdraw(
 // ---------------------------------------------------------------------------------------
 
 /// What starting a section or a round created.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct RoundStarted {
     /// The section after the start.
     pub section: SectionView,
@@ -1327,6 +1330,26 @@ fn parse_result_name(text: &str) -> Option<GameResult> {
     serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
 }
 
+/// A result as a director writes it: a score (`1-0`, `0-1`, `1/2-1/2`, `+-`, `-+`, `--`)
+/// or a result name.
+fn parse_decided_result(text: &str) -> DomainResult<GameResult> {
+    let score = match text {
+        "1-0" => Some(GameResult::FirstWins),
+        "0-1" => Some(GameResult::SecondWins),
+        "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+        "+-" | "1-0 forfeit" => Some(GameResult::ForfeitFirstWins),
+        "-+" | "0-1 forfeit" => Some(GameResult::ForfeitSecondWins),
+        "--" => Some(GameResult::DoubleForfeit),
+        _ => None,
+    };
+    score.or_else(|| parse_result_name(text)).ok_or_else(|| {
+        DomainError::Invalid(format!(
+            "unknown result {text:?} (1-0, 0-1, 1/2-1/2, first-wins, second-wins, draw, \
+             forfeit-first-wins, forfeit-second-wins, double-forfeit, annulled)"
+        ))
+    })
+}
+
 /// What a tournament game counts as in the standings: a director's decision when there is
 /// one, otherwise the game row (active or aborted: pending; finished: the result, a win
 /// given by forfeit counted as a forfeit).
@@ -1476,7 +1499,7 @@ impl Decision {
 }
 
 /// A tournament game's result after a decision.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct GameDecision {
     /// The game.
     pub game_id: i64,
@@ -1486,20 +1509,50 @@ pub struct GameDecision {
 
 /// Decides a tournament game's result (its tournament's directors or an admin) and records
 /// who, when and why in the audit trail. Adjudications and forfeits apply to unfinished
-/// games only; a correction may change any result except back to pending.
+/// games only; a correction may change any result except back to pending. `result` is a
+/// score (`1-0`, `0-1`, `1/2-1/2`, `+-`, `-+`, `--`) or a result name (`first-wins`...).
+///
+/// Who may decide is settled before what is decided: anyone but an admin or a director of
+/// the game's tournament is refused (403) whatever the game and the body; only then are a
+/// casual game, the result and the reason checked.
 ///
 /// # Errors
-/// Unknown game (404), not a tournament game (422), not its director (403), an empty
-/// reason or a result that does not fit the decision (422), a finished game adjudicated or
-/// forfeited (409).
+/// Unknown game (404), not a director of its tournament (403; a casual game has none), an
+/// admin naming a casual game (422), an empty reason or a result that is unknown or does
+/// not fit the decision (422), a finished game adjudicated or forfeited (409).
 pub async fn decide(
     domain: &Domain,
     actor: &Account,
     game_id: i64,
     decision: Decision,
-    result: GameResult,
+    result: &str,
     reason: &str,
 ) -> DomainResult<GameDecision> {
+    let mut tx = domain.pool.begin().await?;
+    let game = sqlx::query_as::<_, SectionGame>(&format!(
+        "select {SECTION_GAME_COLUMNS} from game g where g.game_id = $1 for update"
+    ))
+    .bind(game_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))?;
+    let tournament_id: Option<i64> = sqlx::query_scalar("select tournament_id from game where game_id = $1")
+        .bind(game_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    match tournament_id {
+        Some(tournament_id) => ensure_directs(&mut *tx, actor, tournament_id).await?,
+        // Nobody directs a casual game: only an admin learns that it is one.
+        None if actor.role == Role::Admin => {
+            return Err(DomainError::Invalid(format!("game {game_id} is not a tournament game")))
+        }
+        None => {
+            return Err(DomainError::Forbidden(
+                "only the directors of the game's tournament may decide its result".to_owned(),
+            ))
+        }
+    }
+    let result = parse_decided_result(result)?;
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(DomainError::Invalid("say why: a reason is required".to_owned()));
@@ -1516,21 +1569,6 @@ pub async fn decide(
             decision.kind()
         )));
     }
-    let mut tx = domain.pool.begin().await?;
-    let game = sqlx::query_as::<_, SectionGame>(&format!(
-        "select {SECTION_GAME_COLUMNS} from game g where g.game_id = $1 for update"
-    ))
-    .bind(game_id)
-    .fetch_optional(&mut *tx)
-    .await?
-    .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))?;
-    let tournament_id: Option<i64> = sqlx::query_scalar("select tournament_id from game where game_id = $1")
-        .bind(game_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    let tournament_id = tournament_id
-        .ok_or_else(|| DomainError::Invalid(format!("game {game_id} is not a tournament game")))?;
-    ensure_directs(&mut *tx, actor, tournament_id).await?;
     let before = game.result();
     if decision != Decision::Correction && before != GameResult::Pending {
         return Err(DomainError::Conflict(format!(
@@ -1546,7 +1584,7 @@ pub async fn decide(
 }
 
 /// One entry of a game's audit trail.
-#[derive(Debug, Serialize, sqlx::FromRow)]
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct CorrectionView {
     /// Who decided.
     pub changed_by: String,
@@ -1636,7 +1674,7 @@ fn internal(error: impl std::fmt::Debug) -> DomainError {
 }
 
 /// One line of the standings with the player's name.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct StandingView {
     /// The player's username.
     pub username: String,
@@ -1646,7 +1684,7 @@ pub struct StandingView {
 }
 
 /// A section's standings.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct StandingsView {
     /// The section id.
     pub section_id: i64,
@@ -1737,7 +1775,7 @@ pub async fn grand_prix(domain: &Domain, tournament_id: i64) -> DomainResult<Gra
 // ---------------------------------------------------------------------------------------
 
 /// A tournament game from one player's side.
-#[derive(Debug, Serialize, sqlx::FromRow)]
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct MyGame {
     /// Game id.
     pub game_id: i64,
@@ -1758,7 +1796,7 @@ pub struct MyGame {
 }
 
 /// One of a player's sections with their games.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct MySection {
     /// Tournament id.
     pub tournament_id: i64,
@@ -1769,6 +1807,7 @@ pub struct MySection {
     /// Section name.
     pub section: String,
     /// Variant.
+    #[schema(schema_with = rules_adapter::variant_name_schema)]
     pub variant: String,
     /// Section status.
     pub status: String,

@@ -21,7 +21,13 @@ pub struct Register {
     password: SecretString,
 }
 
-#[utoipa::path(post, path = "/api/accounts", tag = "accounts", request_body = Register, responses((status = 201, description = "created", body = Account)))]
+#[utoipa::path(
+    post,
+    path = "/api/accounts",
+    tag = "accounts",
+    request_body = Register,
+    responses((status = 201, description = "created", body = Account))
+)]
 /// Creates a player account.
 #[tracing::instrument(skip_all)]
 pub async fn register(
@@ -36,7 +42,13 @@ pub async fn register(
     Ok((StatusCode::CREATED, Json(account)))
 }
 
-#[utoipa::path(get, path = "/api/accounts/me", tag = "accounts", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the caller", body = Account)))]
+#[utoipa::path(
+    get,
+    path = "/api/accounts/me",
+    tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the caller", body = Account))
+)]
 /// The signed-in account.
 pub async fn me(AuthUser(account): AuthUser) -> Json<Account> {
     Json(account)

@@ -10,7 +10,14 @@ use super::extract::{Json, Path};
 use crate::domain::challenges::{self, ChallengeView, NewChallenge};
 use crate::domain::{Domain, DomainError};
 
-#[utoipa::path(post, path = "/api/challenges", tag = "challenges", request_body = NewChallenge, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "created", body = ChallengeView)))]
+#[utoipa::path(
+    post,
+    path = "/api/challenges",
+    tag = "challenges",
+    request_body = NewChallenge,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, description = "created", body = ChallengeView))
+)]
 /// Creates a challenge.
 #[tracing::instrument(skip_all)]
 pub async fn create(
@@ -48,7 +55,13 @@ impl ChallengeRequest {
     }
 }
 
-#[utoipa::path(get, path = "/api/challenges", tag = "challenges", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "open challenges", body = Vec<ChallengeView>)))]
+#[utoipa::path(
+    get,
+    path = "/api/challenges",
+    tag = "challenges",
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "open challenges", body = Vec<ChallengeView>))
+)]
 /// Open challenges the caller may accept or has made.
 pub async fn list(
     State(domain): State<Domain>,
@@ -57,7 +70,17 @@ pub async fn list(
     Ok(Json(challenges::list_open(&domain, me.id).await?))
 }
 
-#[utoipa::path(get, path = "/api/challenges/{id}", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security((), ("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge: an open one to anybody, one addressed to an opponent to its two parties only", body = ChallengeView), (status = 404, description = "no such challenge, or one addressed to others")))]
+#[utoipa::path(
+    get,
+    path = "/api/challenges/{id}",
+    tag = "challenges",
+    params(("id" = i64, Path, description = "Challenge id")),
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "the challenge: an open one to anybody, one addressed to an opponent to its two parties only", body = ChallengeView),
+        (status = 404, description = "no such challenge, or one addressed to others")
+    )
+)]
 /// One challenge. A challenge addressed to an opponent is the business of its two
 /// parties: to anybody else it does not exist (404, as for an unknown id, so that its
 /// existence is not revealed either).
@@ -88,7 +111,17 @@ pub struct Accepted {
     seat_count: i32,
 }
 
-#[utoipa::path(post, path = "/api/challenges/{id}/accept", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the game created", body = Accepted), (status = 200, description = "a seat taken; the game starts when every seat is", body = Accepted)))]
+#[utoipa::path(
+    post,
+    path = "/api/challenges/{id}/accept",
+    tag = "challenges",
+    params(("id" = i64, Path, description = "Challenge id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "the game created", body = Accepted),
+        (status = 200, description = "a seat taken; the game starts when every seat is", body = Accepted)
+    )
+)]
 /// Accepts a challenge (takes a seat) → the new game's id when the last seat is taken.
 #[tracing::instrument(skip_all, fields(challenge.id = id))]
 pub async fn accept(
@@ -107,7 +140,14 @@ pub async fn accept(
     })
 }
 
-#[utoipa::path(post, path = "/api/challenges/{id}/decline", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge", body = ChallengeView)))]
+#[utoipa::path(
+    post,
+    path = "/api/challenges/{id}/decline",
+    tag = "challenges",
+    params(("id" = i64, Path, description = "Challenge id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the challenge", body = ChallengeView))
+)]
 /// Declines a challenge addressed to the caller.
 pub async fn decline(
     State(domain): State<Domain>,
@@ -117,7 +157,14 @@ pub async fn decline(
     Ok(Json(challenges::decline(&domain, id, me.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/challenges/{id}/leave", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge, without the caller's seat", body = ChallengeView)))]
+#[utoipa::path(
+    post,
+    path = "/api/challenges/{id}/leave",
+    tag = "challenges",
+    params(("id" = i64, Path, description = "Challenge id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the challenge, without the caller's seat", body = ChallengeView))
+)]
 /// Gives up the caller's seat in an open challenge of more than two seats.
 pub async fn leave(
     State(domain): State<Domain>,
@@ -127,7 +174,14 @@ pub async fn leave(
     Ok(Json(challenges::leave(&domain, id, me.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/challenges/{id}/cancel", tag = "challenges", params(("id" = i64, Path, description = "Challenge id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the challenge", body = ChallengeView)))]
+#[utoipa::path(
+    post,
+    path = "/api/challenges/{id}/cancel",
+    tag = "challenges",
+    params(("id" = i64, Path, description = "Challenge id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the challenge", body = ChallengeView))
+)]
 /// Cancels the caller's challenge.
 pub async fn cancel(
     State(domain): State<Domain>,

@@ -1,8 +1,10 @@
 //! Extractors whose rejections answer in the one error shape: malformed JSON, a wrong
 //! content type, an oversized body, a bad path or query all give `{"errors":[...]}`.
 
-use axum::extract::{FromRequest, FromRequestParts};
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
 
@@ -14,6 +16,35 @@ pub struct Json<T>(pub T);
 impl<T: serde::Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
         axum::Json(self.0).into_response()
+    }
+}
+
+/// A JSON body that may be left out: an empty body (with or without a content type) is
+/// `T::default()`; any other body is read as [`Json`] is, content type included.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JsonOrEmpty<T>(pub T);
+
+impl<T, S> FromRequest<S> for JsonOrEmpty<T>
+where
+    T: DeserializeOwned + Default,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = request.into_parts();
+        let headers = parts.headers.clone();
+        // Read through the request's own parts, so that the body limit applies.
+        let bytes = Bytes::from_request(Request::from_parts(parts, body), state)
+            .await
+            .map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
+        if bytes.is_empty() {
+            return Ok(JsonOrEmpty(T::default()));
+        }
+        let mut request = Request::new(Body::from(bytes));
+        *request.headers_mut() = headers;
+        let Json(value) = Json::<T>::from_request(request, state).await?;
+        Ok(JsonOrEmpty(value))
     }
 }
 

@@ -10,7 +10,13 @@ use super::extract::{Json, Path, Query};
 use crate::domain::games::{self, GameSummary, GameView, MoveCheck, SeriesOptions};
 use crate::domain::{Domain, DomainError};
 
-#[utoipa::path(get, path = "/api/games/{id}", tag = "games", params(("id" = i64, Path, description = "Game id")), responses((status = 200, description = "the game", body = GameView)))]
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    responses((status = 200, description = "the game", body = GameView))
+)]
 /// The game's full state.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<GameView>> {
@@ -27,7 +33,14 @@ pub struct ListQuery {
     status: Option<String>,
 }
 
-#[utoipa::path(get, path = "/api/games", tag = "games", params(ListQuery), security((), ("bearer" = []), ("session" = [])), responses((status = 200, description = "the games", body = Vec<GameSummary>)))]
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    tag = "games",
+    params(ListQuery),
+    security((), ("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the games", body = Vec<GameSummary>))
+)]
 /// A player's games (default: the caller's), their turn first.
 pub async fn list(
     State(domain): State<Domain>,
@@ -54,7 +67,15 @@ pub struct MoveRequest {
     ply: i32,
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/moves", tag = "games", params(("id" = i64, Path, description = "Game id")), request_body = MoveRequest, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the game", body = GameView)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/moves",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    request_body = MoveRequest,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, description = "the game", body = GameView))
+)]
 /// Plays a move → 201 with the new state.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn submit_move(
@@ -75,7 +96,15 @@ pub struct CheckRequest {
     text: String,
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/moves/check", tag = "games", params(("id" = i64, Path, description = "Game id")), request_body = CheckRequest, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = MoveCheck)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/moves/check",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    request_body = CheckRequest,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the game", body = MoveCheck))
+)]
 /// What a move would do, without playing it.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn check_move(
@@ -87,7 +116,14 @@ pub async fn check_move(
     Ok(Json(games::check_move(&domain, id, me.id, &body.text).await?))
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/resign",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the game", body = GameView))
+)]
 /// Resigns.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn resign(
@@ -98,7 +134,14 @@ pub async fn resign(
     Ok(Json(games::resign(&domain, id, me.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/draw/offer", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw/offer",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the game", body = GameView))
+)]
 /// Offers a draw.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn offer_draw(
@@ -109,7 +152,14 @@ pub async fn offer_draw(
     Ok(Json(games::offer_draw(&domain, id, me.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/draw/accept", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw/accept",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the game", body = GameView))
+)]
 /// Accepts the opponent's draw offer.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn accept_draw(
@@ -120,7 +170,14 @@ pub async fn accept_draw(
     Ok(Json(games::accept_draw(&domain, id, me.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/draw/decline", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw/decline",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the game", body = GameView))
+)]
 /// Declines the opponent's draw offer.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn decline_draw(
@@ -131,7 +188,14 @@ pub async fn decline_draw(
     Ok(Json(games::decline_draw(&domain, id, me.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/abort", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/abort",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the game", body = GameView))
+)]
 /// Aborts a game before every side has moved.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn abort(
@@ -142,7 +206,14 @@ pub async fn abort(
     Ok(Json(games::abort(&domain, id, me.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/claim", tag = "games", params(("id" = i64, Path, description = "Game id")), security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the game", body = GameView)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/claim",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the game", body = GameView))
+)]
 /// Makes the claim the rules allow (Shogi impasse declaration).
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn claim(
@@ -163,7 +234,13 @@ pub struct SeriesQuery {
     prefix: String,
 }
 
-#[utoipa::path(get, path = "/api/games/{id}/series", tag = "games", params(("id" = i64, Path, description = "Game id"), SeriesQuery), responses((status = 200, description = "the legal next moves of the series", body = SeriesOptions)))]
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/series",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id"), SeriesQuery),
+    responses((status = 200, description = "the legal next moves of the series", body = SeriesOptions))
+)]
 /// Flickering chess: the legal next moves of a series being built, and whether it may end.
 pub async fn series(
     State(domain): State<Domain>,

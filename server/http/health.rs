@@ -6,7 +6,19 @@ use axum::http::StatusCode;
 use super::error::{ApiError, ApiResult};
 use crate::domain::Domain;
 
-#[utoipa::path(get, path = "/healthz", tag = "service", responses((status = 200, description = "the database answers", body = String, content_type = "text/plain")))]
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "service",
+    responses(
+        (
+            status = 200,
+            description = "the database answers",
+            body = String,
+            content_type = "text/plain"
+        )
+    )
+)]
 /// 200 "ok" when the database answers, 503 otherwise.
 pub async fn healthz(State(domain): State<Domain>) -> ApiResult<&'static str> {
     sqlx::query("select 1")

@@ -14,6 +14,7 @@ pub mod preferences;
 pub mod router;
 pub mod session;
 pub mod static_files;
+pub mod tables;
 pub mod tokens;
 pub mod tournaments;
 pub mod vacation;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub client_address_header: Option<axum::http::HeaderName>,
     /// Live games: the sockets of this instance and their fan-out.
     pub live: Arc<crate::live::Hub>,
+    /// The language of readers who ask for none (`[application] default_language`).
+    pub default_language: crate::web::i18n::Lang,
 }
 
 impl FromRef<AppState> for Domain {

@@ -9,14 +9,27 @@ use super::extract::Json;
 use crate::domain::preferences::{self, Preferences, PreferencesPatch};
 use crate::domain::Domain;
 
-#[utoipa::path(get, path = "/api/accounts/me/preferences", tag = "accounts", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the caller's preferences", body = Preferences)))]
+#[utoipa::path(
+    get,
+    path = "/api/accounts/me/preferences",
+    tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the caller's preferences", body = Preferences))
+)]
 /// The caller's preferences.
 #[tracing::instrument(skip_all)]
 pub async fn show(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiResult<Json<Preferences>> {
     Ok(Json(preferences::of_account(&domain.pool, me.id).await?))
 }
 
-#[utoipa::path(patch, path = "/api/accounts/me/preferences", tag = "accounts", request_body = PreferencesPatch, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the caller's preferences after the change", body = Preferences)))]
+#[utoipa::path(
+    patch,
+    path = "/api/accounts/me/preferences",
+    tag = "accounts",
+    request_body = PreferencesPatch,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the caller's preferences after the change", body = Preferences))
+)]
 /// Changes some of the caller's preferences; an unknown field or value changes nothing
 /// (422).
 #[tracing::instrument(skip_all)]

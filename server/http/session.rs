@@ -20,7 +20,17 @@ fn store_error(error: tower_sessions::session::Error) -> DomainError {
 /// The `X-CSRF-Token` header of a login's answer.
 type CsrfTokenHeader = AppendHeaders<[(HeaderName, String); 1]>;
 
-#[utoipa::path(post, path = "/api/session", tag = "accounts", request_body = Credentials, responses((status = 200, description = "signed in; the session cookie is set, and the `X-CSRF-Token` header holds the token that cookie-authenticated requests changing something must send back in that header", body = Account)))]
+#[utoipa::path(
+    post,
+    path = "/api/session",
+    tag = "accounts",
+    request_body = Credentials,
+    responses((
+        status = 200,
+        description = "signed in; the session cookie is set, and the `X-CSRF-Token` header holds the token that cookie-authenticated requests changing something must send back in that header",
+        body = Account
+    ))
+)]
 /// Logs in: a new session id (no fixation), holding the account id and a new CSRF token,
 /// handed out in the `X-CSRF-Token` header.
 #[tracing::instrument(skip_all)]
@@ -38,7 +48,13 @@ pub async fn login(
     Ok((AppendHeaders([(HeaderName::from_static(CSRF_HEADER), token)]), Json(account)))
 }
 
-#[utoipa::path(delete, path = "/api/session", tag = "accounts", security(("session" = [])), responses((status = 204, description = "signed out")))]
+#[utoipa::path(
+    delete,
+    path = "/api/session",
+    tag = "accounts",
+    security(("session" = [])),
+    responses((status = 204, description = "signed out"))
+)]
 /// Logs out: the session is deleted (a cookie-authenticated request, so from this site
 /// only: see [`super::auth`]).
 pub async fn logout(_signed_in: MaybeAuthUser, session: Session) -> ApiResult<StatusCode> {

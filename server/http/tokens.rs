@@ -49,7 +49,13 @@ pub(crate) async fn check_credentials(
     Ok(checked)
 }
 
-#[utoipa::path(post, path = "/api/tokens", tag = "accounts", request_body = Credentials, responses((status = 201, description = "the token, shown once", body = TokenCreated)))]
+#[utoipa::path(
+    post,
+    path = "/api/tokens",
+    tag = "accounts",
+    request_body = Credentials,
+    responses((status = 201, description = "the token, shown once", body = TokenCreated))
+)]
 /// Issues a bearer token.
 #[tracing::instrument(skip_all)]
 pub async fn create(
@@ -65,7 +71,13 @@ pub async fn create(
     ))
 }
 
-#[utoipa::path(delete, path = "/api/tokens/current", tag = "accounts", security(("bearer" = [])), responses((status = 204, description = "revoked")))]
+#[utoipa::path(
+    delete,
+    path = "/api/tokens/current",
+    tag = "accounts",
+    security(("bearer" = [])),
+    responses((status = 204, description = "revoked"))
+)]
 /// Revokes the bearer token of the request.
 pub async fn revoke(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
     let token = headers

@@ -1,27 +1,31 @@
-//! `/api/tournaments`, `/api/sections`, the directors' game decisions and the tables
-//! (JSON, CSV, printable HTML in Italian or English, TRF for Swiss sections).
+//! `/api/tournaments`, `/api/sections`, the directors' game decisions, the standings and
+//! the TRF export of Swiss sections (the crosstable and Grand Prix tables are in
+//! [`super::tables`]).
 
 use axum::extract::State;
-use axum::http::header::{ACCEPT, CONTENT_TYPE};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use tavoliere_tournament::tables::csv::{crosstable_csv, grand_prix_csv};
-use tavoliere_tournament::tables::html::{crosstable_html, escape, grand_prix_html};
-use tavoliere_tournament::tables::Language;
-use tavoliere_tournament::GameResult;
+use utoipa::ToSchema;
 
 use super::auth::AuthUser;
-use super::error::{ApiError, ApiResult};
-use super::extract::{Json, Path, Query};
+use super::error::ApiResult;
+use super::extract::{Json, JsonOrEmpty, Path};
 use crate::domain::tournaments::{
     self, CorrectionView, Decision, GameDecision, MySection, NewSection, NewTournament, RoundStarted,
     SectionPatch, SectionView, StandingsView, TournamentPatch, TournamentSummary, TournamentView,
 };
 use crate::domain::Domain;
-use crate::http::openapi::{CrosstableDocument, GrandPrixDocument};
 
-#[utoipa::path(post, path = "/api/tournaments", tag = "tournaments", request_body = NewTournament, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "created", body = TournamentView)))]
+#[utoipa::path(
+    post,
+    path = "/api/tournaments",
+    tag = "tournaments",
+    request_body = NewTournament,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, description = "created", body = TournamentView))
+)]
 /// Creates a tournament (directors and admins) → 201.
 #[tracing::instrument(skip_all)]
 pub async fn create(
@@ -32,19 +36,38 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(tournaments::create(&domain, &me, body).await?)))
 }
 
-#[utoipa::path(get, path = "/api/tournaments", tag = "tournaments", responses((status = 200, description = "the tournaments", body = Vec<TournamentSummary>)))]
+#[utoipa::path(
+    get,
+    path = "/api/tournaments",
+    tag = "tournaments",
+    responses((status = 200, description = "the tournaments", body = Vec<TournamentSummary>))
+)]
 /// Every tournament.
 pub async fn list(State(domain): State<Domain>) -> ApiResult<Json<Vec<TournamentSummary>>> {
     Ok(Json(tournaments::list(&domain).await?))
 }
 
-#[utoipa::path(get, path = "/api/tournaments/{id}", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), responses((status = 200, description = "the tournament", body = TournamentView)))]
+#[utoipa::path(
+    get,
+    path = "/api/tournaments/{id}",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "the tournament", body = TournamentView))
+)]
 /// One tournament with its sections.
 pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<TournamentView>> {
     Ok(Json(tournaments::get(&domain, id).await?))
 }
 
-#[utoipa::path(patch, path = "/api/tournaments/{id}", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), request_body = TournamentPatch, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the tournament", body = TournamentView)))]
+#[utoipa::path(
+    patch,
+    path = "/api/tournaments/{id}",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = TournamentPatch,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the tournament", body = TournamentView))
+)]
 /// Edits a tournament (its directors).
 #[tracing::instrument(skip_all, fields(tournament.id = id))]
 pub async fn update(
@@ -57,13 +80,21 @@ pub async fn update(
 }
 
 /// A username in a body.
-#[derive(Deserialize, utoipa::ToSchema)]
+#[derive(Deserialize, ToSchema)]
 pub struct UsernameBody {
     /// The account.
     username: String,
 }
 
-#[utoipa::path(post, path = "/api/tournaments/{id}/directors", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), request_body = UsernameBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the tournament", body = TournamentView)))]
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/directors",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = UsernameBody,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the tournament", body = TournamentView))
+)]
 /// Adds a director (its directors).
 pub async fn add_director(
     State(domain): State<Domain>,
@@ -74,7 +105,15 @@ pub async fn add_director(
     Ok(Json(tournaments::add_director(&domain, &me, id, &body.username).await?))
 }
 
-#[utoipa::path(post, path = "/api/tournaments/{id}/sections", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), request_body = NewSection, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "created", body = SectionView)))]
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/sections",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = NewSection,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, description = "created", body = SectionView))
+)]
 /// Adds a section (its directors) → 201.
 #[tracing::instrument(skip_all, fields(tournament.id = id))]
 pub async fn create_section(
@@ -86,7 +125,13 @@ pub async fn create_section(
     Ok((StatusCode::CREATED, Json(tournaments::create_section(&domain, &me, id, body).await?)))
 }
 
-#[utoipa::path(get, path = "/api/tournaments/{id}/sections", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id")), responses((status = 200, description = "the sections", body = Vec<SectionView>)))]
+#[utoipa::path(
+    get,
+    path = "/api/tournaments/{id}/sections",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "the sections", body = Vec<SectionView>))
+)]
 /// The sections of a tournament.
 pub async fn list_sections(
     State(domain): State<Domain>,
@@ -95,13 +140,27 @@ pub async fn list_sections(
     Ok(Json(tournaments::get(&domain, id).await?.sections))
 }
 
-#[utoipa::path(get, path = "/api/sections/{id}", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), responses((status = 200, description = "the section", body = SectionView)))]
+#[utoipa::path(
+    get,
+    path = "/api/sections/{id}",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Section id")),
+    responses((status = 200, description = "the section", body = SectionView))
+)]
 /// One section.
 pub async fn show_section(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<SectionView>> {
     Ok(Json(tournaments::section(&domain, id).await?))
 }
 
-#[utoipa::path(patch, path = "/api/sections/{id}", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), request_body = SectionPatch, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the section", body = SectionView)))]
+#[utoipa::path(
+    patch,
+    path = "/api/sections/{id}",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Section id")),
+    request_body = SectionPatch,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the section", body = SectionView))
+)]
 /// Edits a section (its directors).
 #[tracing::instrument(skip_all, fields(section.id = id))]
 pub async fn update_section(
@@ -113,8 +172,9 @@ pub async fn update_section(
     Ok(Json(tournaments::update_section(&domain, &me, id, body).await?))
 }
 
-/// A registration: oneself (no body fields) or, by a director, anyone with a seed.
-#[derive(Deserialize, Default, utoipa::ToSchema)]
+/// A registration: oneself (an empty body, or no body at all) or, by a director, anyone
+/// with a seed.
+#[derive(Deserialize, Default, ToSchema)]
 pub struct EntryRequest {
     /// Whom to register (directors only; default: the caller).
     username: Option<String>,
@@ -122,26 +182,49 @@ pub struct EntryRequest {
     seed: Option<i32>,
 }
 
-#[utoipa::path(post, path = "/api/sections/{id}/entries", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), request_body = EntryRequest, security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the section", body = SectionView)))]
+#[utoipa::path(
+    post,
+    path = "/api/sections/{id}/entries",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Section id")),
+    request_body(
+        content = Option<EntryRequest>,
+        description = "optional: no body (or `{}`) registers the caller",
+        content_type = "application/json"
+    ),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, description = "the section", body = SectionView))
+)]
 /// Registers a player → 201.
 pub async fn register(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
-    Json(body): Json<EntryRequest>,
+    JsonOrEmpty(body): JsonOrEmpty<EntryRequest>,
 ) -> ApiResult<(StatusCode, Json<SectionView>)> {
     let view = tournaments::register(&domain, &me, id, body.username.as_deref(), body.seed).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
 /// A seed change.
-#[derive(Deserialize, utoipa::ToSchema)]
+#[derive(Deserialize, ToSchema)]
 pub struct SeedRequest {
     /// The new seed; absent clears it.
     seed: Option<i32>,
 }
 
-#[utoipa::path(patch, path = "/api/sections/{id}/entries/{username}", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), ("username" = String, Path, description = "The player")), request_body = SeedRequest, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the section", body = SectionView)))]
+#[utoipa::path(
+    patch,
+    path = "/api/sections/{id}/entries/{username}",
+    tag = "tournaments",
+    params(
+        ("id" = i64, Path, description = "Section id"),
+        ("username" = String, Path, description = "The player")
+    ),
+    request_body = SeedRequest,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the section", body = SectionView))
+)]
 /// Sets a player's seed (directors, before the start).
 pub async fn seed(
     State(domain): State<Domain>,
@@ -153,13 +236,24 @@ pub async fn seed(
 }
 
 /// An optional reason.
-#[derive(Deserialize, Default, utoipa::ToSchema)]
+#[derive(Deserialize, Default, ToSchema)]
 pub struct ReasonBody {
     /// Why (kept in the audit trail).
     reason: Option<String>,
 }
 
-#[utoipa::path(post, path = "/api/sections/{id}/entries/{username}/withdraw", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), ("username" = String, Path, description = "The player")), request_body = ReasonBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the section", body = SectionView)))]
+#[utoipa::path(
+    post,
+    path = "/api/sections/{id}/entries/{username}/withdraw",
+    tag = "tournaments",
+    params(
+        ("id" = i64, Path, description = "Section id"),
+        ("username" = String, Path, description = "The player")
+    ),
+    request_body = ReasonBody,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the section", body = SectionView))
+)]
 /// Withdraws a player (the player or a director); the section's rule decides their games.
 pub async fn withdraw(
     State(domain): State<Domain>,
@@ -170,7 +264,14 @@ pub async fn withdraw(
     Ok(Json(tournaments::withdraw(&domain, &me, id, &username, body.reason.as_deref()).await?))
 }
 
-#[utoipa::path(post, path = "/api/sections/{id}/start", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the first round", body = RoundStarted)))]
+#[utoipa::path(
+    post,
+    path = "/api/sections/{id}/start",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Section id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, description = "the first round", body = RoundStarted))
+)]
 /// Starts a section: pairings drawn, games created with clocks running → 201.
 #[tracing::instrument(skip_all, fields(section.id = id))]
 pub async fn start(
@@ -181,7 +282,14 @@ pub async fn start(
     Ok((StatusCode::CREATED, Json(tournaments::start(&domain, &me, id).await?)))
 }
 
-#[utoipa::path(post, path = "/api/sections/{id}/next-round", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), security(("bearer" = []), ("session" = [])), responses((status = 201, description = "the round", body = RoundStarted)))]
+#[utoipa::path(
+    post,
+    path = "/api/sections/{id}/next-round",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Section id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 201, description = "the round", body = RoundStarted))
+)]
 /// Starts the next round (Swiss, or round-by-round round-robin) → 201.
 #[tracing::instrument(skip_all, fields(section.id = id))]
 pub async fn next_round(
@@ -192,37 +300,19 @@ pub async fn next_round(
     Ok((StatusCode::CREATED, Json(tournaments::next_round(&domain, &me, id).await?)))
 }
 
-/// A director's decision: the result and why.
-#[derive(Deserialize, utoipa::ToSchema)]
+/// A director's decision: the result and why. Both fields are required; a missing one is
+/// refused (422) only once the caller is known to direct the game's tournament.
+#[derive(Deserialize, ToSchema)]
 pub struct DecisionBody {
-    /// `1-0`, `0-1`, `1/2-1/2` (adjudication), or a result name (`first-wins`,
-    /// `forfeit-second-wins`, `double-forfeit`, `annulled`...).
+    /// `1-0`, `0-1`, `1/2-1/2` (adjudication), `+-`, `-+`, `--` (forfeits), or a result
+    /// name (`first-wins`, `forfeit-second-wins`, `double-forfeit`, `annulled`...).
+    #[serde(default)]
+    #[schema(required = true)]
     result: String,
     /// Why (required, kept in the audit trail).
+    #[serde(default)]
+    #[schema(required = true)]
     reason: String,
-}
-
-fn parse_result(text: &str) -> Result<GameResult, ApiError> {
-    let named = match text {
-        "1-0" => Some(GameResult::FirstWins),
-        "0-1" => Some(GameResult::SecondWins),
-        "1/2-1/2" | "½-½" => Some(GameResult::Draw),
-        "+-" | "1-0 forfeit" => Some(GameResult::ForfeitFirstWins),
-        "-+" | "0-1 forfeit" => Some(GameResult::ForfeitSecondWins),
-        "--" => Some(GameResult::DoubleForfeit),
-        _ => None,
-    };
-    named.or_else(|| serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()).ok_or_else(
-        || {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!(
-                    "unknown result {text:?} (1-0, 0-1, 1/2-1/2, first-wins, second-wins, draw, \
-                     forfeit-first-wins, forfeit-second-wins, double-forfeit, annulled)"
-                ),
-            )
-        },
-    )
 }
 
 async fn decide(
@@ -232,11 +322,18 @@ async fn decide(
     decision: Decision,
     body: DecisionBody,
 ) -> ApiResult<Json<GameDecision>> {
-    let result = parse_result(&body.result)?;
-    Ok(Json(tournaments::decide(&domain, &me, id, decision, result, &body.reason).await?))
+    Ok(Json(tournaments::decide(&domain, &me, id, decision, &body.result, &body.reason).await?))
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/adjudicate", tag = "tournaments", params(("id" = i64, Path, description = "Game id")), request_body = DecisionBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the decision", body = GameDecision)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/adjudicate",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Game id")),
+    request_body = DecisionBody,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the decision", body = GameDecision))
+)]
 /// Adjudicates an unfinished tournament game (its directors).
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn adjudicate(
@@ -248,7 +345,15 @@ pub async fn adjudicate(
     decide(domain, me, id, Decision::Adjudication, body).await
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/forfeit", tag = "tournaments", params(("id" = i64, Path, description = "Game id")), request_body = DecisionBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the decision", body = GameDecision)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/forfeit",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Game id")),
+    request_body = DecisionBody,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the decision", body = GameDecision))
+)]
 /// Records a forfeit (its directors).
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn forfeit(
@@ -260,7 +365,15 @@ pub async fn forfeit(
     decide(domain, me, id, Decision::Forfeit, body).await
 }
 
-#[utoipa::path(post, path = "/api/games/{id}/result-corrections", tag = "tournaments", params(("id" = i64, Path, description = "Game id")), request_body = DecisionBody, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the decision", body = GameDecision)))]
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/result-corrections",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Game id")),
+    request_body = DecisionBody,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the decision", body = GameDecision))
+)]
 /// Corrects a result (its directors); kept in the audit trail.
 #[tracing::instrument(skip_all, fields(game.id = id))]
 pub async fn correct(
@@ -272,7 +385,13 @@ pub async fn correct(
     decide(domain, me, id, Decision::Correction, body).await
 }
 
-#[utoipa::path(get, path = "/api/games/{id}/result-corrections", tag = "tournaments", params(("id" = i64, Path, description = "Game id")), responses((status = 200, description = "the corrections", body = Vec<CorrectionView>)))]
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/result-corrections",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Game id")),
+    responses((status = 200, description = "the corrections", body = Vec<CorrectionView>))
+)]
 /// The audit trail of a game's result.
 pub async fn corrections(
     State(domain): State<Domain>,
@@ -281,208 +400,37 @@ pub async fn corrections(
     Ok(Json(tournaments::corrections(&domain, id).await?))
 }
 
-#[utoipa::path(get, path = "/api/sections/{id}/standings", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), responses((status = 200, description = "the standings", body = StandingsView)))]
+#[utoipa::path(
+    get,
+    path = "/api/sections/{id}/standings",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Section id")),
+    responses((status = 200, description = "the standings", body = StandingsView))
+)]
 /// A section's standings.
 pub async fn standings(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<StandingsView>> {
     Ok(Json(tournaments::standings(&domain, id).await?))
 }
 
-#[utoipa::path(get, path = "/api/accounts/me/tournaments", tag = "tournaments", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the sections", body = Vec<MySection>)))]
+#[utoipa::path(
+    get,
+    path = "/api/accounts/me/tournaments",
+    tag = "tournaments",
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the sections", body = Vec<MySection>))
+)]
 /// The caller's sections and tournament games (dashboard).
 pub async fn mine(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiResult<Json<Vec<MySection>>> {
     Ok(Json(tournaments::for_player(&domain, me.id).await?))
 }
 
-/// The format of a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
-    Json,
-    Csv,
-    Html,
-}
-
-/// `?format=json|csv|html&lang=it|en`.
-#[derive(Deserialize, Default, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct TableQuery {
-    /// `json`, `csv` or `html` (default: by the Accept header, else JSON).
-    format: Option<String>,
-    /// `it` (default) or `en`.
-    lang: Option<String>,
-}
-
-fn negotiate(
-    query: &TableQuery,
-    headers: &HeaderMap,
-    fixed: Option<Format>,
-) -> ApiResult<(Format, Language)> {
-    let language = match query.lang.as_deref() {
-        None | Some("it") => Language::It,
-        Some("en") => Language::En,
-        Some(other) => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("unknown lang {other:?} (it, en)"),
-            ))
-        }
-    };
-    let format = match (fixed, query.format.as_deref()) {
-        (Some(format), _) => format,
-        (None, Some("json")) => Format::Json,
-        (None, Some("csv")) => Format::Csv,
-        (None, Some("html")) => Format::Html,
-        (None, Some(other)) => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("unknown format {other:?} (json, csv, html)"),
-            ))
-        }
-        (None, None) => {
-            let accept = headers.get(ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or("");
-            if accept.contains("text/html") {
-                Format::Html
-            } else if accept.contains("text/csv") {
-                Format::Csv
-            } else {
-                Format::Json
-            }
-        }
-    };
-    Ok((format, language))
-}
-
-/// A printable HTML page around a table fragment. The stylesheet is a file under
-/// `static/`: the content security policy forbids inline styles.
-fn html_page(title: &str, language: Language, fragment: &str) -> Response {
-    let page = format!(
-        "<!doctype html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n\
-         <link rel=\"stylesheet\" href=\"/static/tables.css\">\n\
-         </head>\n<body>\n{fragment}</body>\n</html>\n",
-        lang = language.code(),
-        title = escape(title),
-    );
-    ([(CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
-}
-
-fn csv_response(text: String) -> Response {
-    ([(CONTENT_TYPE, "text/csv; charset=utf-8")], text).into_response()
-}
-
-async fn crosstable_in(
-    domain: Domain,
-    id: i64,
-    query: TableQuery,
-    headers: HeaderMap,
-    fixed: Option<Format>,
-) -> ApiResult<Response> {
-    let (format, language) = negotiate(&query, &headers, fixed)?;
-    let table = tournaments::crosstable(&domain, id).await?;
-    Ok(match format {
-        Format::Json => Json(table).into_response(),
-        Format::Csv => csv_response(crosstable_csv(&table, language)),
-        Format::Html => html_page(&table.title, language, &crosstable_html(&table, language)),
-    })
-}
-
-#[utoipa::path(get, path = "/api/sections/{id}/crosstable", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), TableQuery), responses((status = 200, description = "the crosstable", content((CrosstableDocument = "application/json"), (String = "text/csv"), (String = "text/html")))))]
-/// The crosstable: JSON, CSV or HTML by `?format=` or the Accept header.
-pub async fn crosstable(
-    State(domain): State<Domain>,
-    Path(id): Path<i64>,
-    Query(query): Query<TableQuery>,
-    headers: HeaderMap,
-) -> ApiResult<Response> {
-    crosstable_in(domain, id, query, headers, None).await
-}
-
-#[utoipa::path(get, path = "/api/sections/{id}/crosstable.json", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), TableQuery), responses((status = 200, description = "the crosstable", body = CrosstableDocument)))]
-/// The crosstable as JSON.
-pub async fn crosstable_json(
-    State(domain): State<Domain>,
-    Path(id): Path<i64>,
-    Query(query): Query<TableQuery>,
-) -> ApiResult<Response> {
-    crosstable_in(domain, id, query, HeaderMap::new(), Some(Format::Json)).await
-}
-
-#[utoipa::path(get, path = "/api/sections/{id}/crosstable.csv", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), TableQuery), responses((status = 200, description = "the crosstable", body = String, content_type = "text/csv")))]
-/// The crosstable as CSV.
-pub async fn crosstable_csv_file(
-    State(domain): State<Domain>,
-    Path(id): Path<i64>,
-    Query(query): Query<TableQuery>,
-) -> ApiResult<Response> {
-    crosstable_in(domain, id, query, HeaderMap::new(), Some(Format::Csv)).await
-}
-
-#[utoipa::path(get, path = "/api/sections/{id}/crosstable.html", tag = "tournaments", params(("id" = i64, Path, description = "Section id"), TableQuery), responses((status = 200, description = "the crosstable", body = String, content_type = "text/html")))]
-/// The crosstable as a printable HTML page.
-pub async fn crosstable_html_page(
-    State(domain): State<Domain>,
-    Path(id): Path<i64>,
-    Query(query): Query<TableQuery>,
-) -> ApiResult<Response> {
-    crosstable_in(domain, id, query, HeaderMap::new(), Some(Format::Html)).await
-}
-
-async fn grand_prix_in(
-    domain: Domain,
-    id: i64,
-    query: TableQuery,
-    headers: HeaderMap,
-    fixed: Option<Format>,
-) -> ApiResult<Response> {
-    let (format, language) = negotiate(&query, &headers, fixed)?;
-    let table = tournaments::grand_prix(&domain, id).await?;
-    Ok(match format {
-        Format::Json => Json(table).into_response(),
-        Format::Csv => csv_response(grand_prix_csv(&table, language)),
-        Format::Html => html_page(&table.title, language, &grand_prix_html(&table, language)),
-    })
-}
-
-#[utoipa::path(get, path = "/api/tournaments/{id}/grand-prix", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id"), TableQuery), responses((status = 200, description = "the Grand Prix table", content((GrandPrixDocument = "application/json"), (String = "text/csv"), (String = "text/html")))))]
-/// The Grand Prix table: JSON, CSV or HTML by `?format=` or the Accept header.
-pub async fn grand_prix(
-    State(domain): State<Domain>,
-    Path(id): Path<i64>,
-    Query(query): Query<TableQuery>,
-    headers: HeaderMap,
-) -> ApiResult<Response> {
-    grand_prix_in(domain, id, query, headers, None).await
-}
-
-#[utoipa::path(get, path = "/api/tournaments/{id}/grand-prix.json", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id"), TableQuery), responses((status = 200, description = "the Grand Prix table", body = GrandPrixDocument)))]
-/// The Grand Prix table as JSON.
-pub async fn grand_prix_json(
-    State(domain): State<Domain>,
-    Path(id): Path<i64>,
-    Query(query): Query<TableQuery>,
-) -> ApiResult<Response> {
-    grand_prix_in(domain, id, query, HeaderMap::new(), Some(Format::Json)).await
-}
-
-#[utoipa::path(get, path = "/api/tournaments/{id}/grand-prix.csv", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id"), TableQuery), responses((status = 200, description = "the Grand Prix table", body = String, content_type = "text/csv")))]
-/// The Grand Prix table as CSV.
-pub async fn grand_prix_csv_file(
-    State(domain): State<Domain>,
-    Path(id): Path<i64>,
-    Query(query): Query<TableQuery>,
-) -> ApiResult<Response> {
-    grand_prix_in(domain, id, query, HeaderMap::new(), Some(Format::Csv)).await
-}
-
-#[utoipa::path(get, path = "/api/tournaments/{id}/grand-prix.html", tag = "tournaments", params(("id" = i64, Path, description = "Tournament id"), TableQuery), responses((status = 200, description = "the Grand Prix table", body = String, content_type = "text/html")))]
-/// The Grand Prix table as a printable HTML page.
-pub async fn grand_prix_html_page(
-    State(domain): State<Domain>,
-    Path(id): Path<i64>,
-    Query(query): Query<TableQuery>,
-) -> ApiResult<Response> {
-    grand_prix_in(domain, id, query, HeaderMap::new(), Some(Format::Html)).await
-}
-
-#[utoipa::path(get, path = "/api/sections/{id}/trf", tag = "tournaments", params(("id" = i64, Path, description = "Section id")), responses((status = 200, description = "TRF(x) text", body = String, content_type = "text/plain")))]
+#[utoipa::path(
+    get,
+    path = "/api/sections/{id}/trf",
+    tag = "tournaments",
+    params(("id" = i64, Path, description = "Section id")),
+    responses((status = 200, description = "TRF(x) text", body = String, content_type = "text/plain"))
+)]
 /// The TRF(x) export of a Swiss section (plain text).
 pub async fn trf(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Response> {
     let text = tournaments::trf(&domain, id).await?;

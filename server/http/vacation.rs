@@ -9,7 +9,13 @@ use super::extract::Json;
 use crate::domain::vacation::{self, VacationStatus};
 use crate::domain::Domain;
 
-#[utoipa::path(get, path = "/api/vacation", tag = "vacation", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the leave status", body = VacationStatus)))]
+#[utoipa::path(
+    get,
+    path = "/api/vacation",
+    tag = "vacation",
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the leave status", body = VacationStatus))
+)]
 /// The caller's leave.
 pub async fn show(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiResult<Json<VacationStatus>> {
     Ok(Json(vacation::status(&domain, me.id).await?))
@@ -22,7 +28,14 @@ pub struct StartLeave {
     days: u32,
 }
 
-#[utoipa::path(post, path = "/api/vacation", tag = "vacation", request_body = StartLeave, security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the leave status", body = VacationStatus)))]
+#[utoipa::path(
+    post,
+    path = "/api/vacation",
+    tag = "vacation",
+    request_body = StartLeave,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the leave status", body = VacationStatus))
+)]
 /// Starts a leave now.
 pub async fn start(
     State(domain): State<Domain>,
@@ -32,7 +45,13 @@ pub async fn start(
     Ok(Json(vacation::start(&domain, me.id, body.days).await?))
 }
 
-#[utoipa::path(post, path = "/api/vacation/end", tag = "vacation", security(("bearer" = []), ("session" = [])), responses((status = 200, description = "the leave status", body = VacationStatus)))]
+#[utoipa::path(
+    post,
+    path = "/api/vacation/end",
+    tag = "vacation",
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the leave status", body = VacationStatus))
+)]
 /// Ends the current leave.
 pub async fn end(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiResult<Json<VacationStatus>> {
     Ok(Json(vacation::end(&domain, me.id).await?))

@@ -6,8 +6,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// An interface language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// An interface language; in the configuration (`default_language`) by its tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// English (the fallback).
     #[default]
@@ -38,14 +39,20 @@ impl Lang {
         }
     }
 
-    /// The account setting first, then the best `Accept-Language` entry (by q-value,
-    /// ties in header order), then English.
-    pub fn negotiate(setting: Option<&str>, accept_language: Option<&str>) -> Lang {
-        if let Some(lang) = setting.and_then(Lang::from_tag) {
-            return lang;
-        }
+    /// The account setting first, then the best `Accept-Language` entry, then `fallback`
+    /// (the site's default language).
+    pub fn negotiate(setting: Option<&str>, accept_language: Option<&str>, fallback: Lang) -> Lang {
+        setting
+            .and_then(Lang::from_tag)
+            .or_else(|| Lang::from_accept_language(accept_language))
+            .unwrap_or(fallback)
+    }
+
+    /// The best supported entry of an `Accept-Language` header, by q-value (ties in header
+    /// order); none when it names no supported language.
+    pub fn from_accept_language(header: Option<&str>) -> Option<Lang> {
         let mut best: Option<(f32, Lang)> = None;
-        for entry in accept_language.unwrap_or("").split(',') {
+        for entry in header.unwrap_or("").split(',') {
             let mut parts = entry.split(';');
             let Some(lang) = parts.next().and_then(Lang::from_tag) else { continue };
             let quality = parts
@@ -55,7 +62,7 @@ impl Lang {
                 best = Some((quality, lang));
             }
         }
-        best.map(|(_, lang)| lang).unwrap_or_default()
+        best.map(|(_, lang)| lang)
     }
 }
 
@@ -127,17 +134,23 @@ mod tests {
 
     #[test]
     fn account_setting_wins_over_accept_language() {
-        assert_eq!(Lang::negotiate(Some("it"), Some("en-GB,en;q=0.9")), Lang::It);
-        assert_eq!(Lang::negotiate(Some("en"), Some("it")), Lang::En);
+        assert_eq!(Lang::negotiate(Some("it"), Some("en-GB,en;q=0.9"), Lang::En), Lang::It);
+        assert_eq!(Lang::negotiate(Some("en"), Some("it"), Lang::It), Lang::En);
     }
 
     #[test]
     fn accept_language_by_quality() {
-        assert_eq!(Lang::negotiate(None, Some("de-DE,it;q=0.8,en;q=0.5")), Lang::It);
-        assert_eq!(Lang::negotiate(None, Some("en;q=0.2, it-IT;q=0.9")), Lang::It);
-        assert_eq!(Lang::negotiate(None, Some("it;q=0,en")), Lang::En);
-        assert_eq!(Lang::negotiate(None, Some("fr")), Lang::En);
-        assert_eq!(Lang::negotiate(None, None), Lang::En);
+        assert_eq!(Lang::negotiate(None, Some("de-DE,it;q=0.8,en;q=0.5"), Lang::En), Lang::It);
+        assert_eq!(Lang::negotiate(None, Some("en;q=0.2, it-IT;q=0.9"), Lang::En), Lang::It);
+        assert_eq!(Lang::negotiate(None, Some("it;q=0,en"), Lang::It), Lang::En);
+    }
+
+    #[test]
+    fn without_a_supported_accept_language_the_site_default() {
+        assert_eq!(Lang::negotiate(None, Some("fr"), Lang::En), Lang::En);
+        assert_eq!(Lang::negotiate(None, Some("fr"), Lang::It), Lang::It);
+        assert_eq!(Lang::negotiate(None, None, Lang::It), Lang::It);
+        assert_eq!(Lang::from_accept_language(Some("de, fr;q=0.5")), None);
     }
 
     #[test]

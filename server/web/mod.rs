@@ -2,8 +2,6 @@
 //! tokens. The route handlers are in [`crate::http::pages`].
 
 pub mod board;
-mod board_chess;
-mod board_kingdoms;
 pub mod i18n;
 pub mod records;
 

@@ -1,23 +1,19 @@
-//! Golden-file snapshots of the SVG boards: the three start positions and a Shogi position
-//! with pieces in hand. `UPDATE_SNAPSHOTS=1 cargo test -p tavoliere --lib snapshots`
-//! rewrites them after an intended change (review the diff).
-
-use std::path::PathBuf;
+//! Snapshots of the SVG boards, every variant in both piece styles: start positions,
+//! Shogi and MiniShogi hands, a Flickering series, a Seven Kingdoms legend with a defeated
+//! kingdom. Each board is an `insta` binary snapshot: the SVG itself in
+//! `snapshots/<name>.snap.svg` beside its `.snap` metadata. After an intended change run
+//! `cargo insta test -p tavoliere --lib -- web::snapshots` and `cargo insta review` (or
+//! `INSTA_UPDATE=always cargo test -p tavoliere --lib web::snapshots`) and review the diff.
 
 use tavoliere_rules::variant::{AnyGame, Variant};
 
 use super::board::{render, BoardOptions, PieceStyle};
 
-fn check(name: &str, svg: &str) {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("server/web/snapshots").join(format!("{name}.svg"));
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, svg).expect("write snapshot");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing snapshot {}; run with UPDATE_SNAPSHOTS=1", path.display()));
-    assert_eq!(svg, expected, "snapshot {name} differs; run with UPDATE_SNAPSHOTS=1 and review");
+/// Compares `svg` with the snapshot `name`.
+fn check(name: &str, svg: String) {
+    insta::with_settings!({ prepend_module_to_snapshot => false, omit_expression => true }, {
+        insta::assert_binary_snapshot!(&format!("{name}.svg"), svg.into_bytes());
+    });
 }
 
 fn start(variant: Variant) -> String {
@@ -29,7 +25,7 @@ fn xiangqi_start_position() {
     let svg = render(Variant::Xiangqi, &start(Variant::Xiangqi), BoardOptions::default()).unwrap();
     assert_eq!(svg.matches(r#"class="piece""#).count(), 32);
     assert!(svg.contains("帥") && svg.contains("將") && svg.contains(r#"class="palace""#));
-    check("xiangqi-start", &svg);
+    check("xiangqi-start", svg);
 }
 
 #[test]
@@ -38,7 +34,7 @@ fn xiangqi_start_position_western_flipped_with_last_move() {
     let svg = render(Variant::Xiangqi, &start(Variant::Xiangqi), options).unwrap();
     assert_eq!(svg.matches(r#"class="last-move""#).count(), 2);
     assert!(!svg.contains("帥"));
-    check("xiangqi-start-western-flipped", &svg);
+    check("xiangqi-start-western-flipped", svg);
 }
 
 #[test]
@@ -46,14 +42,14 @@ fn shogi_start_position() {
     let svg = render(Variant::Shogi, &start(Variant::Shogi), BoardOptions::default()).unwrap();
     assert_eq!(svg.matches(r#"class="piece""#).count(), 40);
     assert!(svg.contains("玉") && svg.contains("王") && svg.contains("歩"));
-    check("shogi-start", &svg);
+    check("shogi-start", svg);
 }
 
 #[test]
 fn minishogi_start_position() {
     let svg = render(Variant::MiniShogi, &start(Variant::MiniShogi), BoardOptions::default()).unwrap();
     assert_eq!(svg.matches(r#"class="piece""#).count(), 12);
-    check("minishogi-start", &svg);
+    check("minishogi-start", svg);
 }
 
 #[test]
@@ -67,10 +63,35 @@ fn shogi_position_with_pieces_in_hand() {
     let svg = render(Variant::Shogi, &game.fen(), options).unwrap();
     assert!(svg.contains(r#"data-hand="B""#));
     assert_eq!(svg.matches(r#"data-hand="B""#).count(), 2, "one bishop in each hand");
-    check("shogi-hands", &svg);
+    check("shogi-hands", svg);
     let western =
         render(Variant::Shogi, &game.fen(), BoardOptions { style: PieceStyle::Western, ..options }).unwrap();
-    check("shogi-hands-western", &western);
+    check("shogi-hands-western", western);
+}
+
+#[test]
+fn minishogi_after_a_capture_and_a_drop_western_from_gotes_side() {
+    // 1. Rx1b+ is no promotion (the zone is rank a), the king takes back, then a pawn drop:
+    // a rook in gote's hand, the last move a drop.
+    let mut game = AnyGame::new(Variant::MiniShogi, None).unwrap();
+    for usi in ["1e1b", "1a1b", "P*3c"] {
+        game.play(usi).expect("legal move");
+    }
+    let options = BoardOptions { last_move: Some("P*3c"), flipped: true, style: PieceStyle::Western };
+    let svg = render(Variant::MiniShogi, &game.fen(), options).unwrap();
+    assert_eq!(svg.matches(r#"class="last-move""#).count(), 1, "a drop marks its target only");
+    assert!(svg.contains(r#"data-hand="R""#) && !svg.contains("飛"));
+    check("minishogi-drop-western-flipped", svg);
+}
+
+#[test]
+fn every_variant_is_drawn_in_both_piece_styles() {
+    for variant in Variant::ALL {
+        let [traditional, western] = PieceStyle::ALL.map(|style| {
+            render(variant, &start(variant), BoardOptions { style, ..Default::default() }).unwrap()
+        });
+        assert_ne!(traditional, western, "{variant}: the styles draw different pieces");
+    }
 }
 
 #[test]
@@ -79,7 +100,7 @@ fn flickering_start_position() {
     assert_eq!(svg.matches(r#"class="piece""#).count(), 32);
     assert!(svg.contains("♔") && svg.contains("♚") && svg.contains("♟"));
     assert_eq!(svg.matches(r#"class="coord""#).count(), 16, "a..h and 1..8");
-    check("flickering-start", &svg);
+    check("flickering-start", svg);
 }
 
 #[test]
@@ -96,14 +117,14 @@ fn flickering_after_a_series_western_from_blacks_side() {
     let svg = render(Variant::Flickering, &game.fen(), options).unwrap();
     assert_eq!(svg.matches(r#"class="last-move""#).count(), 4, "f1, c4, d2 and d4 of the series");
     assert!(!svg.contains("♔") && svg.contains(">K</text>"));
-    check("flickering-series-western-flipped", &svg);
+    check("flickering-series-western-flipped", svg);
     let traditional = render(
         Variant::Flickering,
         &game.fen(),
         BoardOptions { last_move: Some(&last), ..Default::default() },
     )
     .unwrap();
-    check("flickering-series", &traditional);
+    check("flickering-series", traditional);
 }
 
 #[test]
@@ -116,7 +137,7 @@ fn seven_kingdoms_start_position() {
     assert!(svg.contains("To move: Qin 秦"));
     assert_eq!(svg.matches(r#"<g class="kingdom""#).count(), 7, "seven kingdoms in the legend");
     assert_eq!(svg.matches(r#"class="coord""#).count(), 38, "a..s and 1..19");
-    check("seven-kingdoms-start", &svg);
+    check("seven-kingdoms-start", svg);
 }
 
 #[test]
@@ -141,10 +162,10 @@ fn seven_kingdoms_mid_game_with_a_defeated_kingdom() {
     assert!(svg.contains("captured 11, generals 0, value 19</text>"));
     assert!(svg.contains("out: 11 pieces lost, last to Qin"));
     assert!(svg.contains("To move: Qi 齊"));
-    check("seven-kingdoms-mid-game", &svg);
+    check("seven-kingdoms-mid-game", svg);
     let western =
         render(Variant::SevenKingdoms, &text, BoardOptions { style: PieceStyle::Western, ..options })
             .unwrap();
     assert!(!western.contains("騎") && western.contains(">H</text>"));
-    check("seven-kingdoms-mid-game-western", &western);
+    check("seven-kingdoms-mid-game-western", western);
 }

@@ -50,6 +50,12 @@ async fn create_tournament(app: &TestApp, director: &User, name: &str) -> i64 {
         .unwrap()
 }
 
+/// The tournament takes registrations.
+async fn open_registration(app: &TestApp, director: &User, tournament: i64) {
+    let path = format!("/api/tournaments/{tournament}");
+    patch(app, &path, Some(director), json!({"status": "registration"})).await.expect(StatusCode::OK);
+}
+
 async fn create_section(app: &TestApp, director: &User, tournament: i64, extra: Value) -> i64 {
     let mut body = json!({"name": "Xiangqi A", "variant": "xiangqi", "time_control": three_days(),
                           "pairing": "round-robin"});
@@ -208,10 +214,10 @@ async fn a_four_player_round_robin_from_creation_to_tables() {
     assert!(content_type.starts_with("text/html"));
     assert!(html.contains("<table class=\"crosstable\" lang=\"en\">"), "{html}");
     assert!(html.contains(&format!("/games/{}", games[0])), "cells link to their games: {html}");
-    let (_, content_type, italian) =
+    let (_, content_type, default) =
         get_text(&app, &format!("/api/sections/{section}/crosstable"), Some("text/html")).await;
     assert!(content_type.starts_with("text/html"), "the Accept header chooses HTML");
-    assert!(italian.contains("lang=\"it\""), "Italian by default");
+    assert!(default.contains("lang=\"en\""), "no lang, no Accept-Language: the site's default");
 
     let gp = app.get(&format!("/api/tournaments/{tournament}/grand-prix"), None).await;
     let gp = gp.expect(StatusCode::OK);
@@ -306,14 +312,7 @@ async fn players_register_themselves_only_while_registration_is_open() {
     let section = create_section(&app, &director, tournament, json!({})).await;
     let entries = format!("/api/sections/{section}/entries");
     app.post(&entries, Some(&player), json!({})).await.expect(StatusCode::CONFLICT);
-    patch(
-        &app,
-        &format!("/api/tournaments/{tournament}"),
-        Some(&director),
-        json!({"status": "registration"}),
-    )
-    .await
-    .expect(StatusCode::OK);
+    open_registration(&app, &director, tournament).await;
     let entered = app.post(&entries, Some(&player), json!({})).await;
     assert_eq!(entered.expect(StatusCode::CREATED)["entries"][0]["username"], "player");
     app.post(&entries, Some(&player), json!({})).await.expect(StatusCode::CONFLICT);
@@ -794,5 +793,136 @@ async fn tournament_games_cannot_be_aborted_and_pair_two_player_variants_only() 
         assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
         assert!(refused.detail().contains("director"), "{}", refused.detail());
     }
+    assert_eq!(app.game(games[0]).await["status"], "active");
+}
+
+/// GET `path` with an `Accept-Language` header (or none): the body as text.
+async fn text_in(app: &TestApp, path: &str, accept_language: Option<&str>) -> String {
+    let mut request = app.client.get(format!("{}{path}", app.address));
+    if let Some(accept_language) = accept_language {
+        request = request.header("accept-language", accept_language);
+    }
+    let response = request.send().await.expect("request");
+    assert_eq!(response.status(), StatusCode::OK);
+    response.text().await.expect("text")
+}
+
+#[tokio::test]
+async fn tables_and_pages_speak_the_readers_language_then_the_sites() {
+    let configured = TestApp::spawn_with(|settings| {
+        settings.application.default_language = tavoliere::web::i18n::Lang::It;
+    });
+    let (app, italian_site) = tokio::join!(TestApp::spawn(), configured);
+    for (site, site_language) in [(&app, "en"), (&italian_site, "it")] {
+        let director = with_role(site, "director", "director").await;
+        let tournament = create_tournament(site, &director, "Campionato").await;
+        let section = create_section(site, &director, tournament, json!({})).await;
+        four_players(site, &director, section).await;
+        let crosstable = format!("/api/sections/{section}/crosstable.html");
+        let grand_prix = format!("/api/tournaments/{tournament}/grand-prix.csv");
+        for path in [&crosstable, &grand_prix] {
+            let italian = text_in(site, &format!("{path}?lang=it"), None).await;
+            let english = text_in(site, &format!("{path}?lang=en"), None).await;
+            assert_ne!(italian, english, "{path}: the two languages differ");
+            // The reader's browser, by its preference order.
+            assert_eq!(text_in(site, path, Some("it-IT,it;q=0.9,en;q=0.8")).await, italian, "{path}");
+            assert_eq!(text_in(site, path, Some("de-DE,en;q=0.7,it;q=0.5")).await, english, "{path}");
+            // `?lang=` wins over the header.
+            assert_eq!(text_in(site, &format!("{path}?lang=en"), Some("it")).await, english, "{path}");
+            // No language the tables speak: the site's default (`[application] default_language`).
+            let default = if site_language == "it" { &italian } else { &english };
+            assert_eq!(&text_in(site, path, None).await, default, "{path} without Accept-Language");
+            assert_eq!(&text_in(site, path, Some("fr-FR")).await, default, "{path} in French");
+        }
+        // The pages follow the same default.
+        let page = text_in(site, "/login", None).await;
+        assert!(page.contains(&format!(r#"<html lang="{site_language}">"#)), "{page}");
+        assert!(text_in(site, "/login", Some("it")).await.contains(r#"<html lang="it">"#));
+    }
+}
+
+#[tokio::test]
+async fn a_player_registers_with_an_empty_body_or_none() {
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "Open").await;
+    open_registration(&app, &director, tournament).await;
+    let section = create_section(&app, &director, tournament, json!({})).await;
+    let entries = format!("{}/api/sections/{section}/entries", app.address);
+    let entrants = |section: &Value| -> Vec<String> {
+        let entries = section["entries"].as_array().expect("entries").iter();
+        entries.map(|entry| entry["username"].as_str().unwrap().to_owned()).collect()
+    };
+
+    // No body and no content type: the schema's "oneself".
+    let ann = app.register("ann").await;
+    let response = app.client.post(&entries).bearer_auth(&ann.token).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    assert_eq!(entrants(&response.json().await.unwrap()), ["ann"]);
+    // An empty body with the JSON content type, and `{}`, do the same.
+    let ben = app.register("ben").await;
+    let response = app
+        .client
+        .post(&entries)
+        .bearer_auth(&ben.token)
+        .header("content-type", "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let cat = app.register("cat").await;
+    let section_now = app.post(&format!("/api/sections/{section}/entries"), Some(&cat), json!({})).await;
+    assert_eq!(entrants(section_now.expect(StatusCode::CREATED)), ["ann", "ben", "cat"]);
+
+    // A body that is there must still be JSON, and say so.
+    let dan = app.register("dan").await;
+    let response =
+        app.client.post(&entries).bearer_auth(&dan.token).body("username=dan").send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let reply =
+        app.post_raw(&format!("/api/sections/{section}/entries"), "application/json", "{".into()).await;
+    assert!(reply.status.is_client_error(), "{reply:?}");
+    // Nobody signed in: 401 before the body is looked at.
+    let response = app.client.post(&entries).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    let section_now = app.get(&format!("/api/sections/{section}"), None).await;
+    assert_eq!(entrants(section_now.expect(StatusCode::OK)), ["ann", "ben", "cat"]);
+}
+
+#[tokio::test]
+async fn deciding_a_game_asks_who_before_what() {
+    let app = TestApp::spawn().await;
+    let alice = with_role(&app, "alice", "director").await;
+    let bob = with_role(&app, "bob", "director").await;
+    let admin = with_role(&app, "root", "admin").await;
+    let tournament = create_tournament(&app, &alice, "Alice's").await;
+    let section = create_section(&app, &alice, tournament, json!({})).await;
+    let players = four_players(&app, &alice, section).await;
+    let games = start(&app, &alice, section).await;
+    let casual = app.start_game("xiangqi", &players[0], &players[1], three_days()).await;
+
+    for action in ["adjudicate", "forfeit", "result-corrections"] {
+        // A player, on a casual game or on their own tournament game: not a director.
+        for game in [casual, games[0]] {
+            let reply = decide(&app, &players[0], game, action, "1-0", "I won").await;
+            reply.expect(StatusCode::FORBIDDEN);
+        }
+        // A director of another tournament, even with a result that means nothing.
+        decide(&app, &bob, games[0], action, "a walkover", "").await.expect(StatusCode::FORBIDDEN);
+        decide(&app, &bob, casual, action, "1-0", "mine").await.expect(StatusCode::FORBIDDEN);
+        let missing = app.post(&format!("/api/games/{}/{action}", games[0]), Some(&bob), json!({})).await;
+        missing.expect(StatusCode::FORBIDDEN);
+        // Only who may decide learns what is wrong with the decision.
+        let reply = decide(&app, &alice, games[0], action, "a walkover", "why not").await;
+        reply.expect(StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(reply.detail().contains("unknown result"), "{}", reply.detail());
+        let missing = app.post(&format!("/api/games/{}/{action}", games[0]), Some(&alice), json!({})).await;
+        missing.expect(StatusCode::UNPROCESSABLE_ENTITY);
+        let reply = decide(&app, &admin, casual, action, "1-0", "mine").await;
+        reply.expect(StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(reply.detail().contains("not a tournament game"), "{}", reply.detail());
+    }
+    decide(&app, &alice, 999_999, "adjudicate", "1-0", "x").await.expect(StatusCode::NOT_FOUND);
+    assert_eq!(app.game(casual).await["status"], "active", "nothing decided");
     assert_eq!(app.game(games[0]).await["status"], "active");
 }

@@ -30,6 +30,7 @@ pub enum Cycles {
 
 /// When the games of a round-robin start.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum StartPolicy {
     /// Every game starts when the section starts (the usual correspondence practice).

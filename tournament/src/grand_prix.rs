@@ -18,6 +18,7 @@ use crate::standings::{Place, Standing};
 
 /// How a section's result becomes Grand Prix points.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum GpFormula {
     /// The points scored in the section.
@@ -44,6 +45,7 @@ impl GpFormula {
 
 /// A Grand Prix tie-break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum GpTieBreak {
     /// More sections entered ranks higher.
@@ -60,6 +62,7 @@ pub enum GpTieBreak {
 
 /// The tournament's Grand Prix settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GrandPrixConfig {
     /// Per-section value.
     pub formula: GpFormula,
@@ -111,6 +114,7 @@ impl SectionResults {
 
 /// What one section gave one player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GpSectionScore {
     /// The section.
     pub section: SectionId,

@@ -34,6 +34,8 @@ pub mod berger;
 pub mod grand_prix;
 mod matching;
 mod model;
+#[cfg(feature = "openapi")]
+mod openapi;
 pub mod scoring;
 pub mod standings;
 pub mod swiss;

@@ -4,22 +4,26 @@ use serde::{Deserialize, Serialize};
 
 /// A player, as identified by the server (the primary key of its account row).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct PlayerId(pub i64);
 
 /// A game, as identified by the server; crosstable cells link to `/games/{id}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct GameId(pub i64);
 
 /// A section of a tournament (one group: one variant, one round-robin or Swiss).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct SectionId(pub i64);
 
 /// The result of one game, from the point of view of its first player (Xiangqi Red,
 /// Shogi Black/sente) and second player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum GameResult {
     /// Won over the board by the first player.

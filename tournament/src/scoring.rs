@@ -138,6 +138,7 @@ impl<'de> Deserialize<'de> for Points {
 /// like wins and losses; `Scoring::three_two_one()` is the 3/2/1/0 system (a played loss is
 /// worth 1, a forfeit loss 0). Any custom values are allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Scoring {
     /// Points for a win over the board.
     pub win: Points,

@@ -36,6 +36,7 @@ use crate::scoring::{ByePoints, Points, Scoring};
 
 /// A tie-break criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum TieBreak {
     /// Fewer counted games ranks higher.
@@ -97,6 +98,7 @@ impl Default for StandingsConfig {
 
 /// A place in a table, shared when `first < last` (written `3-5`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Place {
     /// The best place of the group.
     pub first: u32,
@@ -123,6 +125,7 @@ impl fmt::Display for Place {
 
 /// One player's line in the standings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Standing {
     /// The player.
     pub player: PlayerId,
@@ -146,6 +149,7 @@ pub struct Standing {
 
 /// Counts of outcomes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Record {
     /// Wins over the board.
     pub wins: u32,

@@ -7,6 +7,7 @@ use crate::model::{GameId, GameRecord, GameResult, PlayerId};
 
 /// The section's rule for a withdrawn player's games.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum WithdrawalRule {
     /// Every unfinished game is lost by forfeit; finished games stand.

@@ -124,19 +124,19 @@ impl fmt::Display for FormToken {
 #[derive(Debug)]
 pub struct PagePath<T>(pub T);
 
-impl<T, S> FromRequestParts<S> for PagePath<T>
+impl<T> FromRequestParts<AppState> for PagePath<T>
 where
     T: serde::de::DeserializeOwned + Send,
-    S: Send + Sync,
 {
     type Rejection = PageError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(PagePath(value)),
             Err(_) => {
                 let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
-                Err(PageError::NotFound(Texts::new(Lang::negotiate(None, accept))))
+                let lang = Lang::negotiate(None, accept, state.default_language);
+                Err(PageError::NotFound(Texts::new(lang)))
             }
         }
     }
@@ -239,7 +239,7 @@ impl FromRequestParts<AppState> for Ctx {
             None => session.get::<Preferences>(PREFS_KEY).await.map_err(store_failure)?.unwrap_or_default(),
         };
         let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
-        let t = Texts::new(Lang::negotiate(prefs.language_tag(), accept));
+        let t = Texts::new(Lang::negotiate(prefs.language_tag(), accept, state.default_language));
         let unsaved = parts.extensions.get::<UnsavedFormToken>().cloned();
         let csrf = match session.get::<String>(SESSION_CSRF_KEY).await.map_err(store_failure)? {
             Some(token) => FormToken::stored(token),

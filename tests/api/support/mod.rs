@@ -70,6 +70,7 @@ pub fn test_settings(database_url: &str) -> Settings {
             body_limit_bytes: 16 * 1024,
             client_address_header: None,
             shutdown_grace_seconds: 4,
+            default_language: Default::default(),
         },
         database: DatabaseSettings {
             url: Some(database_url.to_owned().into()),

@@ -10,6 +10,7 @@ use crate::standings::{compute_standings, Place, StandingsConfig, StandingsError
 
 /// A player as the tables show them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlayerInfo {
     /// The player.
     pub id: PlayerId,
@@ -19,6 +20,7 @@ pub struct PlayerInfo {
 
 /// What a cell shows for one game, from the row player's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum CellMark {
     /// Won over the board.
@@ -53,6 +55,7 @@ impl CellMark {
 
 /// One game in a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CellGame {
     /// The game (the cell links to `/games/{id}`).
     pub game: GameId,
@@ -67,6 +70,7 @@ pub struct CellGame {
 /// The cell where a row meets a column: every game between the two players by round (two
 /// in a double round-robin); empty on the diagonal.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Cell {
     /// The diagonal cell (a player against themself).
     pub own: bool,
@@ -76,6 +80,7 @@ pub struct Cell {
 
 /// One row of a crosstable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CrosstableRow {
     /// The row number, also the column heading of this player.
     pub number: u32,
@@ -99,6 +104,7 @@ pub struct CrosstableRow {
 
 /// A section's crosstable: players in standings order in rows and columns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Crosstable {
     /// The caption (section name, variant...), user text.
     pub title: String,

@@ -12,6 +12,7 @@ use crate::tables::PlayerInfo;
 
 /// A section as a column of the Grand Prix table.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SectionInfo {
     /// The section.
     pub id: SectionId,
@@ -21,6 +22,7 @@ pub struct SectionInfo {
 
 /// One row of the Grand Prix table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GrandPrixTableRow {
     /// The place.
     pub place: Place,
@@ -36,6 +38,7 @@ pub struct GrandPrixTableRow {
 
 /// The whole Grand Prix table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GrandPrixTable {
     /// The caption (tournament name), user text.
     pub title: String,

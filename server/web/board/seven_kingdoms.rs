@@ -6,10 +6,10 @@
 use std::fmt::Write as _;
 
 use tavoliere_rules::notation::seven_kingdoms::moves::parse_point;
-use tavoliere_rules::notation::seven_kingdoms::position_text;
-use tavoliere_rules::seven_kingdoms::{Defeat, Kingdom, Occupant, PieceKind, Point};
+use tavoliere_rules::seven_kingdoms::{Defeat, Kingdom, Occupant, PieceKind, Point, Position};
 
-use super::board::{BoardError, BoardOptions, PieceStyle};
+use super::options::{BoardOptions, PieceStyle};
+use super::svg::{self, Frame, INK};
 
 /// Distance between two lines of the grid in pixels.
 const STEP: i32 = 28;
@@ -53,7 +53,7 @@ fn western_label(kind: PieceKind) -> &'static str {
 
 /// The points a canonical move names (`Qin 騎 a13-e16`, `Qin 騎 a13xe16`, or just
 /// `a13-e16`): origin and target. Unreadable text gives no points.
-pub(crate) fn move_points(text: &str) -> Vec<Point> {
+fn move_points(text: &str) -> Vec<Point> {
     let Some(last) = text.split_whitespace().last() else { return Vec::new() };
     // Points use the letters a..s only, so `x` always is the capture mark.
     let Some((from, to)) = last.split_once(['-', 'x']) else { return Vec::new() };
@@ -71,14 +71,10 @@ fn defeat_text(defeat: Defeat) -> String {
     }
 }
 
-/// Draws a Seven Kingdoms position text as an SVG document: the grid, the pieces, the last
+/// Draws a Seven Kingdoms position as an SVG document: the grid, the pieces, the last
 /// move, and a legend with the kingdom to move and every kingdom's captures and status.
 /// Flipped drawings are turned 180°.
-///
-/// # Errors
-/// [`BoardError::Position`] when the position text cannot be read.
-pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, BoardError> {
-    let position = position_text::parse(text).map_err(|e| BoardError::Position(e.to_string()))?;
+pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
     let grid = (SIDE - 1) * STEP;
     let width = grid + 2 * MARGIN + LEGEND;
     let height = grid + 2 * MARGIN;
@@ -89,13 +85,17 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
         (MARGIN + column * STEP, MARGIN + row * STEP)
     };
     let mut out = String::new();
-    let _ = write!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board seven-kingdoms" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" font-family="serif" data-cell="{STEP}" data-x0="{MARGIN}" data-y0="{MARGIN}" data-flipped="{}">"##,
-        options.flipped
-    );
-    let _ = write!(out, r##"<rect width="{width}" height="{height}" fill="#e3c07a"/>"##);
-    out.push_str(r##"<g stroke="#5a3d1e" stroke-width="1">"##);
+    let frame = Frame {
+        width,
+        height,
+        class: "seven-kingdoms",
+        cell: STEP,
+        origin: (MARGIN, MARGIN),
+        flipped: options.flipped,
+        background: "#e3c07a",
+    };
+    svg::open(&mut out, &frame);
+    let _ = write!(out, r#"<g stroke="{INK}" stroke-width="1">"#);
     for line in 0..SIDE {
         let offset = MARGIN + line * STEP;
         let _ = write!(out, r#"<line x1="{MARGIN}" y1="{offset}" x2="{}" y2="{offset}"/>"#, MARGIN + grid);
@@ -106,32 +106,13 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
     for index in 0..Point::SIDE {
         let Some(point) = Point::new(index, index) else { continue };
         let (x, y) = at(point);
-        let _ = write!(
-            out,
-            r##"<text class="coord" x="{x}" y="{}" text-anchor="middle" font-size="11" fill="#5a3d1e">{}</text>"##,
-            height - 8,
-            (b'a' + index) as char
-        );
-        let _ = write!(
-            out,
-            r##"<text class="coord" x="{}" y="{}" text-anchor="middle" font-size="11" fill="#5a3d1e">{}</text>"##,
-            MARGIN / 2 - 2,
-            y + 4,
-            index + 1
-        );
+        svg::coordinate(&mut out, x, height - 8, 11, char::from(b'a' + index));
+        svg::coordinate(&mut out, MARGIN / 2 - 2, y + 4, 11, index + 1);
     }
-    if let Some(last) = options.last_move {
-        for point in move_points(last) {
-            let (x, y) = at(point);
-            let _ = write!(
-                out,
-                r##"<rect class="last-move" x="{}" y="{}" width="{}" height="{}" fill="#7fbf7f" fill-opacity="0.7"/>"##,
-                x - STEP / 2 + 1,
-                y - STEP / 2 + 1,
-                STEP - 2,
-                STEP - 2
-            );
-        }
+    for point in options.last_move.map(move_points).unwrap_or_default() {
+        let (x, y) = at(point);
+        let corner = (x - STEP / 2 + 1, y - STEP / 2 + 1);
+        svg::last_move(&mut out, corner, (STEP - 2, STEP - 2), "#7fbf7f", "0.7");
     }
     for point in Point::all() {
         let Some(occupant) = position.piece_at(point) else { continue };
@@ -140,12 +121,20 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
             Occupant::Emperor => {
                 let _ = write!(
                     out,
-                    r##"<g class="emperor" data-point="{point}"><rect x="{}" y="{}" width="{}" height="{}" fill="#f4d03f" stroke="#7a5c00" stroke-width="2"/><text x="{x}" y="{}" text-anchor="middle" font-size="16" fill="#7a5c00">周</text></g>"##,
-                    x - RADIUS,
-                    y - RADIUS,
-                    2 * RADIUS,
-                    2 * RADIUS,
-                    y + 6
+                    concat!(
+                        r#"<g class="emperor" data-point="{point}">"#,
+                        r#"<rect x="{left}" y="{top}" width="{side}" height="{side}" "#,
+                        r##"fill="#f4d03f" stroke="#7a5c00" stroke-width="2"/>"##,
+                        r#"<text x="{x}" y="{text_y}" text-anchor="middle" font-size="16" "#,
+                        r##"fill="#7a5c00">周</text>"##,
+                        "</g>"
+                    ),
+                    point = point,
+                    left = x - RADIUS,
+                    top = y - RADIUS,
+                    side = 2 * RADIUS,
+                    x = x,
+                    text_y = y + 6,
                 );
             }
             Occupant::Piece(piece) => {
@@ -157,9 +146,23 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
                 let font = if label.chars().count() > 1 { 10 } else { 15 };
                 let _ = write!(
                     out,
-                    r##"<g class="piece kingdom-{}" data-point="{point}"><circle cx="{x}" cy="{y}" r="{RADIUS}" fill="{fill}" stroke="#333" stroke-width="1"/><text x="{x}" y="{}" text-anchor="middle" font-size="{font}" fill="{ink}">{label}</text></g>"##,
-                    piece.kingdom.name().to_ascii_lowercase(),
-                    y + font / 3 + 1,
+                    concat!(
+                        r#"<g class="piece kingdom-{kingdom}" data-point="{point}">"#,
+                        r#"<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" "#,
+                        r##"stroke="#333" stroke-width="1"/>"##,
+                        r#"<text x="{x}" y="{text_y}" text-anchor="middle" font-size="{font}" "#,
+                        r#"fill="{ink}">{label}</text></g>"#
+                    ),
+                    kingdom = piece.kingdom.name().to_ascii_lowercase(),
+                    point = point,
+                    x = x,
+                    y = y,
+                    radius = RADIUS,
+                    fill = fill,
+                    text_y = y + font / 3 + 1,
+                    font = font,
+                    ink = ink,
+                    label = label,
                 );
             }
         }
@@ -169,10 +172,15 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
     let turn = position.turn();
     let _ = write!(
         out,
-        r##"<g class="legend"><text class="turn" x="{left}" y="{}" font-size="14" fill="#1a1a1a">To move: {} {}</text>"##,
-        MARGIN + 4,
-        turn.name(),
-        turn.char()
+        concat!(
+            r#"<g class="legend">"#,
+            r##"<text class="turn" x="{left}" y="{y}" font-size="14" fill="#1a1a1a">"##,
+            "To move: {name} {char}</text>"
+        ),
+        left = left,
+        y = MARGIN + 4,
+        name = turn.name(),
+        char = turn.char()
     );
     for (row, kingdom) in Kingdom::ALL.into_iter().enumerate() {
         let top = MARGIN + 26 + row as i32 * 62;
@@ -184,26 +192,31 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
         let marker = if kingdom == turn { "▶ " } else { "" };
         let _ = write!(
             out,
-            r##"<g class="{class}" data-kingdom="{}"{opacity}><circle cx="{}" cy="{}" r="8" fill="{fill}" stroke="#333"/><text x="{}" y="{}" font-size="13" font-weight="bold" fill="#1a1a1a">{marker}{} {}</text>"##,
-            kingdom.name(),
-            left + 8,
-            top + 8,
-            left + 22,
-            top + 13,
-            kingdom.name(),
-            kingdom.char()
-        );
-        let _ = write!(
-            out,
-            r##"<text x="{}" y="{}" font-size="11" fill="#1a1a1a">captured {}, generals {}, value {}</text><text x="{}" y="{}" font-size="11" fill="#1a1a1a">lost {}</text>"##,
-            left + 22,
-            top + 27,
-            record.captured_pieces,
-            record.captured_generals,
-            record.captured_value,
-            left + 22,
-            top + 41,
-            record.lost
+            concat!(
+                r#"<g class="{class}" data-kingdom="{name}"{opacity}>"#,
+                r##"<circle cx="{disc_x}" cy="{disc_y}" r="8" fill="{fill}" stroke="#333"/>"##,
+                r##"<text x="{text_x}" y="{name_y}" font-size="13" font-weight="bold" fill="#1a1a1a">"##,
+                "{marker}{name} {char}</text>",
+                r##"<text x="{text_x}" y="{tally_y}" font-size="11" fill="#1a1a1a">"##,
+                "captured {pieces}, generals {generals}, value {value}</text>",
+                r##"<text x="{text_x}" y="{lost_y}" font-size="11" fill="#1a1a1a">lost {lost}</text>"##
+            ),
+            class = class,
+            name = kingdom.name(),
+            opacity = opacity,
+            disc_x = left + 8,
+            disc_y = top + 8,
+            fill = fill,
+            text_x = left + 22,
+            name_y = top + 13,
+            marker = marker,
+            char = kingdom.char(),
+            tally_y = top + 27,
+            pieces = record.captured_pieces,
+            generals = record.captured_generals,
+            value = record.captured_value,
+            lost_y = top + 41,
+            lost = record.lost,
         );
         if let Some(defeat) = record.defeat {
             let _ = write!(
@@ -217,11 +230,13 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
         out.push_str("</g>");
     }
     out.push_str("</g></svg>");
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    use tavoliere_rules::notation::seven_kingdoms::position_text;
+
     use super::*;
 
     #[test]
@@ -236,16 +251,10 @@ mod tests {
     }
 
     #[test]
-    fn unreadable_position_is_a_typed_error() {
-        let error = render("players: nine", BoardOptions::default()).unwrap_err();
-        assert!(matches!(error, BoardError::Position(_)));
-    }
-
-    #[test]
     fn flipping_turns_the_grid_around() {
-        let start = position_text::start_text();
-        let plain = render(&start, BoardOptions::default()).unwrap();
-        let flipped = render(&start, BoardOptions { flipped: true, ..Default::default() }).unwrap();
+        let start = position_text::parse(&position_text::start_text()).unwrap();
+        let plain = render(&start, BoardOptions::default());
+        let flipped = render(&start, BoardOptions { flipped: true, ..Default::default() });
         // The emperor stays in the centre; the rest turns around.
         assert!(plain.contains(r#"data-point="j10"><rect x="274" y="274""#), "{plain}");
         assert!(flipped.contains(r#"data-point="j10"><rect x="274" y="274""#));

@@ -1,14 +1,14 @@
-//! The Flickering chess board: an orthodox 8 x 8 chessboard drawn from a FEN
-//! (`flickering-chess.md` uses the orthodox board and pieces). The last move is a whole
-//! series (`e2e4,g1f3`); every square it names is marked.
+//! The Flickering chess board: an orthodox 8 x 8 chessboard (`flickering-chess.md` uses
+//! the orthodox board and pieces). The last move is a whole series (`e2e4,g1f3`); every
+//! square it names is marked.
 
 use std::fmt::Write as _;
 
-use tavoliere_rules::chess::{Role, Square};
-use tavoliere_rules::notation::chess::fen;
+use tavoliere_rules::chess::{Position, Role, Square};
 use tavoliere_rules::Color;
 
-use super::board::{BoardError, BoardOptions, PieceStyle};
+use super::options::{BoardOptions, PieceStyle};
+use super::svg::{self, Frame, INK};
 
 /// Side of a square in pixels.
 const SQUARE: i32 = 45;
@@ -20,19 +20,13 @@ const DARK: &str = "#b58863";
 /// The squares a series in canonical coordinates names (`e2e4,g1f3`, promotions as
 /// `e7e8q`): origin and target of each move, in order, without duplicates. Unreadable parts
 /// are skipped — a mark is decoration, never a reason to refuse the drawing.
-pub(crate) fn series_squares(series: &str) -> Vec<Square> {
+fn series_squares(series: &str) -> Vec<Square> {
     let mut squares: Vec<Square> = Vec::new();
     for part in series.split([',', ' ']).map(str::trim).filter(|p| !p.is_empty()) {
-        let bytes = part.as_bytes();
-        for pair in [bytes.get(0..2), bytes.get(2..4)].into_iter().flatten() {
-            let (file, rank) = (pair[0].to_ascii_lowercase(), pair[1]);
-            if !(b'a'..=b'h').contains(&file) || !(b'1'..=b'8').contains(&rank) {
-                continue;
-            }
-            if let Some(square) = Square::new(file - b'a', rank - b'1') {
-                if !squares.contains(&square) {
-                    squares.push(square);
-                }
+        let names = [part.get(0..2), part.get(2..4)].into_iter().flatten();
+        for square in names.filter_map(|name| name.to_ascii_lowercase().parse::<Square>().ok()) {
+            if !squares.contains(&square) {
+                squares.push(square);
             }
         }
     }
@@ -57,13 +51,9 @@ fn figurine(color: Color, role: Role) -> &'static str {
     }
 }
 
-/// Draws a Flickering chess position (FEN) as an SVG document. Flipped boards show Black's
+/// Draws a Flickering chess position as an SVG document. Flipped boards show Black's
 /// side at the bottom.
-///
-/// # Errors
-/// [`BoardError::Position`] when the FEN cannot be read.
-pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, BoardError> {
-    let position = fen::parse(text).map_err(|e| BoardError::Position(e.to_string()))?;
+pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
     let size = 8 * SQUARE + 2 * MARGIN;
     // Screen top-left corner of a square.
     let corner = |square: Square| -> (i32, i32) {
@@ -72,13 +62,16 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
         (MARGIN + column * SQUARE, MARGIN + row * SQUARE)
     };
     let mut out = String::new();
-    let _ = write!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="board chess" viewBox="0 0 {size} {size}" width="{size}" height="{size}" role="img" font-family="serif" data-cell="{SQUARE}" data-x0="{x0}" data-y0="{x0}" data-flipped="{}">"##,
-        options.flipped,
-        x0 = MARGIN + SQUARE / 2
-    );
-    let _ = write!(out, r##"<rect width="{size}" height="{size}" fill="#e8e0d0"/>"##);
+    let frame = Frame {
+        width: size,
+        height: size,
+        class: "chess",
+        cell: SQUARE,
+        origin: (MARGIN + SQUARE / 2, MARGIN + SQUARE / 2),
+        flipped: options.flipped,
+        background: "#e8e0d0",
+    };
+    svg::open(&mut out, &frame);
     for square in Square::all() {
         let (x, y) = corner(square);
         // a1 is a dark square.
@@ -87,51 +80,42 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
     }
     let _ = write!(
         out,
-        r##"<rect x="{MARGIN}" y="{MARGIN}" width="{0}" height="{0}" fill="none" stroke="#5a3d1e" stroke-width="1.5"/>"##,
-        8 * SQUARE
+        concat!(
+            r#"<rect x="{margin}" y="{margin}" width="{side}" height="{side}" "#,
+            r#"fill="none" stroke="{ink}" stroke-width="1.5"/>"#
+        ),
+        margin = MARGIN,
+        side = 8 * SQUARE,
+        ink = INK,
     );
     // Coordinates: files below, ranks on the left, in the drawing's orientation.
     for index in 0..8u8 {
         let Some(square) = Square::new(index, index) else { continue };
         let (x, y) = corner(square);
-        let _ = write!(
-            out,
-            r##"<text class="coord" x="{}" y="{}" text-anchor="middle" font-size="12" fill="#5a3d1e">{}</text>"##,
-            x + SQUARE / 2,
-            size - 7,
-            square.file_char()
-        );
-        let _ = write!(
-            out,
-            r##"<text class="coord" x="{}" y="{}" text-anchor="middle" font-size="12" fill="#5a3d1e">{}</text>"##,
-            MARGIN / 2,
-            y + SQUARE / 2 + 4,
-            square.rank_char()
-        );
+        svg::coordinate(&mut out, x + SQUARE / 2, size - 7, 12, square.file_char());
+        svg::coordinate(&mut out, MARGIN / 2, y + SQUARE / 2 + 4, 12, square.rank_char());
     }
-    if let Some(last) = options.last_move {
-        for square in series_squares(last) {
-            let (x, y) = corner(square);
-            let _ = write!(
-                out,
-                r##"<rect class="last-move" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="#9bc53d" fill-opacity="0.55"/>"##
-            );
-        }
+    for square in options.last_move.map(series_squares).unwrap_or_default() {
+        svg::last_move(&mut out, corner(square), (SQUARE, SQUARE), "#9bc53d", "0.55");
     }
     for square in Square::all() {
         let Some(piece) = position.piece_at(square) else { continue };
         let (x, y) = corner(square);
         let (cx, cy) = (x + SQUARE / 2, y + SQUARE / 2);
-        let name = format!("{}{}", square.file_char(), square.rank_char());
-        let _ = write!(out, r#"<g class="piece" data-point="{name}">"#);
+        let _ = write!(out, r#"<g class="piece" data-point="{square}">"#);
         match options.style {
             PieceStyle::Traditional => {
                 // U+FE0E asks for the text (not emoji) presentation of the figurine.
+                let figurine = figurine(piece.color, piece.role);
                 let _ = write!(
                     out,
-                    r##"<text x="{cx}" y="{}" text-anchor="middle" font-size="38" fill="#111">{}&#xFE0E;</text>"##,
-                    cy + 13,
-                    figurine(piece.color, piece.role)
+                    concat!(
+                        r##"<text x="{cx}" y="{y}" text-anchor="middle" font-size="38" fill="#111">"##,
+                        "{figurine}&#xFE0E;</text>"
+                    ),
+                    cx = cx,
+                    y = cy + 13,
+                    figurine = figurine,
                 );
             }
             PieceStyle::Western => {
@@ -139,20 +123,31 @@ pub(crate) fn render(text: &str, options: BoardOptions<'_>) -> Result<String, Bo
                     if piece.color == Color::First { ("#fdfdfd", "#111") } else { ("#222", "#fdfdfd") };
                 let _ = write!(
                     out,
-                    r##"<circle cx="{cx}" cy="{cy}" r="17" fill="{fill}" stroke="#111" stroke-width="1.5"/><text x="{cx}" y="{}" text-anchor="middle" font-size="20" font-family="sans-serif" font-weight="bold" fill="{ink}">{}</text>"##,
-                    cy + 7,
-                    piece.role.upper_char()
+                    concat!(
+                        r#"<circle cx="{cx}" cy="{cy}" r="17" fill="{fill}" "#,
+                        r##"stroke="#111" stroke-width="1.5"/>"##,
+                        r#"<text x="{cx}" y="{text_y}" text-anchor="middle" font-size="20" "#,
+                        r#"font-family="sans-serif" font-weight="bold" fill="{ink}">{letter}</text>"#
+                    ),
+                    cx = cx,
+                    cy = cy,
+                    fill = fill,
+                    text_y = cy + 7,
+                    ink = ink,
+                    letter = piece.role.upper_char()
                 );
             }
         }
         out.push_str("</g>");
     }
     out.push_str("</svg>");
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    use tavoliere_rules::notation::chess::fen;
+
     use super::*;
 
     #[test]
@@ -167,16 +162,10 @@ mod tests {
     }
 
     #[test]
-    fn unreadable_fen_is_a_typed_error() {
-        let error = render("rnbqkbnr/pppppppp w", BoardOptions::default()).unwrap_err();
-        assert!(matches!(error, BoardError::Position(_)));
-    }
-
-    #[test]
     fn flipping_puts_the_white_king_at_the_top() {
-        let start = fen::START_FEN;
-        let plain = render(start, BoardOptions::default()).unwrap();
-        let flipped = render(start, BoardOptions { flipped: true, ..Default::default() }).unwrap();
+        let start = fen::parse(fen::START_FEN).unwrap();
+        let plain = render(&start, BoardOptions::default());
+        let flipped = render(&start, BoardOptions { flipped: true, ..Default::default() });
         // e1: file 4, rank 0.
         assert!(plain.contains(r#"data-point="e1"><text x="226" y="374""#), "{plain}");
         assert!(flipped.contains(r#"data-point="e1"><text x="181" y="59""#));
