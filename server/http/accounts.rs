@@ -35,9 +35,10 @@ pub async fn register(
     Json(body): Json<Register>,
 ) -> ApiResult<(StatusCode, Json<Account>)> {
     let username = Username::parse(&body.username)?;
+    let pool = state.domain.pool.clone();
     let account = state
         .password_hashing
-        .run(accounts::register(&state.domain.pool, &username, body.password, Role::Player))
+        .run(async move { accounts::register(&pool, &username, body.password, Role::Player).await })
         .await??;
     Ok((StatusCode::CREATED, Json(account)))
 }

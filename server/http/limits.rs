@@ -16,7 +16,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
@@ -24,6 +24,7 @@ use tokio::sync::Semaphore;
 
 use super::error::ApiError;
 use crate::config::AuthSettings;
+use crate::domain::DomainError;
 
 /// What a login attempt is counted against.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -180,22 +181,40 @@ const HASH_QUEUE_WAIT: Duration = Duration::from_secs(10);
 /// Bounds the password hashes computed at once; see the module documentation.
 #[derive(Debug)]
 pub struct PasswordHashing {
-    permits: Semaphore,
+    permits: Arc<Semaphore>,
     bound: usize,
+    counts: Arc<HashCounts>,
+}
+
+/// How many hashes run now, and the most that ever ran at once.
+#[derive(Debug, Default)]
+struct HashCounts {
     running: AtomicUsize,
     peak: AtomicUsize,
+}
+
+/// One hash counted as running until dropped (also when it panics).
+struct Running(Arc<HashCounts>);
+
+impl Running {
+    fn start(counts: &Arc<HashCounts>) -> Running {
+        let running = counts.running.fetch_add(1, Ordering::SeqCst) + 1;
+        counts.peak.fetch_max(running, Ordering::SeqCst);
+        Running(Arc::clone(counts))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl PasswordHashing {
     /// As many hashes at once as fit in `memory_mib` (at least one).
     pub fn new(memory_mib: u32) -> PasswordHashing {
         let bound = (memory_mib / HASH_MEMORY_MIB).max(1) as usize;
-        PasswordHashing {
-            permits: Semaphore::new(bound),
-            bound,
-            running: AtomicUsize::new(0),
-            peak: AtomicUsize::new(0),
-        }
+        PasswordHashing { permits: Arc::new(Semaphore::new(bound)), bound, counts: Arc::default() }
     }
 
     /// How many hashes may run at once.
@@ -205,15 +224,22 @@ impl PasswordHashing {
 
     /// The most hashes that ever ran at once.
     pub fn peak(&self) -> usize {
-        self.peak.load(Ordering::Relaxed)
+        self.counts.peak.load(Ordering::SeqCst)
     }
 
-    /// Runs `work` (which hashes or checks a password) when its turn comes.
+    /// Runs `work` (which hashes or checks a password) when its turn comes. The work runs
+    /// as a task of its own that keeps the turn until it is done: a client that goes away
+    /// meanwhile does not free the turn while its hash still runs on a blocking thread.
     ///
     /// # Errors
-    /// 503 with `Retry-After` when no turn came within a few seconds.
-    pub async fn run<T>(&self, work: impl std::future::Future<Output = T>) -> Result<T, ApiError> {
-        let permit = tokio::time::timeout(HASH_QUEUE_WAIT, self.permits.acquire())
+    /// 503 with `Retry-After` when no turn came within a few seconds; 500 if the work
+    /// panicked.
+    pub async fn run<F, T>(&self, work: F) -> Result<T, ApiError>
+    where
+        F: std::future::Future<Output = T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let permit = tokio::time::timeout(HASH_QUEUE_WAIT, Arc::clone(&self.permits).acquire_owned())
             .await
             .ok()
             .and_then(Result::ok)
@@ -221,12 +247,16 @@ impl PasswordHashing {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "too many logins at once; try again shortly")
                     .with_retry_after(1)
             })?;
-        let running = self.running.fetch_add(1, Ordering::SeqCst) + 1;
-        self.peak.fetch_max(running, Ordering::SeqCst);
-        let output = work.await;
-        self.running.fetch_sub(1, Ordering::SeqCst);
-        drop(permit);
-        Ok(output)
+        let counts = Arc::clone(&self.counts);
+        let task = tokio::spawn(async move {
+            let _running = Running::start(&counts);
+            let output = work.await;
+            drop(permit);
+            output
+        });
+        task.await.map_err(|error| {
+            DomainError::Internal(anyhow::anyhow!("password hashing failed: {error}")).into()
+        })
     }
 }
 
@@ -294,11 +324,11 @@ mod tests {
 
     #[tokio::test]
     async fn hashes_run_at_most_the_bound_at_once() {
-        let hashing = std::sync::Arc::new(PasswordHashing::new(40));
+        let hashing = Arc::new(PasswordHashing::new(40));
         assert_eq!(hashing.bound(), 2);
         let tasks: Vec<_> = (0..8)
             .map(|_| {
-                let hashing = std::sync::Arc::clone(&hashing);
+                let hashing = Arc::clone(&hashing);
                 tokio::spawn(async move {
                     hashing.run(tokio::time::sleep(Duration::from_millis(20))).await.expect("a turn")
                 })
@@ -308,5 +338,24 @@ mod tests {
             task.await.unwrap();
         }
         assert_eq!(hashing.peak(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_caller_giving_up_does_not_free_the_turn_of_a_hash_still_running() {
+        let hashing = Arc::new(PasswordHashing::new(19));
+        let (release, released) = tokio::sync::oneshot::channel::<()>();
+        // The first caller gives up at once; its work goes on holding the only turn.
+        let first = tokio::time::timeout(
+            Duration::from_millis(20),
+            hashing.run(async move {
+                let _ = released.await;
+            }),
+        );
+        assert!(first.await.is_err(), "the caller gave up");
+        let second = tokio::time::timeout(Duration::from_millis(100), hashing.run(async {})).await;
+        assert!(second.is_err(), "no second turn while the first work runs");
+        release.send(()).unwrap();
+        hashing.run(async {}).await.expect("a turn once the first work is done");
+        assert_eq!(hashing.peak(), 1);
     }
 }

@@ -41,9 +41,11 @@ pub(crate) async fn check_credentials(
     credentials: Credentials,
 ) -> ApiResult<accounts::Account> {
     let attempt = state.login_limiter.begin(&credentials.username, client.0)?;
+    let pool = state.domain.pool.clone();
+    let Credentials { username, password } = credentials;
     let checked = state
         .password_hashing
-        .run(accounts::authenticate(&state.domain.pool, &credentials.username, credentials.password))
+        .run(async move { accounts::authenticate(&pool, &username, password).await })
         .await??;
     attempt.succeeded();
     Ok(checked)

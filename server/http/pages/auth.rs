@@ -86,9 +86,10 @@ pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): For
         }
     };
     let password = SecretString::from(form.password);
+    let pool = state.domain.pool.clone();
     let registered = state
         .password_hashing
-        .run(accounts::register(&state.domain.pool, &username, password, Role::Player))
+        .run(async move { accounts::register(&pool, &username, password, Role::Player).await })
         .await
         .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?;
     match registered {
