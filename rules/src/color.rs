@@ -9,6 +9,7 @@ use std::ops::Not;
 /// Handicap games may start with [`Color::Second`] to move; the colour names stay
 /// attached to the pieces, not to the move order of a particular game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum Color {
     /// Red in Xiangqi, Black (sente) in Shogi.
     First,

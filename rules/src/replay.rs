@@ -4,6 +4,7 @@
 
 use crate::game::handicap::Handicap;
 use crate::game::ruleset::Ruleset;
+use crate::game::ruling::Ruling;
 use crate::notation::chess::{fen as chess_fen, record as chess_record, uci as chess_uci};
 use crate::notation::record::{self, strip_annotation, strip_check_mark, GameText};
 use crate::notation::seven_kingdoms::record as kingdoms_record;
@@ -63,6 +64,8 @@ pub struct GameReport {
     pub reason: Option<String>,
     /// The ply at which a law ended the game before the record did.
     pub ended_at: Option<u32>,
+    /// Why the law in `reason` ended the game, for `replay --explain`.
+    pub ruling: Option<Ruling>,
     /// The first bad move, if any.
     pub error: Option<ReplayError>,
 }
@@ -166,6 +169,7 @@ fn replay_tokens<'a>(
         result: normalise_result(record_result.as_deref()),
         reason: None,
         ended_at: None,
+        ruling: None,
         error: None,
     };
     let mut game = match new_game(variant, options, start) {
@@ -204,6 +208,7 @@ fn replay_tokens<'a>(
                     report.result = outcome.result_str().to_owned();
                     report.reason = Some(outcome.reason().as_str().to_owned());
                     report.ended_at = Some(ply);
+                    report.ruling = game.ruling();
                 }
             }
             Err(reason) => {
@@ -250,6 +255,7 @@ fn replay_flickering(text: &str, options: &ReplayOptions) -> GameReport {
                 result: "*".to_owned(),
                 reason: None,
                 ended_at: None,
+                ruling: None,
                 error: Some(ReplayError { ply, token: String::new(), reason: e.to_string() }),
             }
         }
@@ -267,6 +273,7 @@ fn replay_kingdoms(text: &str) -> GameReport {
         result: "*".to_owned(),
         reason: None,
         ended_at: None,
+        ruling: None,
         error: None,
     };
     match kingdoms_record::parse_record(text) {
@@ -274,6 +281,7 @@ fn replay_kingdoms(text: &str) -> GameReport {
             report.plies = game.ply() as u32;
             report.fen = game.position_text();
             report.reason = game.outcome().map(|o| o.cause.as_str().to_owned());
+            report.ruling = game.ruling();
         }
         Err(e) => {
             let ply = match &e {
@@ -321,6 +329,7 @@ fn replay_csa(variant: Variant, text: &str, options: &ReplayOptions) -> GameRepo
             result: "*".to_owned(),
             reason: None,
             ended_at: None,
+            ruling: None,
             error: Some(ReplayError { ply: 1, token: String::new(), reason: e.to_string() }),
         },
     }

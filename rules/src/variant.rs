@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 use crate::game::handicap::Handicap;
 use crate::game::ruleset::{CxqLimits, ImpasseRule, MiniRepetitionRule, Ruleset};
+use crate::game::ruling::Ruling;
 use crate::game::shogi::{Claim, GameError as ShogiGameError, ShogiGame};
 use crate::game::xiangqi::{GameError as XiangqiGameError, XiangqiGame};
 use crate::notation::chess as chess_notation;
@@ -678,6 +679,19 @@ impl AnyGame {
             Inner::Shogi(g) => g.outcome(),
             Inner::Flickering(g) => g.outcome(),
             Inner::Kingdoms(_) => None,
+        }
+    }
+
+    /// Why a game law (or a claim) ended the game, once one has: the law, its place in
+    /// the rule text, the ply, the side ruled against and the evidence
+    /// ([`crate::game::ruling`]). `None` while the game goes on, and for endings the
+    /// rules do not decide (resignation, agreement, time).
+    pub fn ruling(&self) -> Option<Ruling> {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.ruling().cloned(),
+            Inner::Shogi(g) => g.ruling().cloned(),
+            Inner::Flickering(g) => g.ruling().cloned(),
+            Inner::Kingdoms(g) => g.ruling(),
         }
     }
 

@@ -3,6 +3,7 @@
 //! Each test names the rule it checks.
 
 use tavoliere_rules::game::handicap::{Handicap, XiangqiHandicap};
+use tavoliere_rules::game::ruling::{Evidence, SeriesKind};
 use tavoliere_rules::game::xiangqi::{GameError, XiangqiGame};
 use tavoliere_rules::game::{CxqLimits, Ruleset};
 use tavoliere_rules::notation::xiangqi::{fen, iccs};
@@ -102,12 +103,11 @@ fn cxq_a_pinned_piece_does_not_attack() {
 }
 
 #[test]
-fn cxq_a_discovered_attack_counts_for_the_piece_that_attacks() {
-    // Red's horse on a2 leaves the a-file and uncovers the chariot a0 on the horse a6.
-    let g = game("4k4/9/9/n8/9/9/9/N8/9/R2K5 w - - 0 1");
-    let m = iccs::parse(g.position(), "a2c3").unwrap();
-    let f = g.facts_of(m).unwrap();
-    assert_eq!(f.chased.len(), 1, "the uncovered chariot chases the horse");
+fn cxq_a_line_the_move_opens_does_not_make_the_piece_behind_it_an_attacker() {
+    // Red's horse on a2 leaves the a-file and opens it for the chariot a0 onto the horse
+    // a6: only the moved piece or a cannon through its new screen attacks (Interpretation,
+    // "Who attacks"), so the move attacks nothing.
+    assert_eq!(facts("4k4/9/9/n8/9/9/9/N8/9/R2K5 w - - 0 1", "a2c3"), (false, false, 0));
 }
 
 #[test]
@@ -118,6 +118,83 @@ fn cxq_becoming_the_screen_of_ones_own_cannon_is_an_attack() {
     let m = iccs::parse(g.position(), "b2a4").unwrap();
     let f = g.facts_of(m).unwrap();
     assert_eq!(f.chased.len(), 1, "the cannon now attacks the horse through its new screen");
+}
+
+#[test]
+fn cxq_a_new_cannon_screen_credits_the_cannon_and_not_the_line_it_opens() {
+    // Red's horse a2 -> c3 becomes the screen of the cannon c0 onto the horse c7, and opens
+    // the a-file for the chariot a0 onto the horse a5. Only the cannon attacks.
+    let g = game("4k4/9/2n6/9/n8/9/9/N8/9/R1CK5 w - - 0 1");
+    let m = iccs::parse(g.position(), "a2c3").unwrap();
+    let f = g.facts_of(m).unwrap();
+    assert_eq!(f.chased.len(), 1, "one target: the horse c7, not the horse a5 ({f:?})");
+    assert_eq!(f.chased[0].1.count_ones(), 1, "one attacker, the cannon");
+    // Without the cannon the same move attacks nothing: the opened a-file does not count.
+    assert_eq!(facts("4k4/9/2n6/9/n8/9/9/N8/9/R2K5 w - - 0 1", "a2c3"), (false, false, 0));
+}
+
+#[test]
+fn cxq_a_soldier_that_becomes_a_cannon_screen_makes_an_attack() {
+    // Interpretation (ours): the threat is the cannon's. Red's crossed soldier b5 -> c5
+    // becomes the screen of the cannon c2 onto the horse c8.
+    assert_eq!(facts("4k4/2n6/9/9/1P7/9/9/2C6/9/3K5 w - - 0 1", "b5c5"), (false, true, 1));
+}
+
+#[test]
+fn cxq_a_screen_that_stays_a_screen_makes_no_new_cannon_attack() {
+    // Interpretation (ours): "a new attack through the new screen". The soldier c5 already
+    // screened the cannon c2 onto the horse c8 and steps to c6, still the screen.
+    assert_eq!(facts("4k4/2n6/9/9/2P6/9/9/2C6/9/3K5 w - - 0 1", "c5c6"), (false, false, 0));
+    // The soldier takes the Black soldier that was the screen and takes its place.
+    assert_eq!(facts("4k4/2n6/9/9/1Pp6/9/9/2C6/9/3K5 w - - 0 1", "b5c5"), (false, false, 0));
+}
+
+#[test]
+fn cxq_a_king_move_never_attacks_even_as_a_cannon_screen() {
+    // Red's king e0 -> e1 stands between its cannon a1 and Black's horse h1.
+    assert_eq!(facts("3k5/9/9/9/9/9/9/9/C6n1/4K4 w - - 0 1", "e0e1"), (false, false, 0));
+}
+
+#[test]
+fn cxq_a_piece_unpinned_by_the_move_is_not_an_attacker() {
+    // Red's chariot e3 is pinned to its king by Black's chariot e7. Red's horse c4 -> e5
+    // blocks the pin: the chariot could now take the horse a3, but it did not move, so
+    // the move makes no attack (and the moved horse attacks nothing).
+    assert_eq!(facts("3k5/9/4r4/9/9/2N6/n3R4/9/9/4K4 w - - 0 1", "c4e5"), (false, false, 0));
+}
+
+/// issue 15: Red's king evades checks and its elephant and horse move; the old reading
+/// counted every standing attack of an evading side as a new one and ruled a perpetual
+/// chase against Red at ply 13.
+#[test]
+fn cxq_evading_checks_is_no_chase_the_issue_15_reproduction() {
+    let mut g = game("2ba1ab2/4k4/9/8p/9/p2C5/1c2CnP2/2c1BA3/2N6/2BAK4 w - - 13 36");
+    let moves = "e2c4 c2c0 e0e1 b3b1 c1b3 c0c1 e1e0 c1c0 e0e1 c0c1 e1e0 b1b0 e0e1";
+    assert_eq!(play(&mut g, &moves.split(' ').collect::<Vec<_>>()), None);
+    assert_eq!(g.ruling(), None);
+    assert_eq!(g.judge().unwrap().report().longest_chase[0], 0, "Red made no chase series");
+}
+
+/// Red's two chariots check in turn (b9 and a8 / a7 and b8) while Black's king walks
+/// d9-d8-d7-d8-d9; Black's horse h6 stands attacking Red's unprotected cannon g4
+/// throughout.
+const TWO_CHARIOT_CHECKS: &str = "3k5/1R7/R8/7n1/9/6C2/9/9/9/5K3 w - - 0 1";
+
+#[test]
+fn cxq_a_king_evading_perpetual_checks_does_not_chase_with_its_standing_pieces() {
+    let mut g = game(TWO_CHARIOT_CHECKS);
+    let moves = cycle(&["b8b9", "d9d8", "a7a8", "d8d7", "a8a7", "d7d8", "b9b8", "d8d9"], 40);
+    // Two checking pieces are allowed 12 checks: the 13th (ply 25) loses. Black's horse
+    // never attacked anything: its side only moved the king.
+    let ended = play(&mut g, &moves);
+    assert_eq!(ended, Some((25, Outcome::win(Color::Second, EndReason::PerpetualCheck))));
+    let ruling = g.ruling().expect("a ruling");
+    assert_eq!(ruling.against, Some(Color::First));
+    let Evidence::CxqSeries(series) = &ruling.evidence else { panic!("{ruling:?}") };
+    assert_eq!(series.series.kind, SeriesKind::Check);
+    assert_eq!((series.series.side, series.series.length, series.series.pieces), (Color::First, 13, 2));
+    assert_eq!(series.series.allowance, 12);
+    assert_eq!(series.opponent_chase, None, "Black's standing horse made no chase");
 }
 
 #[test]

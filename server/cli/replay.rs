@@ -1,16 +1,18 @@
 //! `tavoliere replay <variant> [--notation ...] [--from <FEN-or-SFEN>] [--ruleset <name>]
-//! [--tournament] [--continue] <FILE|->`: replays every game of a record and prints one
-//! JSON line per game (an interface other tools read: extend, don't rename):
+//! [--tournament] [--continue] [--explain] <FILE|->`: replays every game of a record and
+//! prints one JSON line per game (an interface other tools read: extend, don't rename):
 //! `{"game":1,"plies":N,"fen":"...","result":"1-0|0-1|1/2-1/2|*","reason":null,"error":null}`,
-//! with `"ended_at": <ply>` when a law ended the game before the record did. Exits 0 when
-//! every game replayed, 1 otherwise.
+//! with `"ended_at": <ply>` when a law ended the game before the record did, and with
+//! `--explain` a `"ruling"` object beside `reason` (null when no law ended the game; its
+//! shape is `tavoliere_rules::game::ruling::Ruling`). Exits 0 when every game replayed,
+//! 1 otherwise.
 
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde::Serialize;
-use tavoliere_rules::game::Ruleset;
+use tavoliere_rules::game::{Ruleset, Ruling};
 use tavoliere_rules::notation::shogi::game::decode;
 use tavoliere_rules::replay::{replay_text, GameReport, ReplayOptions};
 use tavoliere_rules::variant::{Notation, Variant};
@@ -36,6 +38,9 @@ pub struct Args {
     /// After a law ends a game, still check the remaining moves for basic legality.
     #[arg(long = "continue")]
     pub continue_after_end: bool,
+    /// Add to each line a JSON `ruling` object explaining the law that ended the game.
+    #[arg(long)]
+    pub explain: bool,
     /// The record file, or `-` for standard input.
     pub file: PathBuf,
 }
@@ -47,6 +52,9 @@ struct Line<'a> {
     fen: &'a str,
     result: &'a str,
     reason: Option<&'a str>,
+    /// Present with `--explain` only (then `null` when no law ended the game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ruling: Option<Option<&'a Ruling>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ended_at: Option<u32>,
     error: Option<ErrorLine<'a>>,
@@ -60,14 +68,15 @@ struct ErrorLine<'a> {
     reason: &'a str,
 }
 
-impl<'a> From<&'a GameReport> for Line<'a> {
-    fn from(report: &'a GameReport) -> Self {
+impl<'a> Line<'a> {
+    fn new(report: &'a GameReport, explain: bool) -> Self {
         Line {
             game: report.game,
             plies: report.plies,
             fen: &report.fen,
             result: &report.result,
             reason: report.reason.as_deref(),
+            ruling: explain.then_some(report.ruling.as_ref()),
             ended_at: report.ended_at,
             error: report.error.as_ref().map(|e| ErrorLine {
                 ply: e.ply,
@@ -119,7 +128,7 @@ pub fn run(args: Args) -> ExitCode {
     let mut all_ok = true;
     for report in &reports {
         all_ok &= report.error.is_none();
-        match serde_json::to_string(&Line::from(report)) {
+        match serde_json::to_string(&Line::new(report, args.explain)) {
             Ok(line) => println!("{line}"),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -131,5 +140,59 @@ pub fn run(args: Args) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Red's chariot checks seven times in a row (CXQ rule 1): Red loses at ply 13.
+    fn perpetual_check_report() -> GameReport {
+        let moves = "i0i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9 e9e8 i9i8 e8e9 i8i9 e9e8";
+        let options =
+            ReplayOptions { from: Some("4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1".into()), ..Default::default() };
+        replay_text(Variant::Xiangqi, moves, &options).remove(0)
+    }
+
+    #[test]
+    fn without_explain_the_line_keeps_its_format() {
+        let report = perpetual_check_report();
+        let line = serde_json::to_string(&Line::new(&report, false)).unwrap();
+        assert_eq!(
+            line,
+            r#"{"game":1,"plies":13,"fen":"4k3R/9/9/9/9/9/9/9/9/3K5 b - - 13 7","result":"0-1","reason":"perpetual-check","ended_at":13,"error":null}"#
+        );
+    }
+
+    #[test]
+    fn explain_adds_the_ruling_beside_the_reason() {
+        let report = perpetual_check_report();
+        let line = serde_json::to_string(&Line::new(&report, true)).unwrap();
+        assert!(line.contains(r#""reason":"perpetual-check","ruling":{"law":"perpetual-check","#), "{line}");
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let ruling = &value["ruling"];
+        assert_eq!(ruling["ply"], 13);
+        assert_eq!(ruling["against"], "first");
+        assert_eq!(ruling["citation"]["items"], serde_json::json!([1, 3, 5]));
+        let evidence = &ruling["evidence"];
+        assert_eq!(evidence["kind"], "cxq-series");
+        assert_eq!(evidence["series"]["kind"], "check");
+        assert_eq!(evidence["series"]["allowance"], 6);
+        assert_eq!(
+            evidence["series"]["plies"][0],
+            serde_json::json!({
+                "ply": 1, "move": "i0i9",
+                "by": [{"piece": "chariot", "side": "first", "square": "i9"}],
+                "target": {"piece": "king", "side": "second", "square": "e9"}
+            })
+        );
+    }
+
+    #[test]
+    fn explain_gives_a_null_ruling_when_no_law_ended_the_game() {
+        let report = replay_text(Variant::Xiangqi, "h2e2 h9g7", &ReplayOptions::default()).remove(0);
+        let line = serde_json::to_string(&Line::new(&report, true)).unwrap();
+        assert!(line.contains(r#""reason":null,"ruling":null,"#), "{line}");
     }
 }

@@ -19,7 +19,8 @@
 //!   [`Series::finish`].
 //! - [`search_saving_series`]: the exact mate / stalemate search over series, bounded
 //!   by [`SearchLimits`] (hard positions: see `benches/chess.rs`).
-//! - [`Game`]: a Flickering chess game with history, repetition and outcome.
+//! - [`Game`]: a Flickering chess game with history, repetition and outcome (defined with
+//!   the other games' laws in [`crate::game::flickering`], re-exported here).
 //!
 //! The rules' **Interpretation**s are documented where they are decided: the series
 //! (king moves, exposure mid-series, en passant rights, promotions) in [`Series`], mate
@@ -39,14 +40,13 @@
 //! assert_eq!(next.turn(), tavoliere_rules::Color::Second);
 //! ```
 
-mod game;
 mod position;
 mod search;
 mod series;
 mod types;
 mod zobrist;
 
-pub use game::{Game, GameError};
+pub use crate::game::flickering::{Game, GameError};
 pub use position::{
     perft, IllegalMoveKind, MoveList, PlayError, Position, PositionError, Setup, MOVE_LIST_CAPACITY,
 };

@@ -43,15 +43,20 @@ impl MoveFacts {
     }
 }
 
-/// One series: its length and the distinct pieces used.
+/// One series: its length, the distinct pieces used, and the ply it began at.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Series {
     length: u32,
     pieces: PieceSet,
+    /// The 0-based ply of the series' first move (meaningless while `length` is 0).
+    first_ply: u32,
 }
 
 impl Series {
-    fn extend(&mut self, pieces: PieceSet) {
+    fn extend(&mut self, pieces: PieceSet, ply: u32) {
+        if self.length == 0 {
+            self.first_ply = ply;
+        }
         self.length += 1;
         self.pieces |= pieces;
     }
@@ -77,6 +82,99 @@ struct SideState {
     moves: u32,
 }
 
+impl SideState {
+    /// The series for `kind`.
+    fn series(&self, kind: SeriesKind) -> &Series {
+        match kind {
+            SeriesKind::Check => &self.check,
+            SeriesKind::Chase(target) => &self.chase[usize::from(target)],
+        }
+    }
+
+    /// The chase series that counts most for rule 5: the longest of those that `reached`
+    /// accepts, if any.
+    fn longest_chase(&self, reached: impl Fn(&Series) -> bool) -> Option<SeriesKind> {
+        (0..32u8)
+            .filter(|&t| reached(&self.chase[usize::from(t)]))
+            .max_by_key(|&t| (self.chase[usize::from(t)].length, std::cmp::Reverse(t)))
+            .map(SeriesKind::Chase)
+    }
+}
+
+/// Which series of a side: its check series, or its chase series against one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeriesKind {
+    /// The check series.
+    Check,
+    /// The chase series against the target piece with this identity.
+    Chase(PieceId),
+}
+
+/// A series as it stood when the game ended, for the ruling (issue 15 §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeriesState {
+    /// The side making it.
+    pub side: Color,
+    /// Check or chase (and of which target).
+    pub kind: SeriesKind,
+    /// Consecutive moves in the series.
+    pub length: u32,
+    /// The distinct pieces used in it.
+    pub pieces: PieceSet,
+    /// The 0-based ply of its first move.
+    pub first_ply: u32,
+    /// The longest series allowed with that many pieces (rule 3: `6 x min(k, 3)`).
+    pub allowance: u32,
+}
+
+impl SeriesState {
+    /// Whether the series exceeds its allowance (Interpretation: "perpetual").
+    pub fn is_perpetual(&self) -> bool {
+        self.length > self.allowance
+    }
+
+    /// Whether the series has used its whole allowance (how rule 5 reads the opponent's
+    /// series, see [`CxqJudge::record`]).
+    pub fn has_used_allowance(&self) -> bool {
+        self.length > 0 && self.length >= self.allowance
+    }
+}
+
+/// Why the CXQ judge ended a game, with what a ruling needs to explain it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CxqEnding {
+    /// Rules 1, 2 and 5: the ending move made `series` (the mover's) perpetual; the
+    /// opponent's check series and its weightiest chase series as they stood then.
+    Perpetual {
+        /// The mover's series that became perpetual.
+        series: SeriesState,
+        /// The opponent's check series, if it had one running.
+        opponent_check: Option<SeriesState>,
+        /// The opponent's chase series that had used its allowance, else its longest
+        /// running one, if any.
+        opponent_chase: Option<SeriesState>,
+    },
+    /// "CXQ automatic draws": no chariot, horse, cannon or soldier left.
+    DeadPosition,
+    /// "CXQ automatic draws" 3: the moves each side made.
+    MoveLimit300 {
+        /// Moves made by each side (indexed by [`Color::index`]).
+        moves: [u32; 2],
+    },
+    /// "CXQ automatic draws" 1: the effective moves each side made.
+    MoveLimit120 {
+        /// Effective moves made by each side (indexed by [`Color::index`]).
+        effective_moves: [u32; 2],
+    },
+    /// "CXQ automatic draws" 2: plies since the last progress.
+    NoProgress {
+        /// Plies counted without progress.
+        plies: u32,
+        /// The 0-based ply of the last progress, `None` when there was none in the game.
+        last_progress_ply: Option<u32>,
+    },
+}
+
 /// The running CXQ judgement of a game.
 #[derive(Clone, Debug)]
 pub struct CxqJudge {
@@ -85,8 +183,16 @@ pub struct CxqJudge {
     /// Whether the previous move (by the other side) was a check or an attack: the reply
     /// to it is not effective.
     previous_forcing: bool,
+    /// Whether the last move recorded was effective.
+    last_effective: bool,
     /// Plies since the last progress, by either side.
     plies_without_progress: u32,
+    /// The 0-based ply of the last progress.
+    last_progress_ply: Option<u32>,
+    /// Moves recorded (the 0-based ply of the next move).
+    plies: u32,
+    /// Why the judge ended the game, once it has.
+    ending: Option<CxqEnding>,
 }
 
 /// What the series of both sides say after a move.
@@ -105,7 +211,11 @@ impl CxqJudge {
             limits,
             sides: [SideState::default(), SideState::default()],
             previous_forcing: false,
+            last_effective: false,
             plies_without_progress: 0,
+            last_progress_ply: None,
+            plies: 0,
+            ending: None,
         }
     }
 
@@ -118,18 +228,21 @@ impl CxqJudge {
     /// CXQ rule. `dead_position` says whether neither side has a chariot, horse, cannon
     /// or soldier left after the move.
     pub fn record(&mut self, mover: Color, facts: &MoveFacts, dead_position: bool) -> Option<Outcome> {
+        let ply = self.plies;
+        self.plies += 1;
         let forcing = facts.is_check() || facts.attacks;
         let side = &mut self.sides[mover.index()];
         side.moves += 1;
         // "CXQ automatic draws" 1: a check, an attack, or a reply to one is not effective.
-        if !forcing && !self.previous_forcing {
+        self.last_effective = !forcing && !self.previous_forcing;
+        if self.last_effective {
             side.effective_moves += 1;
         }
         self.previous_forcing = forcing;
 
         // Interpretation: a move that is not a check resets the check series.
         if facts.is_check() {
-            side.check.extend(facts.checkers);
+            side.check.extend(facts.checkers, ply);
         } else {
             side.check = Series::default();
         }
@@ -138,7 +251,7 @@ impl CxqJudge {
         let mut chased_now: PieceSet = 0;
         for &(target, attackers) in &facts.chased {
             chased_now |= 1 << target;
-            side.chase[target as usize].extend(attackers);
+            side.chase[target as usize].extend(attackers, ply);
         }
         for (target, series) in side.chase.iter_mut().enumerate() {
             if chased_now & (1 << target) == 0 {
@@ -148,14 +261,40 @@ impl CxqJudge {
 
         if facts.progress {
             self.plies_without_progress = 0;
+            self.last_progress_ply = Some(ply);
         } else {
             self.plies_without_progress += 1;
         }
 
-        if let Some(outcome) = self.perpetual_outcome(mover) {
+        let ended = self.perpetual_outcome(mover).or_else(|| self.automatic_draw(dead_position));
+        if let Some((outcome, ending)) = ended {
+            self.ending = Some(ending);
             return Some(outcome);
         }
-        self.automatic_draw(dead_position)
+        None
+    }
+
+    /// Whether the last move recorded was effective ("CXQ automatic draws" 1).
+    pub fn last_move_effective(&self) -> bool {
+        self.last_effective
+    }
+
+    /// Why the judge ended the game, once it has.
+    pub fn ending(&self) -> Option<&CxqEnding> {
+        self.ending.as_ref()
+    }
+
+    /// The state of one of `side`'s series now.
+    fn state(&self, side: Color, kind: SeriesKind) -> SeriesState {
+        let series = self.sides[side.index()].series(kind);
+        SeriesState {
+            side,
+            kind,
+            length: series.length,
+            pieces: series.pieces,
+            first_ply: series.first_ply,
+            allowance: self.limits.series_allowance(series.pieces.count_ones()),
+        }
     }
 
     /// Rule 5, judged when `mover`'s move made one of its series perpetual: on both
@@ -166,18 +305,27 @@ impl CxqJudge {
     /// "both sides check (chase) perpetually" means the opponent's series has used its
     /// whole allowance over the same stretch: its length is at least the allowance.
     /// Without this reading the mutual outcomes of rule 5 could never happen.
-    fn perpetual_outcome(&self, mover: Color) -> Option<Outcome> {
+    fn perpetual_outcome(&self, mover: Color) -> Option<(Outcome, CxqEnding)> {
         let limits = &self.limits;
         let me = &self.sides[mover.index()];
-        let my_check = me.check.is_perpetual(limits);
-        let my_chase = me.chase.iter().any(|s| s.is_perpetual(limits));
-        if !my_check && !my_chase {
-            return None;
-        }
-        let them = &self.sides[mover.other().index()];
-        let their_check = them.check.has_used_allowance(limits);
-        let their_chase = them.chase.iter().any(|s| s.has_used_allowance(limits));
+        let decisive = if me.check.is_perpetual(limits) {
+            SeriesKind::Check
+        } else {
+            me.longest_chase(|s| s.is_perpetual(limits))?
+        };
+        let my_check = decisive == SeriesKind::Check;
         let opponent = mover.other();
+        let them = &self.sides[opponent.index()];
+        let their_check = them.check.has_used_allowance(limits);
+        let their_chase = them.longest_chase(|s| s.has_used_allowance(limits));
+        let ending = CxqEnding::Perpetual {
+            series: self.state(mover, decisive),
+            opponent_check: (them.check.length > 0).then(|| self.state(opponent, SeriesKind::Check)),
+            opponent_chase: their_chase
+                .or_else(|| them.longest_chase(|s| s.length > 0))
+                .map(|kind| self.state(opponent, kind)),
+        };
+        let their_chase = their_chase.is_some();
         let outcome = if my_check {
             if their_check {
                 Outcome::draw(EndReason::MutualPerpetualCheck)
@@ -194,28 +342,33 @@ impl CxqJudge {
         } else {
             Outcome::win(opponent, EndReason::PerpetualChase)
         };
-        Some(outcome)
+        Some((outcome, ending))
     }
 
     /// "CXQ automatic draws".
-    fn automatic_draw(&self, dead_position: bool) -> Option<Outcome> {
+    fn automatic_draw(&self, dead_position: bool) -> Option<(Outcome, CxqEnding)> {
         let limits = &self.limits;
         let [first, second] = &self.sides;
-        if dead_position {
-            return Some(Outcome::draw(EndReason::DeadPosition));
-        }
-        if first.moves >= limits.moves_per_side && second.moves >= limits.moves_per_side {
-            return Some(Outcome::draw(EndReason::MoveLimit300));
-        }
-        if first.effective_moves >= limits.effective_moves && second.effective_moves >= limits.effective_moves
+        let (reason, ending) = if dead_position {
+            (EndReason::DeadPosition, CxqEnding::DeadPosition)
+        } else if first.moves >= limits.moves_per_side && second.moves >= limits.moves_per_side {
+            (EndReason::MoveLimit300, CxqEnding::MoveLimit300 { moves: [first.moves, second.moves] })
+        } else if first.effective_moves >= limits.effective_moves
+            && second.effective_moves >= limits.effective_moves
         {
-            return Some(Outcome::draw(EndReason::MoveLimit120));
-        }
-        // "each side has made 30 moves since the last progress": 60 plies.
-        if self.plies_without_progress >= 2 * limits.moves_without_progress {
-            return Some(Outcome::draw(EndReason::NoProgress30));
-        }
-        None
+            let effective_moves = [first.effective_moves, second.effective_moves];
+            (EndReason::MoveLimit120, CxqEnding::MoveLimit120 { effective_moves })
+        } else if self.plies_without_progress >= 2 * limits.moves_without_progress {
+            // "each side has made 30 moves since the last progress": 60 plies.
+            let ending = CxqEnding::NoProgress {
+                plies: self.plies_without_progress,
+                last_progress_ply: self.last_progress_ply,
+            };
+            (EndReason::NoProgress30, ending)
+        } else {
+            return None;
+        };
+        Some((Outcome::draw(reason), ending))
     }
 
     /// The current series lengths (for display and tests).
@@ -355,6 +508,33 @@ mod tests {
         let mut judge = CxqJudge::new(CxqLimits::STANDARD);
         let result = play_pairs(&mut judge, 10, |_| chase(TARGET, 1 << HORSE), |_| check(1 << ROOK_A));
         assert_eq!(result, Some((13, Outcome::win(Color::First, EndReason::PerpetualCheck))));
+    }
+
+    #[test]
+    fn cxq_rule_5_the_ending_names_both_sides_series() {
+        // The chaser makes its series perpetual at ply 13 while Black has checked six
+        // times: the ending keeps both, with their first plies and allowances.
+        let mut judge = CxqJudge::new(CxqLimits::STANDARD);
+        play_pairs(&mut judge, 10, |_| chase(TARGET, 1 << HORSE), |_| check(1 << ROOK_A));
+        let Some(&CxqEnding::Perpetual { series, opponent_check, opponent_chase }) = judge.ending() else {
+            panic!("{:?}", judge.ending())
+        };
+        assert_eq!(series.kind, SeriesKind::Chase(TARGET));
+        assert_eq!((series.side, series.length, series.first_ply, series.allowance), (Color::First, 7, 0, 6));
+        assert!(series.is_perpetual());
+        let check = opponent_check.expect("Black's check series");
+        assert_eq!((check.side, check.length, check.first_ply), (Color::Second, 6, 1));
+        assert!(check.has_used_allowance() && !check.is_perpetual());
+        assert_eq!(opponent_chase, None);
+    }
+
+    #[test]
+    fn cxq_automatic_draw_no_progress_remembers_the_last_progress() {
+        let mut judge = CxqJudge::new(CxqLimits::STANDARD);
+        let progress = MoveFacts { progress: true, ..MoveFacts::default() };
+        assert_eq!(judge.record(Color::First, &progress, false), None);
+        play_pairs(&mut judge, 40, |_| quiet(), |_| quiet());
+        assert_eq!(judge.ending(), Some(&CxqEnding::NoProgress { plies: 60, last_progress_ply: Some(0) }));
     }
 
     #[test]

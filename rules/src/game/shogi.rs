@@ -8,7 +8,12 @@ use std::fmt;
 
 use crate::game::handicap::{Handicap, HandicapRules};
 use crate::game::ruleset::{ImpasseRule, MiniRepetitionRule, Ruleset};
-use crate::shogi::{IllegalMoveKind, Move, Position, Role, Variant};
+use crate::game::ruling::{
+    Citation, CountedPiece, Declaration, Evidence, NoLegalMove, PieceAt, PointCount, Repetition, Ruling,
+    SideCount,
+};
+use crate::notation::shogi::sfen;
+use crate::shogi::{IllegalMoveKind, Move, Position, Role, Square, Variant};
 use crate::{Color, EndDetails, EndReason, Outcome};
 
 /// Why a move or a claim was refused by the game (as opposed to the position).
@@ -65,20 +70,75 @@ pub struct ShogiGame {
     facts: Vec<PlyFacts>,
     /// For each position key: the ply of its first occurrence and how often it occurred.
     occurrences: HashMap<u64, (u32, u8)>,
+    /// The position key after each ply (index 0: the start), for naming the plies of a
+    /// repetition in its ruling.
+    keys: Vec<u64>,
     /// `non_checks[c][i]`: how many of the first `i` plies were non-check moves by `c`.
     non_checks: [Vec<u32>; 2],
     /// Moves the side to move has still to make in the current turn, after this one.
     moves_left_in_turn: u8,
     outcome: Option<Outcome>,
+    /// Why a law (or a claim) ended the game, once one has.
+    ruling: Option<Ruling>,
 }
 
-/// Piece values of the jishogi and impasse counts.
-fn piece_points(role: Role, big: u32, gold_silver: u32) -> u32 {
-    match role.unpromoted() {
-        Role::King => 0,
-        Role::Rook | Role::Bishop => big,
-        Role::Gold | Role::Silver => gold_silver,
-        _ => 1,
+/// Piece values of a jishogi or impasse count.
+#[derive(Clone, Copy, Debug)]
+struct PieceValues {
+    /// Rook and bishop, promoted or not.
+    big: u32,
+    /// Gold and silver (promoted pieces count as their unpromoted kind).
+    gold_silver: u32,
+}
+
+/// `shogi.md` "Impasse": R and B 5 points, every other piece 1.
+const IMPASSE_VALUES: PieceValues = PieceValues { big: 5, gold_silver: 1 };
+/// `shogi.md` "Impasse", 24-point rule: fewer points lose.
+const IMPASSE_POINTS: u32 = 24;
+/// `shogi.md` "Impasse", 27-point declaration: other pieces needed in the enemy camp.
+const DECLARATION_PIECES: u32 = 10;
+/// `minishogi.md` "Jishogi": R and B 3, G and S 2, P 1.
+const MINI_JISHOGI_VALUES: PieceValues = PieceValues { big: 3, gold_silver: 2 };
+/// `minishogi.md` "Jishogi": fewer points lose.
+const MINI_JISHOGI_POINTS: u32 = 11;
+
+/// `shogi.md` "Impasse", 27-point declaration: the points a declarer needs, 28 for Black
+/// and 27 for White.
+fn declaration_points(declarer: Color) -> u32 {
+    match declarer {
+        Color::First => 28,
+        Color::Second => 27,
+    }
+}
+
+impl PieceValues {
+    fn of(self, role: Role) -> u32 {
+        match role.unpromoted() {
+            Role::King => 0,
+            Role::Rook | Role::Bishop => self.big,
+            Role::Gold | Role::Silver => self.gold_silver,
+            _ => 1,
+        }
+    }
+}
+
+/// The Shogi role's name in rulings.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::King => "king",
+        Role::Rook => "rook",
+        Role::Bishop => "bishop",
+        Role::Gold => "gold",
+        Role::Silver => "silver",
+        Role::Knight => "knight",
+        Role::Lance => "lance",
+        Role::Pawn => "pawn",
+        Role::Dragon => "dragon",
+        Role::Horse => "horse",
+        Role::ProSilver => "promoted-silver",
+        Role::ProKnight => "promoted-knight",
+        Role::ProLance => "promoted-lance",
+        Role::Tokin => "promoted-pawn",
     }
 }
 
@@ -105,13 +165,17 @@ impl ShogiGame {
             moves: Vec::new(),
             facts: Vec::new(),
             occurrences: HashMap::new(),
+            keys: Vec::new(),
             non_checks: [vec![0], vec![0]],
             moves_left_in_turn: 0,
             outcome: None,
+            ruling: None,
         };
         game.moves_left_in_turn = game.extra_moves_for(game.position.turn());
         game.occurrences.insert(game.key(), (0, 1));
+        game.keys.push(game.key());
         game.outcome = game.position.outcome_by_basic_rules();
+        game.ruling = game.outcome.map(|outcome| game.explain(outcome));
         game
     }
 
@@ -138,6 +202,12 @@ impl ShogiGame {
     /// The outcome, once the game has ended by rule.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+
+    /// Why a law or a claim ended the game (no legal move, sennichite, repetition,
+    /// jishogi, impasse), once one has.
+    pub fn ruling(&self) -> Option<&Ruling> {
+        self.ruling.as_ref()
     }
 
     /// Whether the given ply (0-based index into [`ShogiGame::moves`]) gave check.
@@ -230,7 +300,9 @@ impl ShogiGame {
             self.non_checks[color.index()].push(previous + add);
         }
         self.continue_turn(mover, check);
+        self.keys.push(self.key());
         self.outcome = self.judge();
+        self.ruling = self.outcome.map(|outcome| self.explain(outcome));
         Ok(self.outcome)
     }
 
@@ -319,19 +391,30 @@ impl ShogiGame {
         }
     }
 
-    /// Points of `color` with the given values, over board and hand.
-    fn material_points(&self, color: Color, big: u32, gold_silver: u32, only_enemy_camp: bool) -> u32 {
+    /// The points of `color`, piece by piece, over board (only the enemy camp, when
+    /// asked) and hand.
+    fn side_count(&self, color: Color, values: PieceValues, only_enemy_camp: bool) -> SideCount {
         let pos = &self.position;
-        let board: u32 = pos
+        let mut pieces: Vec<CountedPiece> = pos
             .pieces_of(color)
             .iter()
             .filter(|&sq| !only_enemy_camp || pos.in_promotion_zone(sq, color))
-            .filter_map(|sq| pos.piece_at(sq))
-            .map(|p| piece_points(p.role, big, gold_silver))
-            .sum();
-        let hand: u32 =
-            pos.hand(color).iter().map(|(role, n)| piece_points(role, big, gold_silver) * u32::from(n)).sum();
-        board + hand
+            .filter_map(|sq| pos.piece_at(sq).map(|p| (sq, p.role)))
+            .filter(|&(_, role)| role != Role::King)
+            .map(|(sq, role)| CountedPiece {
+                piece: role_name(role),
+                square: Some(sq.to_string()),
+                count: 1,
+                points: values.of(role),
+            })
+            .collect();
+        pieces.extend(pos.hand(color).iter().filter(|&(_, n)| n > 0).map(|(role, n)| CountedPiece {
+            piece: role_name(role),
+            square: None,
+            count: u32::from(n),
+            points: values.of(role) * u32::from(n),
+        }));
+        SideCount { side: color, points: pieces.iter().map(|p| p.points).sum(), pieces }
     }
 
     fn king_in_enemy_camp(&self, color: Color) -> bool {
@@ -348,12 +431,9 @@ impl ShogiGame {
         if !tournament {
             return Some(Outcome::draw(EndReason::Jishogi));
         }
-        let scores = [
-            self.material_points(Color::First, 3, 2, false),
-            self.material_points(Color::Second, 3, 2, false),
-        ];
+        let scores = Color::ALL.map(|c| self.side_count(c, MINI_JISHOGI_VALUES, false).points);
         let details = EndDetails { scores: Some(scores) };
-        Some(match (scores[0] < 11, scores[1] < 11) {
+        Some(match (scores[0] < MINI_JISHOGI_POINTS, scores[1] < MINI_JISHOGI_POINTS) {
             (true, false) => {
                 Outcome::Decisive { winner: Color::Second, reason: EndReason::JishogiCount, details }
             }
@@ -387,12 +467,9 @@ impl ShogiGame {
                         "the 24-point count needs both kings in their promotion zones",
                     ));
                 }
-                let scores = [
-                    self.material_points(Color::First, 5, 1, false),
-                    self.material_points(Color::Second, 5, 1, false),
-                ];
+                let scores = Color::ALL.map(|c| self.side_count(c, IMPASSE_VALUES, false).points);
                 let details = EndDetails { scores: Some(scores) };
-                Ok(match (scores[0] < 24, scores[1] < 24) {
+                Ok(match (scores[0] < IMPASSE_POINTS, scores[1] < IMPASSE_POINTS) {
                     (true, false) => {
                         Outcome::Decisive { winner: Color::Second, reason: EndReason::Impasse24, details }
                     }
@@ -415,11 +492,11 @@ impl ShogiGame {
                     .filter(|&sq| self.position.in_promotion_zone(sq, me))
                     .filter(|&sq| self.position.piece_at(sq).is_some_and(|p| p.role != Role::King))
                     .count();
-                let points = self.material_points(me, 5, 1, true);
-                let needed = if me == Color::First { 28 } else { 27 };
+                let points = self.side_count(me, IMPASSE_VALUES, true).points;
+                let needed = declaration_points(me);
                 let valid = self.king_in_enemy_camp(me)
                     && !self.position.is_check()
-                    && pieces_in_camp >= 10
+                    && pieces_in_camp >= DECLARATION_PIECES as usize
                     && points >= needed;
                 let mut scores = [0; 2];
                 scores[me.index()] = points;
@@ -438,6 +515,97 @@ impl ShogiGame {
     pub fn claim(&mut self, claim: Claim) -> Result<Outcome, GameError> {
         let outcome = self.judge_claim(claim)?;
         self.outcome = Some(outcome);
+        self.ruling = Some(self.explain(outcome));
         Ok(outcome)
+    }
+
+    /// The ruling for `outcome`, reached now.
+    fn explain(&self, outcome: Outcome) -> Ruling {
+        let spec = match self.position.variant() {
+            Variant::Standard => "shogi.md",
+            Variant::Mini => "minishogi.md",
+        };
+        let end_of_the_game =
+            |interpretation| Citation { spec, section: "End of the game", items: &[], interpretation };
+        let reason = outcome.reason();
+        let (citation, evidence) = match reason {
+            EndReason::Checkmate | EndReason::Stalemate => {
+                let side = self.position.turn();
+                let checkers = self.position.checkers().iter().filter_map(|sq| self.piece_at(sq)).collect();
+                let evidence = Evidence::NoLegalMove(NoLegalMove {
+                    side,
+                    in_check: self.position.is_check(),
+                    checkers,
+                    legal_moves: 0,
+                });
+                (end_of_the_game(false), evidence)
+            }
+            EndReason::Jishogi | EndReason::JishogiCount | EndReason::Impasse24 => {
+                let (threshold, counts) = match reason {
+                    EndReason::Jishogi => (None, Vec::new()),
+                    EndReason::JishogiCount => (
+                        Some(MINI_JISHOGI_POINTS),
+                        Color::ALL.map(|c| self.side_count(c, MINI_JISHOGI_VALUES, false)).to_vec(),
+                    ),
+                    _ => (
+                        Some(IMPASSE_POINTS),
+                        Color::ALL.map(|c| self.side_count(c, IMPASSE_VALUES, false)).to_vec(),
+                    ),
+                };
+                let kings = Color::ALL
+                    .iter()
+                    .filter_map(|&c| self.position.king_square(c).and_then(|sq| self.piece_at(sq)))
+                    .collect();
+                (end_of_the_game(false), Evidence::PointCount(PointCount { kings, threshold, counts }))
+            }
+            EndReason::ImpasseDeclaration => {
+                let declarer = self.position.turn();
+                let counted = self.side_count(declarer, IMPASSE_VALUES, true);
+                let pieces_in_camp = counted.pieces.iter().filter(|p| p.square.is_some()).count() as u32;
+                let king = self.position.king_square(declarer).and_then(|sq| self.piece_at(sq));
+                let evidence = Evidence::Declaration(Declaration {
+                    declarer,
+                    king: king.unwrap_or(PieceAt { piece: "king", side: declarer, square: None }),
+                    king_in_camp: self.king_in_enemy_camp(declarer),
+                    in_check: self.position.is_check(),
+                    pieces_in_camp,
+                    pieces_needed: DECLARATION_PIECES,
+                    points: counted.points,
+                    points_needed: declaration_points(declarer),
+                    valid: outcome.winner() == Some(declarer),
+                    pieces: counted.pieces,
+                });
+                (end_of_the_game(false), evidence)
+            }
+            // Sennichite, perpetual check, the MiniShogi repetition laws.
+            _ => {
+                let key = self.key();
+                let first_ply = self.occurrences.get(&key).map_or(0, |&(first, _)| first);
+                let evidence = Evidence::Repetition(Repetition {
+                    position: sfen::write(&self.position),
+                    occurrences: (0..self.keys.len() as u32)
+                        .filter(|&p| self.keys[p as usize] == key)
+                        .collect(),
+                    cycle_started_by: self.position.turn(),
+                    checking_throughout: Color::ALL
+                        .into_iter()
+                        .filter(|&c| self.checked_throughout(c, first_ply))
+                        .collect(),
+                });
+                (end_of_the_game(true), evidence)
+            }
+        };
+        Ruling {
+            law: reason.as_str(),
+            citation,
+            ply: self.moves.len() as u32,
+            against: outcome.winner().map(|winner| !winner),
+            evidence,
+        }
+    }
+
+    fn piece_at(&self, square: Square) -> Option<PieceAt> {
+        let piece = self.position.piece_at(square)?;
+        Some(PieceAt { piece: role_name(piece.role), side: piece.color, square: Some(square.to_string()) })
     }
 }

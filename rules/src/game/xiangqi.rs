@@ -4,16 +4,19 @@
 //! For every move the game computes the facts the CXQ rules need (which pieces give
 //! check, which unprotected enemy pieces are attacked and by which pieces) from the
 //! positions before and after the move, and feeds them to [`CxqJudge`]. Only the moved
-//! piece and the pieces whose attacks the move uncovered are examined, so the cost per
-//! move does not depend on the length of the game.
+//! piece and the cannons it may have become the screen of are examined (the attackers
+//! the spec allows), so the cost per move does not depend on the length of the game.
+//! Each ply's facts are kept with the squares and kinds of the pieces involved, so that
+//! a ruling can name them ([`XiangqiGame::ruling`]) without replaying the game.
 
 use std::fmt;
 
-use crate::game::cxq::{CxqJudge, MoveFacts, PieceId, PieceSet};
+use crate::game::cxq::{CxqEnding, CxqJudge, MoveFacts, PieceId, PieceSet, SeriesKind, SeriesState};
 use crate::game::handicap::{CaptureBan, Handicap, HandicapRules, RiverRestriction};
 use crate::game::ruleset::{CxqLimits, Ruleset};
-use crate::xiangqi::{IllegalMoveKind, Move, Position, Role, Square, SquareSet, SQUARES};
-use crate::{Color, Outcome};
+use crate::game::ruling::{self, Citation, Evidence, PieceAt, PlyMove, Ruling, SeriesExplained, SeriesPly};
+use crate::xiangqi::{IllegalMoveKind, Move, Piece, Position, Role, Square, SquareSet, SQUARES};
+use crate::{Color, EndReason, Outcome};
 
 /// Why a move was refused by the game (as opposed to the position).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +51,28 @@ impl std::error::Error for GameError {}
 
 const NO_PIECE: PieceId = PieceId::MAX;
 
+/// A piece as a ply's record remembers it: its identity, what it is, where it stood
+/// after the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Seen {
+    id: PieceId,
+    piece: Piece,
+    square: Square,
+}
+
+/// What one ply did under the CXQ rules, kept so that a ruling can name every piece of a
+/// series (issue 15 §2) without replaying the game.
+#[derive(Clone, Debug)]
+struct PlyRecord {
+    mover: Color,
+    /// The enemy king and the pieces checking it after the move, if the move was a check.
+    check: Option<(Seen, Vec<Seen>)>,
+    /// The unprotected enemy pieces the move attacked, each with its attackers.
+    chased: Vec<(Seen, Vec<Seen>)>,
+    /// Whether the move was effective ("CXQ automatic draws" 1).
+    effective: bool,
+}
+
 /// A Xiangqi game: start, moves, and the running CXQ judgement.
 #[derive(Clone, Debug)]
 pub struct XiangqiGame {
@@ -62,6 +87,10 @@ pub struct XiangqiGame {
     /// Points whose start piece has not moved yet (for the handicap capture bans).
     unmoved: u128,
     judge: Option<CxqJudge>,
+    /// Every ply's CXQ facts with the pieces named (only under the CXQ ruleset).
+    history: Vec<PlyRecord>,
+    /// Why a law ended the game, once one has.
+    ruling: Option<Ruling>,
     /// Moves the side to move still makes in this turn after the next one.
     moves_left_in_turn: u8,
     /// Whether the receiver's handicap turn is still running.
@@ -99,7 +128,7 @@ impl XiangqiGame {
         } else {
             0
         };
-        XiangqiGame {
+        let mut game = XiangqiGame {
             ruleset,
             handicap,
             outcome: start.outcome_by_basic_rules(),
@@ -110,9 +139,13 @@ impl XiangqiGame {
             ids,
             unmoved,
             judge,
+            history: Vec::new(),
+            ruling: None,
             moves_left_in_turn,
             in_handicap_turn,
-        }
+        };
+        game.ruling = game.outcome.map(|outcome| game.explain(outcome));
+        game
     }
 
     /// The ruleset in force.
@@ -143,6 +176,12 @@ impl XiangqiGame {
     /// The outcome, once the game has ended by rule.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+
+    /// Why a law ended the game (mate, no legal move, a CXQ series or automatic draw),
+    /// once one has.
+    pub fn ruling(&self) -> Option<&Ruling> {
+        self.ruling.as_ref()
     }
 
     /// The side that makes the next move.
@@ -264,12 +303,15 @@ impl XiangqiGame {
         self.continue_turn(mover);
 
         self.outcome = self.position.outcome_by_basic_rules();
-        if self.outcome.is_none() {
-            if let (Some(judge), Some(facts)) = (self.judge.as_mut(), facts) {
+        if let (Some(judge), Some((facts, mut record))) = (self.judge.as_mut(), facts) {
+            if self.outcome.is_none() {
                 let dead = is_dead_position(&self.position);
                 self.outcome = judge.record(mover, &facts, dead);
+                record.effective = judge.last_move_effective();
             }
+            self.history.push(record);
         }
+        self.ruling = self.outcome.map(|outcome| self.explain(outcome));
         Ok(self.outcome)
     }
 
@@ -310,83 +352,298 @@ impl XiangqiGame {
         }
         let mut after = self.position.clone();
         after.play_unchecked(m);
-        Some(self.facts(&self.position, &after, m))
+        Some(self.facts(&self.position, &after, m).0)
     }
 
-    fn id(&self, sq: Square) -> PieceSet {
-        match self.ids[sq.index()] {
-            NO_PIECE => 0,
-            id => 1 << id,
-        }
-    }
-
-    /// The CXQ facts of `m`, played from `before` to `after`.
-    fn facts(&self, before: &Position, after: &Position, m: Move) -> MoveFacts {
+    /// The CXQ facts of `m`, played from `before` to `after`, and the same facts with the
+    /// pieces named for the game's history.
+    fn facts(&self, before: &Position, after: &Position, m: Move) -> (MoveFacts, PlyRecord) {
         let mover = before.turn();
         let enemy = mover.other();
-        // The ids as they stand after the move.
-        let id_after = |sq: Square| if sq == m.to { self.id(m.from) } else { self.id(sq) };
+        // The pieces as they stand after the move, with their identities.
+        let seen = |square: Square| {
+            let id = self.ids[if square == m.to { m.from } else { square }.index()];
+            after.piece_at(square).map(|piece| Seen { id, piece, square })
+        };
+        let bits = |pieces: &[Seen]| pieces.iter().fold(0 as PieceSet, |set, p| set | 1 << p.id);
 
-        let checkers: PieceSet = after.checkers().map(id_after).fold(0, |a, b| a | b);
+        let checkers: Vec<Seen> = after.checkers().filter_map(seen).collect();
+        let check =
+            if checkers.is_empty() { None } else { seen(after.king(enemy)).map(|king| (king, checkers)) };
+        let mut facts =
+            MoveFacts { checkers: check.as_ref().map_or(0, |(_, by)| bits(by)), ..MoveFacts::default() };
 
-        let mut facts = MoveFacts { checkers, ..MoveFacts::default() };
-        // Attack sets are computed once per attacking piece (not once per pair): the
-        // cost of a move stays a small constant.
-        let mut chasers_of = [0 as PieceSet; SQUARES];
-        let enemy_occupied = after.occupied_by(enemy).0;
-        for attacker in after.occupied_by(mover) {
-            let Some(attacker_piece) = after.piece_at(attacker) else { continue };
-            // Exception: threats by a king or a soldier are not attacks.
-            if matches!(attacker_piece.role, Role::King | Role::Soldier) {
+        let mut chased: Vec<(Seen, Vec<Seen>)> = Vec::new();
+        for (attacker, target) in threats_made(before, after, m) {
+            let (Some(attacker_seen), Some(target_seen)) = (seen(attacker), seen(target)) else { continue };
+            let (attacker_piece, target_piece) = (attacker_seen.piece, target_seen.piece);
+            // Exceptions: the king is checked, not chased; a soldier that has not crossed
+            // the river is not a target.
+            if target_piece.role == Role::King
+                || (target_piece.role == Role::Soldier && target.on_own_side(enemy))
+            {
                 continue;
             }
-            let targets = after.attacks_from(attacker).0 & enemy_occupied;
-            if targets == 0 {
+            // "Can capture" is a legal capture in the position after the move: a pinned
+            // piece does not attack (Interpretation, "Who attacks").
+            if !can_capture(after, attacker, target, mover) {
                 continue;
             }
-            // Credit: the moved piece, or a piece whose attack the move uncovered.
-            let attacked_before = if attacker == m.to { 0 } else { before.attacks_from(attacker).0 };
-            for target in SquareSet(targets) {
-                let Some(target_piece) = after.piece_at(target) else { continue };
-                // Exceptions: the king is checked, not chased; a soldier that has not
-                // crossed the river is not a target.
-                if target_piece.role == Role::King
-                    || (target_piece.role == Role::Soldier && target.on_own_side(enemy))
-                {
-                    continue;
-                }
-                let was_attacked = attacked_before >> target.index() & 1 != 0;
-                if was_attacked && can_capture(before, attacker, target, mover) {
-                    continue;
-                }
-                if !can_capture(after, attacker, target, mover) {
-                    continue;
-                }
-                // Exception: a same-type exchange or sacrifice is not an attack.
-                if attacker_piece.role == target_piece.role && can_capture(after, target, attacker, enemy) {
-                    continue;
-                }
-                facts.attacks = true;
-                // The chariot exception: a chariot threatened by a horse or a cannon counts
-                // as unprotected.
-                let chariot_exception = target_piece.role == Role::Chariot
-                    && matches!(attacker_piece.role, Role::Horse | Role::Cannon);
-                if chariot_exception || !is_protected(after, attacker, target) {
-                    chasers_of[target.index()] |= id_after(attacker);
+            // Exception: a same-type exchange or sacrifice is not an attack.
+            if attacker_piece.role == target_piece.role && can_capture(after, target, attacker, enemy) {
+                continue;
+            }
+            facts.attacks = true;
+            // The chariot exception: a chariot threatened by a horse or a cannon counts as
+            // unprotected.
+            let chariot_exception = target_piece.role == Role::Chariot
+                && matches!(attacker_piece.role, Role::Horse | Role::Cannon);
+            if chariot_exception || !is_protected(after, attacker, target) {
+                match chased.iter_mut().find(|(t, _)| t.square == target) {
+                    Some((_, by)) => by.push(attacker_seen),
+                    None => chased.push((target_seen, vec![attacker_seen])),
                 }
             }
         }
-        for target in Square::all() {
-            if chasers_of[target.index()] != 0 {
-                facts.chased.push((self.ids[target.index()], chasers_of[target.index()]));
-            }
-        }
+        facts.chased = chased.iter().map(|(target, by)| (target.id, bits(by))).collect();
         facts.progress = before.piece_at(m.to).is_some()
             || before.piece_at(m.from).is_some_and(|p| {
                 p.role == Role::Soldier && !m.from.on_own_side(mover) && is_forward(m, mover)
             });
-        facts
+        (facts, PlyRecord { mover, check, chased, effective: false })
     }
+
+    /// The square of the piece with identity `id` now.
+    fn square_of(&self, id: PieceId) -> Option<Square> {
+        Square::all().find(|sq| self.ids[sq.index()] == id)
+    }
+
+    /// The ruling for `outcome`, reached now.
+    fn explain(&self, outcome: Outcome) -> Ruling {
+        let ply = self.moves.len() as u32;
+        let against = outcome.winner().map(|winner| !winner);
+        let reason = outcome.reason();
+        let limits = self.judge.as_ref().map_or(CxqLimits::STANDARD, |judge| *judge.limits());
+        let cxq_draws = |items| Citation {
+            spec: "xiangqi.md",
+            section: "CXQ automatic draws",
+            items,
+            interpretation: false,
+        };
+        let (citation, evidence) = match self.judge.as_ref().and_then(CxqJudge::ending) {
+            Some(&CxqEnding::Perpetual { series, opponent_check, opponent_chase }) => {
+                let opponent_chase = opponent_chase.map(|s| self.explain_series(s));
+                let chases_counted = series.kind != SeriesKind::Check
+                    || opponent_chase.as_ref().is_some_and(|s| s.used_allowance);
+                let items: &'static [u8] = match reason {
+                    EndReason::PerpetualCheck | EndReason::MutualPerpetualCheck if chases_counted => {
+                        &[1, 2, 3, 5]
+                    }
+                    EndReason::PerpetualCheck | EndReason::MutualPerpetualCheck => &[1, 3, 5],
+                    _ => &[2, 3, 5],
+                };
+                let evidence = Evidence::CxqSeries(ruling::CxqSeries {
+                    series: self.explain_series(series),
+                    opponent_check: opponent_check.map(|s| self.explain_series(s)),
+                    opponent_chase,
+                    limits: ruling::SeriesLimits {
+                        per_piece: limits.series_per_piece,
+                        max_pieces: limits.series_max_pieces,
+                    },
+                });
+                let citation = Citation {
+                    spec: "xiangqi.md",
+                    section: "CXQ supplementary rules: perpetual check and perpetual chase",
+                    items,
+                    interpretation: true,
+                };
+                (citation, evidence)
+            }
+            Some(&CxqEnding::NoProgress { plies, last_progress_ply }) => {
+                let evidence = Evidence::NoProgress(ruling::NoProgress {
+                    limit_per_side: limits.moves_without_progress,
+                    plies,
+                    from_ply: ply + 1 - plies,
+                    to_ply: ply,
+                    last_progress: last_progress_ply.map(|p| self.ply_move(p)),
+                });
+                (cxq_draws(&[2]), evidence)
+            }
+            Some(&CxqEnding::MoveLimit120 { effective_moves }) => {
+                let sides = Color::ALL
+                    .iter()
+                    .map(|&side| {
+                        let plies: Vec<u32> = (0..self.history.len() as u32)
+                            .filter(|&p| {
+                                let record = &self.history[p as usize];
+                                record.mover == side && record.effective
+                            })
+                            .collect();
+                        ruling::SideMoves {
+                            side,
+                            counted: effective_moves[side.index()],
+                            last: plies.last().map(|&p| self.ply_move(p)),
+                            plies: plies.iter().map(|p| p + 1).collect(),
+                        }
+                    })
+                    .collect();
+                (
+                    cxq_draws(&[1]),
+                    Evidence::EffectiveMoves(ruling::EffectiveMoves {
+                        limit_per_side: limits.effective_moves,
+                        sides,
+                    }),
+                )
+            }
+            Some(&CxqEnding::MoveLimit300 { moves }) => {
+                let evidence = Evidence::MoveLimit(ruling::MoveLimit {
+                    limit_per_side: limits.moves_per_side,
+                    moves: moves.to_vec(),
+                });
+                (cxq_draws(&[3]), evidence)
+            }
+            Some(CxqEnding::DeadPosition) => {
+                let pieces = Square::all().filter_map(|sq| piece_at(&self.position, sq)).collect();
+                (cxq_draws(&[]), Evidence::DeadPosition(ruling::DeadPosition { pieces }))
+            }
+            // `xiangqi.md` "Legality" 3: no legal move loses, in check or not.
+            None => {
+                let side = self.position.turn();
+                let checkers =
+                    self.position.checkers().filter_map(|sq| piece_at(&self.position, sq)).collect();
+                let evidence = Evidence::NoLegalMove(ruling::NoLegalMove {
+                    side,
+                    in_check: self.position.is_check(),
+                    checkers,
+                    legal_moves: 0,
+                });
+                let citation =
+                    Citation { spec: "xiangqi.md", section: "Legality", items: &[3], interpretation: false };
+                (citation, evidence)
+            }
+        };
+        Ruling { law: reason.as_str(), citation, ply, against, evidence }
+    }
+
+    /// A 0-based ply as a ruling names it.
+    fn ply_move(&self, ply: u32) -> PlyMove {
+        PlyMove {
+            ply: ply + 1,
+            mv: self.moves.get(ply as usize).map(ToString::to_string).unwrap_or_default(),
+        }
+    }
+
+    /// A series, ply by ply, from the game's history.
+    fn explain_series(&self, series: SeriesState) -> SeriesExplained {
+        let plies = (series.first_ply..self.history.len() as u32)
+            .filter(|&p| self.history[p as usize].mover == series.side)
+            .filter_map(|p| {
+                let record = &self.history[p as usize];
+                let (target, by) = match series.kind {
+                    SeriesKind::Check => record.check.as_ref()?,
+                    SeriesKind::Chase(id) => record.chased.iter().find(|(target, _)| target.id == id)?,
+                };
+                let PlyMove { ply, mv } = self.ply_move(p);
+                Some(SeriesPly {
+                    ply,
+                    mv,
+                    by: by.iter().map(piece_seen).collect(),
+                    target: piece_seen(target),
+                })
+            })
+            .collect();
+        let target_now = match series.kind {
+            SeriesKind::Check => Some(self.position.king(!series.side)),
+            SeriesKind::Chase(id) => self.square_of(id),
+        };
+        SeriesExplained {
+            kind: match series.kind {
+                SeriesKind::Check => ruling::SeriesKind::Check,
+                SeriesKind::Chase(_) => ruling::SeriesKind::Chase,
+            },
+            side: series.side,
+            target: target_now.and_then(|sq| piece_at(&self.position, sq)).unwrap_or(PieceAt {
+                piece: "king",
+                side: !series.side,
+                square: None,
+            }),
+            length: series.length,
+            pieces: series.pieces.count_ones(),
+            allowance: series.allowance,
+            perpetual: series.is_perpetual(),
+            used_allowance: series.has_used_allowance(),
+            plies,
+        }
+    }
+}
+
+/// The Xiangqi role's name in rulings.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::King => "king",
+        Role::Advisor => "advisor",
+        Role::Elephant => "elephant",
+        Role::Horse => "horse",
+        Role::Chariot => "chariot",
+        Role::Cannon => "cannon",
+        Role::Soldier => "soldier",
+    }
+}
+
+/// A piece on a square as a ruling names it.
+fn named(piece: Piece, square: Square) -> PieceAt {
+    PieceAt { piece: role_name(piece.role), side: piece.color, square: Some(square.to_string()) }
+}
+
+fn piece_seen(seen: &Seen) -> PieceAt {
+    named(seen.piece, seen.square)
+}
+
+fn piece_at(position: &Position, square: Square) -> Option<PieceAt> {
+    position.piece_at(square).map(|piece| named(piece, square))
+}
+
+/// The threats a move makes, as (attacker, target) points, by the CXQ definition of an
+/// attack (`xiangqi.md` "CXQ supplementary rules", Attack, and the Interpretation "Who
+/// attacks"): the moved piece's threats, and those of a cannon whose screen the moved
+/// piece became (a new attack through the new screen). A line, horse leg or elephant eye
+/// the move opens makes no attacker, and a king move attacks nothing. The caller applies
+/// the exceptions (targets, pins, exchanges); a soldier's own threats are left out here.
+///
+/// Interpretation (ours): a soldier that becomes the screen of its cannon makes an
+/// attack, since the threat is the cannon's, not the soldier's; and "new" means the
+/// cannon did not reach the target on the board before the move, so a piece that merely
+/// slides along the line it already screened, or captures the screen and takes its
+/// place, makes no cannon attack.
+fn threats_made(before: &Position, after: &Position, m: Move) -> Vec<(Square, Square)> {
+    let mut threats = Vec::new();
+    let Some(moved) = after.piece_at(m.to) else { return threats };
+    if moved.role == Role::King {
+        return threats;
+    }
+    let enemy = after.occupied_by(moved.color.other()).0;
+    if moved.role != Role::Soldier {
+        threats.extend(SquareSet(after.attacks_from(m.to).0 & enemy).map(|target| (m.to, target)));
+    }
+    for cannon in after.occupied_by(moved.color) {
+        if cannon == m.to || after.piece_at(cannon).is_none_or(|p| p.role != Role::Cannon) {
+            continue;
+        }
+        let new_targets = after.attacks_from(cannon).0 & enemy & !before.attacks_from(cannon).0;
+        threats.extend(
+            SquareSet(new_targets)
+                .filter(|&target| between(cannon, target, m.to))
+                .map(|target| (cannon, target)),
+        );
+    }
+    threats
+}
+
+/// Whether `middle` lies strictly between `a` and `b` on one file or rank.
+fn between(a: Square, b: Square, middle: Square) -> bool {
+    let strictly = |x: u8, y: u8, m: u8| x.min(y) < m && m < x.max(y);
+    (a.file() == b.file() && middle.file() == a.file() && strictly(a.rank(), b.rank(), middle.rank()))
+        || (a.rank() == b.rank() && middle.rank() == a.rank() && strictly(a.file(), b.file(), middle.file()))
 }
 
 /// Whether the soldier move `m` goes forward for `color`.

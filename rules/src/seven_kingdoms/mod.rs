@@ -47,13 +47,12 @@
 //! - **Seats leaving** ([`Position::time_out_seat`], [`Position::resign_seat`]): the seat's
 //!   kingdoms are defeated and leave the board; the game goes on.
 
-mod game;
 mod outcome;
 mod position;
 mod seating;
 mod types;
 
-pub use game::{Game, GameEvent, ReplayError, ReplayEvent, SeatExit};
+pub use crate::game::seven_kingdoms::{Game, GameEvent, ReplayError, ReplayEvent, SeatExit};
 pub use outcome::{standings, EndCause, GameOutcome, HegemonyKind, SeatStanding};
 pub use position::{
     perft, Defeat, IllegalMoveKind, KingdomRecord, MoveEffect, MoveList, PlayError, Position, PositionError,

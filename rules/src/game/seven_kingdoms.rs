@@ -1,7 +1,14 @@
-//! A game record: the start position, every event since, and the current position.
+//! A Seven Kingdoms game record: the start position, every event since (moves, seats
+//! leaving), the current position, and the ruling once the game is over. Also reachable
+//! as `tavoliere_rules::seven_kingdoms::Game`. The end of the game itself (defeats,
+//! hegemony, standings) is part of the position's state and stays in the core
+//! ([`crate::seven_kingdoms::Position::outcome`]), since every capture changes it.
 
-use super::outcome::{standings, GameOutcome, SeatStanding};
-use super::{Kingdom, Move, MoveEffect, PlayError, Position, Seat, SeatError, Seating};
+use crate::game::ruling::{self, Citation, Evidence, KingdomsStanding, Ruling};
+use crate::seven_kingdoms::{
+    standings, EndCause, GameOutcome, Kingdom, Move, MoveEffect, PlayError, Position, Seat, SeatError,
+    SeatStanding, Seating, HEGEMONY_GENERALS, HEGEMONY_PIECES,
+};
 
 /// How a player left the game without being defeated on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -179,6 +186,48 @@ impl Game {
     /// Every seat's standing now (the final standings once the game is over).
     pub fn standings(&self) -> Vec<SeatStanding> {
         standings(&self.current)
+    }
+
+    /// Why the game ended (hegemony, the last alliance, no legal moves), once it has:
+    /// the seat that decided it and every seat's captures. `against` is `None`: the
+    /// standings say who won. The ply is the number of moves played.
+    pub fn ruling(&self) -> Option<Ruling> {
+        let outcome = self.outcome()?;
+        let seat = match outcome.cause {
+            EndCause::Hegemony { seat, .. } | EndCause::LastAlliance { seat } => Some(usize::from(seat.0)),
+            EndCause::NoLegalMoves => None,
+        };
+        let standings = outcome
+            .standings
+            .iter()
+            .map(|s| KingdomsStanding {
+                seat: usize::from(s.seat.0),
+                kingdoms: s.kingdoms.iter().map(|k| k.name()).collect(),
+                captured_pieces: s.captured_pieces,
+                captured_generals: s.captured_generals,
+                value_score: s.value_score,
+                place: u32::from(s.place),
+                winner: s.winner,
+                out: s.out,
+            })
+            .collect();
+        Some(Ruling {
+            law: outcome.cause.as_str(),
+            citation: Citation {
+                spec: "seven-kingdoms.md",
+                section: "Defeat of a kingdom and victory",
+                items: &[],
+                interpretation: false,
+            },
+            ply: self.ply() as u32,
+            against: None,
+            evidence: Evidence::SevenKingdoms(ruling::SevenKingdoms {
+                seat,
+                generals_needed: HEGEMONY_GENERALS,
+                pieces_needed: HEGEMONY_PIECES,
+                standings,
+            }),
+        })
     }
 }
 

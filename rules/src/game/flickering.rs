@@ -1,12 +1,13 @@
 //! A Flickering chess game: the start position, the series played, and the laws that
-//! end it (flickering-chess.md "End of the game").
+//! end it (flickering-chess.md "End of the game"). The series themselves (what a turn
+//! may contain) are the core's, [`crate::chess::Series`]; this is the record and its laws.
+//! Also reachable as `tavoliere_rules::chess::Game`.
 
 use std::fmt;
 
-use super::position::Position;
-use super::search::{search_saving_series, SearchLimits, SearchResult};
-use super::series::{Series, SeriesError};
-use super::types::Move;
+use crate::chess::{search_saving_series, Move, Position, SearchLimits, SearchResult, Series, SeriesError};
+use crate::game::ruling::{Citation, Evidence, NoLegalMove, Repetition, Ruling};
+use crate::notation::chess::fen;
 use crate::{EndReason, Outcome};
 
 /// Why [`Game::play_series`] or [`Game::claim_repetition`] refused.
@@ -53,6 +54,8 @@ pub struct Game {
     positions: Vec<Position>,
     limits: SearchLimits,
     outcome: Option<Outcome>,
+    /// Why a law or a claim ended the game, once one has.
+    ruling: Option<Ruling>,
 }
 
 impl Default for Game {
@@ -75,7 +78,10 @@ impl Game {
     /// A game from `start`, judging mate with the given search limits.
     pub fn with_limits(start: Position, limits: SearchLimits) -> Game {
         let outcome = outcome_by_rule(&start, limits);
-        Game { positions: vec![start.clone()], start, series: Vec::new(), limits, outcome }
+        let mut game =
+            Game { positions: vec![start.clone()], start, series: Vec::new(), limits, outcome, ruling: None };
+        game.ruling = outcome.map(|o| game.explain(o));
+        game
     }
 
     /// The start position.
@@ -117,6 +123,7 @@ impl Game {
         self.outcome = outcome_by_rule(&next, self.limits);
         self.positions.push(next);
         self.series.push(moves.to_vec());
+        self.ruling = self.outcome.map(|o| self.explain(o));
         Ok(())
     }
 
@@ -145,6 +152,7 @@ impl Game {
         }
         let o = Outcome::draw(EndReason::Repetition);
         self.outcome = Some(o);
+        self.ruling = Some(self.explain(o));
         Ok(o)
     }
 
@@ -152,10 +160,56 @@ impl Game {
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
+
+    /// Why the game ended (mate, stalemate, a claimed repetition), once it has. Plies are
+    /// series: ply 3 is the third series of the game.
+    pub fn ruling(&self) -> Option<&Ruling> {
+        self.ruling.as_ref()
+    }
+
+    /// The ruling for `outcome`, reached now (flickering-chess.md "End of the game").
+    fn explain(&self, outcome: Outcome) -> Ruling {
+        let position = self.position();
+        let evidence = match outcome.reason() {
+            EndReason::Repetition => {
+                let key = position.zobrist();
+                Evidence::Repetition(Repetition {
+                    position: fen::write(position),
+                    occurrences: (0..self.positions.len() as u32)
+                        .filter(|&p| self.positions[p as usize].zobrist() == key)
+                        .collect(),
+                    cycle_started_by: position.turn(),
+                    // The Flickering repetition draw does not look at checks.
+                    checking_throughout: Vec::new(),
+                })
+            }
+            // Mate or stalemate: no series ends with the king free. The attackers of the
+            // king are not listed (the chess core has no attacker list); `in_check` says
+            // whether there are any.
+            _ => Evidence::NoLegalMove(NoLegalMove {
+                side: position.turn(),
+                in_check: position.is_check(),
+                checkers: Vec::new(),
+                legal_moves: position.legal_moves().len() as u32,
+            }),
+        };
+        Ruling {
+            law: outcome.reason().as_str(),
+            citation: Citation {
+                spec: "flickering-chess.md",
+                section: "End of the game",
+                items: &[],
+                interpretation: false,
+            },
+            ply: self.series.len() as u32,
+            against: outcome.winner().map(|winner| !winner),
+            evidence,
+        }
+    }
 }
 
 /// Mate or stalemate of the player to play in `pos`, by the exact series search.
-pub(crate) fn outcome_by_rule(pos: &Position, limits: SearchLimits) -> Option<Outcome> {
+fn outcome_by_rule(pos: &Position, limits: SearchLimits) -> Option<Outcome> {
     match search_saving_series(pos, limits).0 {
         SearchResult::Saved(_) | SearchResult::Undecided => None,
         // flickering-chess.md "End of the game": stalemate.
