@@ -238,7 +238,7 @@ fn main() -> anyhow::Result<()> {
         if unsafe { libc::geteuid() } == 0 { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
     let dir = base_dir.join(format!("tavoliere-bench-{}", uuid::Uuid::new_v4().simple()));
     // Durable, like production and like pgbench's figure.
-    let mut cluster = EmbeddedPostgres::start(&dir, 0)?;
+    let cluster = EmbeddedPostgres::start(&dir, 0)?;
     let port = cluster.port();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
@@ -250,6 +250,8 @@ fn main() -> anyhow::Result<()> {
                 port: 0,
                 secure_cookies: false,
                 body_limit_bytes: 65536,
+                client_address_header: None,
+                shutdown_grace_seconds: 4,
                 default_language: Default::default(),
             },
             database: DatabaseSettings {
@@ -260,7 +262,7 @@ fn main() -> anyhow::Result<()> {
                 embedded_port: 0,
             },
             clocks: ClockSettings { sweep_interval_seconds: 0 },
-            auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+            auth: AuthSettings::default(),
             live: LiveSettings::default(),
         };
         let app = Application::build(settings).await?;
@@ -314,7 +316,6 @@ fn main() -> anyhow::Result<()> {
         anyhow::Ok(())
     });
     runtime.shutdown_timeout(Duration::from_secs(5));
-    cluster.stop()?;
-    let _ = std::fs::remove_dir_all(&dir);
+    cluster.stop_and_delete()?;
     result
 }

@@ -45,6 +45,19 @@ pub struct LiveSettings {
     /// commit), in milliseconds; 0 disables it.
     #[serde(default = "default_resync_interval_ms")]
     pub resync_interval_ms: u64,
+    /// Sockets open at once from one client address (IPv6: one /64 network); more are
+    /// refused with 429.
+    pub max_sockets_per_address: usize,
+    /// Sockets open at once signed in as one account; more are refused with 429.
+    pub max_sockets_per_account: usize,
+    /// Client messages a socket may send per second on average; faster ones get a
+    /// `rate_limited` error and are dropped (a socket that keeps on is closed).
+    pub messages_per_second: u32,
+    /// Client messages a socket may send at once before the rate applies.
+    pub message_burst: u32,
+    /// Watcher counts are sent to a game's sockets at most once per this many
+    /// milliseconds (sockets joining and leaving in between give one update).
+    pub watchers_interval_ms: u64,
 }
 
 fn default_resync_interval_ms() -> u64 {
@@ -60,6 +73,11 @@ impl Default for LiveSettings {
             queue_capacity: 64,
             presence_heartbeat_seconds: 10,
             resync_interval_ms: default_resync_interval_ms(),
+            max_sockets_per_address: 50,
+            max_sockets_per_account: 20,
+            messages_per_second: 10,
+            message_burst: 20,
+            watchers_interval_ms: 500,
         }
     }
 }
@@ -75,10 +93,24 @@ pub struct ApplicationSettings {
     pub secure_cookies: bool,
     /// Largest accepted request body in bytes.
     pub body_limit_bytes: usize,
+    /// The request header a trusted reverse proxy sets to the client's address (e.g.
+    /// `X-Forwarded-For`, whose last entry is taken, or `X-Real-IP`); `None`: the socket
+    /// peer is the client. Set it only behind a proxy that overwrites or appends it, or
+    /// clients could choose their own address.
+    #[serde(default)]
+    pub client_address_header: Option<String>,
+    /// At shutdown, how long the open requests may take to finish, and then the
+    /// background tasks (each); the process exits within about twice this.
+    #[serde(default = "default_shutdown_grace_seconds")]
+    pub shutdown_grace_seconds: u64,
     /// The language of readers who ask for none: pages and tables of visitors with no
     /// language setting and no supported `Accept-Language` (`en` when absent).
     #[serde(default)]
     pub default_language: Lang,
+}
+
+fn default_shutdown_grace_seconds() -> u64 {
+    4
 }
 
 /// Database settings.
@@ -101,13 +133,35 @@ pub struct ClockSettings {
     pub sweep_interval_seconds: u64,
 }
 
-/// Login rate limit.
+/// Login rate limits and the cost of password hashing.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
 pub struct AuthSettings {
-    /// Failed attempts allowed per window.
+    /// Failed logins allowed per username and client address in a window.
     pub login_attempts: u32,
     /// Window length.
     pub login_window_seconds: u64,
+    /// Failed logins allowed per client address in a window, whatever the usernames (one
+    /// password tried on many accounts). IPv6 addresses count by /64 network.
+    pub login_attempts_per_address: u32,
+    /// Failed logins allowed per username in a window, whatever the addresses.
+    pub login_attempts_per_username: u32,
+    /// Memory for password hashes computed at once, in MiB: each argon2id hash takes
+    /// 19 MiB, so this bounds the concurrent hashes (logins, sign-ups) to
+    /// `max(1, this / 19)`; further ones wait.
+    pub password_hash_memory_mib: u32,
+}
+
+impl Default for AuthSettings {
+    fn default() -> AuthSettings {
+        AuthSettings {
+            login_attempts: 5,
+            login_window_seconds: 60,
+            login_attempts_per_address: 20,
+            login_attempts_per_username: 20,
+            password_hash_memory_mib: 64,
+        }
+    }
 }
 
 impl Settings {

@@ -1,6 +1,6 @@
 //! Building and running the application: bind first, then the database, then serve.
 
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,9 +13,9 @@ use tower_sessions::{Expiry, SessionManagerLayer};
 use tower_sessions_sqlx_store::PostgresStore;
 
 use crate::config::Settings;
-use crate::domain::accounts::LoginLimiter;
 use crate::domain::clock::{Clock, SystemClock};
 use crate::domain::{timeouts, Domain};
+use crate::http::limits::{LoginLimiter, PasswordHashing};
 use crate::http::{self, AppState};
 use crate::live;
 use crate::storage::{self, embedded::EmbeddedPostgres};
@@ -40,6 +40,8 @@ pub struct Application {
     session_store: PostgresStore,
     live: Arc<live::Hub>,
     live_flag_every: Option<Duration>,
+    password_hashing: Arc<PasswordHashing>,
+    shutdown_grace: Duration,
 }
 
 impl Application {
@@ -78,26 +80,22 @@ impl Application {
         };
         let state = AppState {
             domain: domain.clone(),
-            login_limiter: Arc::new(LoginLimiter::new(
-                settings.auth.login_attempts,
-                Duration::from_secs(settings.auth.login_window_seconds),
-            )),
+            login_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
+            password_hashing: Arc::new(PasswordHashing::new(settings.auth.password_hash_memory_mib)),
+            client_address_header: client_address_header(&settings)?,
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
             default_language: settings.application.default_language,
         };
         let live = Arc::clone(&state.live);
+        let password_hashing = Arc::clone(&state.password_hashing);
         let sessions = SessionManagerLayer::new(session_store.clone())
             .with_secure(settings.application.secure_cookies)
             .with_http_only(true)
             .with_same_site(tower_sessions::cookie::SameSite::Lax)
             .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
-        let router = http::router(state)
-            .nest_service("/static", tower_http::services::ServeDir::new("static"))
-            .layer(sessions)
-            .layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
-                axum::http::header::CONTENT_SECURITY_POLICY,
-                axum::http::HeaderValue::from_static(crate::web::CONTENT_SECURITY_POLICY),
-            ))
+        let router =
+            http::router(state).nest_service("/static", http::static_files::service()).layer(sessions);
+        let router = with_security_headers(router, settings.application.secure_cookies)
             .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes));
         let sweep_every = match settings.clocks.sweep_interval_seconds {
             0 => None,
@@ -117,6 +115,8 @@ impl Application {
             session_store,
             live,
             live_flag_every,
+            password_hashing,
+            shutdown_grace: Duration::from_secs(settings.application.shutdown_grace_seconds),
         })
     }
 
@@ -130,6 +130,11 @@ impl Application {
         &self.domain
     }
 
+    /// The bound on password hashes at once (tests read its peak).
+    pub fn password_hashing(&self) -> Arc<PasswordHashing> {
+        Arc::clone(&self.password_hashing)
+    }
+
     /// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
     ///
     /// # Errors
@@ -139,7 +144,10 @@ impl Application {
     }
 
     /// Serves until `shutdown` completes; then finishes the open requests, stops the
-    /// timeout task, closes the pool and stops the private cluster cleanly.
+    /// timeout task, closes the pool and stops the private cluster cleanly (leaves it,
+    /// when another process uses it). The open requests, and then the background tasks,
+    /// get `application.shutdown_grace_seconds` each: with the database down the shutdown
+    /// still ends within seconds.
     ///
     /// # Errors
     /// The server fails.
@@ -167,26 +175,96 @@ impl Application {
         };
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
-        let served =
+        let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
+        let shutdown = async move {
+            shutdown.await;
+            let _ = signalled_tx.send(());
+        };
+        let serving =
             axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
                 .with_graceful_shutdown(shutdown)
-                .await;
+                .into_future();
+        let grace = self.shutdown_grace;
+        // The open requests get the grace to finish (one waiting for an unreachable
+        // database would take longer), then they are dropped.
+        let served = tokio::select! {
+            served = serving => served,
+            () = async {
+                if signalled.await.is_ok() {
+                    tokio::time::sleep(grace).await;
+                } else {
+                    std::future::pending::<()>().await;
+                }
+            } => {
+                tracing::warn!(seconds = grace.as_secs(), "shutdown: open requests did not finish in time; dropped");
+                Ok(())
+            }
+        };
         let _ = stop_tx.send(true);
-        // The moves answered so far are announced to the other instances.
-        self.domain.announcer.flush().await;
-        for task in [sweeper, live_flagger, live_resync].into_iter().flatten() {
-            let _ = task.await;
+        let domain = self.domain.clone();
+        let cleanup = async move {
+            // The moves answered so far are announced to the other instances.
+            domain.announcer.flush().await;
+            for task in [sweeper, live_flagger, live_resync].into_iter().flatten() {
+                let _ = task.await;
+            }
+            let _ = session_cleaner.await;
+            let _ = live_listener.await;
+            let _ = live_presence.await;
+            domain.pool.close().await;
+        };
+        // With the database down each of these would wait for its connection timeout:
+        // the background work gets the grace too, then the process goes on stopping.
+        if tokio::time::timeout(grace, cleanup).await.is_err() {
+            tracing::warn!(
+                seconds = grace.as_secs(),
+                "shutdown: background tasks did not finish in time (database unreachable?); left behind"
+            );
         }
-        let _ = session_cleaner.await;
-        let _ = live_listener.await;
-        let _ = live_presence.await;
-        self.domain.pool.close().await;
         if let Some(mut cluster) = self.embedded.take() {
-            tokio::task::spawn_blocking(move || cluster.stop()).await??;
-            tracing::info!("private PostgreSQL cluster stopped");
+            if tokio::task::spawn_blocking(move || cluster.stop()).await?? {
+                tracing::info!("private PostgreSQL cluster stopped");
+            }
         }
         served?;
         Ok(())
+    }
+}
+
+/// The headers every answer carries (unless it set them itself): the content security
+/// policy, `X-Content-Type-Options: nosniff` (a download is never run as a script or
+/// style), `Referrer-Policy: same-origin` (game and challenge addresses stay on this site),
+/// and with secure cookies (served over HTTPS) `Strict-Transport-Security`.
+fn with_security_headers(router: Router, secure_cookies: bool) -> Router {
+    use axum::http::{header, HeaderValue};
+    use tower_http::set_header::SetResponseHeaderLayer;
+    let hsts = secure_cookies.then(|| HeaderValue::from_static("max-age=31536000"));
+    router
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(crate::web::CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            move |_: &axum::response::Response| hsts.clone(),
+        ))
+}
+
+/// The configured client address header, checked at start.
+fn client_address_header(settings: &Settings) -> anyhow::Result<Option<axum::http::HeaderName>> {
+    match settings.application.client_address_header.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(name) => Ok(Some(axum::http::HeaderName::try_from(name).map_err(|_| {
+            anyhow::anyhow!("application.client_address_header: '{name}' is not a header name")
+        })?)),
     }
 }
 
@@ -206,7 +284,19 @@ async fn delete_expired_sessions(store: PostgresStore, mut shutdown: tokio::sync
     }
 }
 
+/// The first SIGTERM or Ctrl-C; from then on, another one ends the process at once (a
+/// graceful shutdown is bounded, but an operator in a hurry is never ignored).
 async fn shutdown_signal() {
+    termination_signal().await;
+    tracing::info!("shutting down");
+    tokio::spawn(async {
+        termination_signal().await;
+        tracing::warn!("second signal: exiting at once");
+        std::process::exit(1);
+    });
+}
+
+async fn termination_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -225,5 +315,4 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = terminate => {},
     }
-    tracing::info!("shutting down");
 }

@@ -158,7 +158,8 @@ pub fn detect_format(text: &str) -> RecordFormat {
             || l.starts_with('%')
             || ((l.starts_with('+') || l.starts_with('-'))
                 && l.len() == 7
-                && l[1..5].bytes().all(|b| b.is_ascii_digit()))
+                // Bytes, not a `str` slice: byte 5 may fall inside a wide character.
+                && l.as_bytes()[1..5].iter().all(u8::is_ascii_digit))
     };
     if lines().filter(|l| !l.starts_with('\'')).take(5).any(csa_like) {
         return RecordFormat::Csa;

@@ -88,10 +88,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve => Application::build(settings).await?.run_until_stopped().await,
         Command::Migrate => {
             let database = storage::open(&settings.database).await?;
-            database.pool.close().await;
-            if let Some(mut cluster) = database.embedded {
-                cluster.stop()?;
-            }
+            leave(database).await?;
             println!("migrations applied");
             Ok(())
         }
@@ -109,14 +106,22 @@ async fn run(command: Command) -> anyhow::Result<()> {
             let database = storage::open(&settings.database).await?;
             let result =
                 accounts::register(&database.pool, &username, SecretString::from(password), role).await;
-            database.pool.close().await;
-            if let Some(mut cluster) = database.embedded {
-                cluster.stop()?;
-            }
+            leave(database).await?;
             let account = result?;
             println!("created {} ({})", account.username, account.role.as_str());
             Ok(())
         }
         Command::Perft(_) | Command::Replay(_) => anyhow::bail!("perft and replay run without a runtime"),
     }
+}
+
+/// Closes the pool and leaves the private cluster: a command run beside a running server
+/// (the way to create the first admin) leaves the cluster to the server; one run alone
+/// stops the cluster it started (server/storage/embedded.rs).
+async fn leave(database: storage::Database) -> anyhow::Result<()> {
+    database.pool.close().await;
+    if let Some(mut cluster) = database.embedded {
+        tokio::task::spawn_blocking(move || cluster.stop()).await??;
+    }
+    Ok(())
 }

@@ -8,8 +8,8 @@ use serde::Deserialize;
 use super::auth::AuthUser;
 use super::error::ApiResult;
 use super::extract::Json;
+use super::AppState;
 use crate::domain::accounts::{self, Account, Role, Username};
-use crate::domain::Domain;
 
 /// Registration request.
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -31,11 +31,15 @@ pub struct Register {
 /// Creates a player account.
 #[tracing::instrument(skip_all)]
 pub async fn register(
-    State(domain): State<Domain>,
+    State(state): State<AppState>,
     Json(body): Json<Register>,
 ) -> ApiResult<(StatusCode, Json<Account>)> {
     let username = Username::parse(&body.username)?;
-    let account = accounts::register(&domain.pool, &username, body.password, Role::Player).await?;
+    let pool = state.domain.pool.clone();
+    let account = state
+        .password_hashing
+        .run(async move { accounts::register(&pool, &username, body.password, Role::Player).await })
+        .await??;
     Ok((StatusCode::CREATED, Json(account)))
 }
 

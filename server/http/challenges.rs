@@ -2,13 +2,13 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::auth::AuthUser;
+use super::auth::{AuthUser, MaybeAuthUser};
 use super::error::ApiResult;
 use super::extract::{Json, Path};
 use crate::domain::challenges::{self, ChallengeView, NewChallenge};
-use crate::domain::Domain;
+use crate::domain::{Domain, DomainError};
 
 #[utoipa::path(
     post,
@@ -23,9 +23,36 @@ use crate::domain::Domain;
 pub async fn create(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
-    Json(body): Json<NewChallenge>,
+    Json(body): Json<ChallengeRequest>,
 ) -> ApiResult<(StatusCode, Json<ChallengeView>)> {
-    Ok((StatusCode::CREATED, Json(challenges::create(&domain, me.id, body).await?)))
+    let challenge = body.into_new_challenge()?;
+    Ok((StatusCode::CREATED, Json(challenges::create(&domain, me.id, challenge).await?)))
+}
+
+/// A new challenge as sent: [`NewChallenge`], whose number of seats may also be given as
+/// `seat_count`, the name the challenge's view answers with (a client sending that name
+/// back must not see it ignored: the variant judges it like `seats`).
+#[derive(Deserialize)]
+pub struct ChallengeRequest {
+    #[serde(flatten)]
+    challenge: NewChallenge,
+    seat_count: Option<i32>,
+}
+
+impl ChallengeRequest {
+    fn into_new_challenge(self) -> Result<NewChallenge, DomainError> {
+        let mut challenge = self.challenge;
+        match (challenge.seats, self.seat_count) {
+            (Some(seats), Some(seat_count)) if seats != seat_count => {
+                return Err(DomainError::Invalid(format!(
+                    "seats ({seats}) and seat_count ({seat_count}) differ: give one of them"
+                )));
+            }
+            (None, Some(seat_count)) => challenge.seats = Some(seat_count),
+            _ => {}
+        }
+        Ok(challenge)
+    }
 }
 
 #[utoipa::path(
@@ -48,11 +75,28 @@ pub async fn list(
     path = "/api/challenges/{id}",
     tag = "challenges",
     params(("id" = i64, Path, description = "Challenge id")),
-    responses((status = 200, description = "the challenge", body = ChallengeView))
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "the challenge: an open one to anybody, one addressed to an opponent to its two parties only", body = ChallengeView),
+        (status = 404, description = "no such challenge, or one addressed to others")
+    )
 )]
-/// One challenge.
-pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<ChallengeView>> {
-    Ok(Json(challenges::get(&domain, id).await?))
+/// One challenge. A challenge addressed to an opponent is the business of its two
+/// parties: to anybody else it does not exist (404, as for an unknown id, so that its
+/// existence is not revealed either).
+pub async fn show(
+    State(domain): State<Domain>,
+    MaybeAuthUser(me): MaybeAuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<ChallengeView>> {
+    let challenge = challenges::get(&domain, id).await?;
+    if let Some(opponent) = &challenge.opponent {
+        let party = me.is_some_and(|me| me.username == challenge.challenger || me.username == *opponent);
+        if !party {
+            return Err(DomainError::NotFound(format!("no challenge {id}")).into());
+        }
+    }
+    Ok(Json(challenge))
 }
 
 /// What accepting a challenge did: the game it started, or (games of more than two seats)

@@ -21,6 +21,8 @@ pub struct ApiError {
     code: Cow<'static, str>,
     detail: String,
     meta: Option<Value>,
+    /// Seconds after which trying again may succeed (`Retry-After`).
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -32,7 +34,30 @@ impl ApiError {
 
     /// An error with its own `code`.
     pub fn coded(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
-        ApiError { status, code: Cow::Borrowed(code), detail: sentence(detail.into()), meta: None }
+        ApiError {
+            status,
+            code: Cow::Borrowed(code),
+            detail: sentence(detail.into()),
+            meta: None,
+            retry_after: None,
+        }
+    }
+
+    /// 429 with `detail`, to be tried again after `retry_after` seconds (the
+    /// `Retry-After` header).
+    pub fn too_many_requests(detail: impl Into<String>, retry_after: u64) -> ApiError {
+        ApiError::new(StatusCode::TOO_MANY_REQUESTS, detail).with_retry_after(retry_after)
+    }
+
+    /// The same error with a `Retry-After` of `seconds` (at least 1).
+    pub fn with_retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds.max(1));
+        self
+    }
+
+    /// The `Retry-After` seconds, if any.
+    pub fn retry_after(&self) -> Option<u64> {
+        self.retry_after
     }
 
     /// 401 with `detail`.
@@ -99,6 +124,7 @@ impl ApiError {
             code: Cow::Borrowed(error.code()),
             meta: meta_of(error),
             detail: sentence(error.to_string()),
+            retry_after: None,
         }
     }
 
@@ -118,9 +144,22 @@ impl ApiError {
     }
 }
 
+/// A 429 whose limit did not say when to try again (none of ours).
+const DEFAULT_RETRY_AFTER_SECONDS: u64 = 60;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(self.body())).into_response()
+        let retry_after = match self.retry_after {
+            Some(seconds) => Some(seconds),
+            // Every 429 says when to try again.
+            None if self.status == StatusCode::TOO_MANY_REQUESTS => Some(DEFAULT_RETRY_AFTER_SECONDS),
+            None => None,
+        };
+        let mut response = (self.status, axum::Json(self.body())).into_response();
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

@@ -7,11 +7,13 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod health;
+pub mod limits;
 pub mod openapi;
 pub mod pages;
 pub mod preferences;
 pub mod router;
 pub mod session;
+pub mod static_files;
 pub mod tables;
 pub mod tokens;
 pub mod tournaments;
@@ -21,8 +23,8 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 
-use crate::domain::accounts::LoginLimiter;
 use crate::domain::Domain;
+use limits::{LoginLimiter, PasswordHashing};
 
 pub use router::router;
 
@@ -33,6 +35,11 @@ pub struct AppState {
     pub domain: Domain,
     /// Failed-login counter.
     pub login_limiter: Arc<LoginLimiter>,
+    /// The bound on password hashes computed at once.
+    pub password_hashing: Arc<PasswordHashing>,
+    /// The header a trusted proxy puts the client's address in, if configured
+    /// ([`extract::ClientAddress`]).
+    pub client_address_header: Option<axum::http::HeaderName>,
     /// Live games: the sockets of this instance and their fan-out.
     pub live: Arc<crate::live::Hub>,
     /// The language of readers who ask for none (`[application] default_language`).

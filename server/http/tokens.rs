@@ -1,15 +1,13 @@
 //! `POST /api/tokens`: username + password → bearer token; `DELETE /api/tokens/current`.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::header::AUTHORIZATION;
 use axum::http::{HeaderMap, StatusCode};
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 
 use super::error::{ApiError, ApiResult};
-use super::extract::Json;
+use super::extract::{ClientAddress, Json};
 use super::AppState;
 use crate::domain::accounts;
 
@@ -30,23 +28,27 @@ pub struct TokenCreated {
     username: String,
 }
 
-/// Checks credentials against the login rate limit.
+/// Checks credentials under the login limits: the attempt is counted before the
+/// password is checked (and taken back when it is right), and the check waits for its
+/// turn among the password hashes ([`super::limits`]).
+///
+/// # Errors
+/// 429 with `Retry-After` when a limit is used up, 401 for wrong credentials, 503 when
+/// no hashing turn came in time.
 pub(crate) async fn check_credentials(
     state: &AppState,
-    client: SocketAddr,
+    client: ClientAddress,
     credentials: Credentials,
 ) -> ApiResult<accounts::Account> {
-    state.login_limiter.check(&credentials.username, client.ip())?;
-    match accounts::authenticate(&state.domain.pool, &credentials.username, credentials.password).await {
-        Ok(account) => {
-            state.login_limiter.record_success(&credentials.username, client.ip());
-            Ok(account)
-        }
-        Err(error) => {
-            state.login_limiter.record_failure(&credentials.username, client.ip());
-            Err(error.into())
-        }
-    }
+    let attempt = state.login_limiter.begin(&credentials.username, client.0)?;
+    let pool = state.domain.pool.clone();
+    let Credentials { username, password } = credentials;
+    let checked = state
+        .password_hashing
+        .run(async move { accounts::authenticate(&pool, &username, password).await })
+        .await??;
+    attempt.succeeded();
+    Ok(checked)
 }
 
 #[utoipa::path(
@@ -60,7 +62,7 @@ pub(crate) async fn check_credentials(
 #[tracing::instrument(skip_all)]
 pub async fn create(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    client: ClientAddress,
     Json(credentials): Json<Credentials>,
 ) -> ApiResult<(StatusCode, Json<TokenCreated>)> {
     let account = check_credentials(&state, client, credentials).await?;

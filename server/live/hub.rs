@@ -3,13 +3,14 @@
 //! ([`super::presence`]).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
 use super::presence::Presence;
+use super::socket::SocketCounts;
 use crate::config::LiveSettings;
 use crate::domain::games::{self, GameView};
 use crate::domain::Domain;
@@ -36,6 +37,12 @@ struct Room {
     counting: tokio::sync::Mutex<()>,
     /// The latest game revision sent to (or read by) the room's sockets.
     revision: AtomicI64,
+    /// A watcher count is scheduled to be sent ([`Hub::announce_watchers`]).
+    watchers_due: AtomicBool,
+    /// The scheduled count must re-read the other instances' sockets first.
+    reread_others: AtomicBool,
+    /// When the last watcher count was sent.
+    watchers_sent_at: Mutex<Option<tokio::time::Instant>>,
 }
 
 impl Room {
@@ -52,6 +59,8 @@ pub struct Hub {
     settings: LiveSettings,
     /// `None` for an instance alone (counts are local).
     presence: Option<Presence>,
+    /// The open sockets per client address and per account (their limits).
+    sockets: Arc<SocketCounts>,
 }
 
 /// A socket's place in a game's room; leaving happens on drop.
@@ -85,12 +94,12 @@ impl Hub {
     /// whose watcher counts are shared with the other instances on the database.
     pub fn new(domain: Domain, settings: LiveSettings) -> Hub {
         let presence = Some(Presence::new(settings.presence_heartbeat_seconds));
-        Hub { domain, rooms: Mutex::new(HashMap::new()), settings, presence }
+        Hub { domain, rooms: Mutex::new(HashMap::new()), settings, presence, sockets: Arc::default() }
     }
 
     /// A hub that counts only its own sockets and never touches the presence table.
     pub fn alone(domain: Domain, settings: LiveSettings) -> Hub {
-        Hub { domain, rooms: Mutex::new(HashMap::new()), settings, presence: None }
+        Hub { domain, rooms: Mutex::new(HashMap::new()), settings, presence: None, sockets: Arc::default() }
     }
 
     /// This instance's part in the shared watcher counts.
@@ -103,6 +112,11 @@ impl Hub {
         &self.settings
     }
 
+    /// The open sockets per address and account.
+    pub fn sockets(&self) -> &Arc<SocketCounts> {
+        &self.sockets
+    }
+
     /// The domain services.
     pub fn domain(&self) -> &Domain {
         &self.domain
@@ -112,52 +126,62 @@ impl Hub {
         self.rooms.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Joins the room of `game_id`, reads the other instances' sockets on it, and sends
-    /// everybody in the room the new watcher count.
+    /// Joins the room of `game_id` (reading the other instances' sockets on it when the
+    /// room is new here) and sends everybody in the room the new watcher count, soon.
     pub async fn join(self: &Arc<Hub>, game_id: i64) -> Subscription {
-        let (room, receiver) = {
+        let (room, receiver, new_room) = {
             let mut rooms = self.rooms();
+            let mut new_room = false;
             let room = rooms.entry(game_id).or_insert_with(|| {
+                new_room = true;
                 Arc::new(Room {
                     sender: broadcast::channel(self.settings.queue_capacity.max(1)).0,
                     fetching: tokio::sync::Mutex::new(()),
                     others: AtomicUsize::new(0),
                     counting: tokio::sync::Mutex::new(()),
                     revision: AtomicI64::new(-1),
+                    watchers_due: AtomicBool::new(false),
+                    reread_others: AtomicBool::new(false),
+                    watchers_sent_at: Mutex::new(None),
                 })
             });
             let receiver = room.sender.subscribe();
-            (Arc::clone(room), receiver)
+            (Arc::clone(room), receiver, new_room)
         };
         let subscription = Subscription { hub: Arc::clone(self), game_id, receiver: Some(receiver) };
         if let Some(presence) = &self.presence {
             presence.touch(game_id);
         }
-        self.recount(&room, game_id).await;
+        if new_room {
+            // The joining socket's first state shows the count over every instance.
+            let _serial = room.counting.lock().await;
+            self.read_others(&room, game_id).await;
+        }
+        self.announce_watchers(game_id, &room, false);
         subscription
     }
 
-    fn leave(&self, game_id: i64) {
+    fn leave(self: &Arc<Hub>, game_id: i64) {
         let mut rooms = self.rooms();
-        if let Some(room) = rooms.get(&game_id) {
-            match room.sender.receiver_count() {
-                0 => {
-                    rooms.remove(&game_id);
-                }
-                _ => {
-                    let _ = room.sender.send(RoomEvent::Watchers(room.watchers()));
-                }
+        let remaining = rooms.get(&game_id).map(|room| (room.sender.receiver_count(), Arc::clone(room)));
+        match remaining {
+            Some((0, _)) => {
+                rooms.remove(&game_id);
             }
+            Some((_, room)) => {
+                drop(rooms);
+                self.announce_watchers(game_id, &room, false);
+            }
+            None => {}
         }
-        drop(rooms);
         if let Some(presence) = &self.presence {
             presence.touch(game_id);
         }
     }
 
-    /// Re-reads the other instances' sockets on `game_id` and sends the room the total.
-    async fn recount(&self, room: &Room, game_id: i64) {
-        let _serial = room.counting.lock().await;
+    /// Reads the other instances' sockets on `game_id` (nothing to read for an instance
+    /// alone).
+    async fn read_others(&self, room: &Room, game_id: i64) {
         if let Some(presence) = &self.presence {
             let read =
                 presence::others(&self.domain.pool, game_id, presence.instance_id(), presence.ttl_seconds());
@@ -166,7 +190,41 @@ impl Hub {
                 Err(error) => tracing::warn!(game.id = game_id, %error, "live: cannot count the watchers"),
             }
         }
-        let _ = room.sender.send(RoomEvent::Watchers(room.watchers()));
+    }
+
+    /// Sends the room of `game_id` its watcher count (after re-reading the other
+    /// instances' sockets when `reread_others`), at most once per `watchers_interval_ms`:
+    /// the first change after a quiet interval goes out at once, the changes during an
+    /// interval give one count at its end. So a crowd joining a game costs each of its
+    /// sockets a few updates a second, not one per arrival.
+    fn announce_watchers(self: &Arc<Hub>, game_id: i64, room: &Arc<Room>, reread_others: bool) {
+        if reread_others {
+            room.reread_others.store(true, Ordering::SeqCst);
+        }
+        if room.watchers_due.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let interval = Duration::from_millis(self.settings.watchers_interval_ms);
+        let hub = Arc::clone(self);
+        let room = Arc::clone(room);
+        runtime.spawn(async move {
+            let _serial = room.counting.lock().await;
+            let last = *room.watchers_sent_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if let Some(last) = last {
+                tokio::time::sleep_until(last + interval).await;
+            }
+            // Changes from now on schedule another count.
+            room.watchers_due.store(false, Ordering::SeqCst);
+            if room.reread_others.swap(false, Ordering::SeqCst) {
+                hub.read_others(&room, game_id).await;
+            }
+            *room.watchers_sent_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
+                Some(tokio::time::Instant::now());
+            let _ = room.sender.send(RoomEvent::Watchers(room.watchers()));
+        });
     }
 
     /// Sockets watching `game_id` on every instance (the others' as last read).
@@ -189,7 +247,7 @@ impl Hub {
     }
 
     /// Another instance's sockets on a game changed (or an instance's counts expired):
-    /// if anybody here watches it, recount.
+    /// if anybody here watches it, count again (soon).
     pub fn watchers_changed(self: &Arc<Hub>, change: WatchersChanged) {
         // Our own changes were sent to our sockets when they happened.
         if self.presence.as_ref().is_some_and(|p| p.instance_id() == change.instance_id) {
@@ -198,8 +256,7 @@ impl Hub {
         let Some(room) = self.rooms().get(&change.game_id).cloned() else {
             return;
         };
-        let hub = Arc::clone(self);
-        tokio::spawn(async move { hub.recount(&room, change.game_id).await });
+        self.announce_watchers(change.game_id, &room, true);
     }
 
     /// Sends a state this instance already has (the view a move submission returned) to
@@ -246,8 +303,7 @@ impl Hub {
             self.rooms().iter().map(|(&game_id, room)| (game_id, Arc::clone(room))).collect();
         for (game_id, room) in rooms {
             self.changed(GameChanged { game_id, ply: -1 });
-            let hub = Arc::clone(self);
-            tokio::spawn(async move { hub.recount(&room, game_id).await });
+            self.announce_watchers(game_id, &room, true);
         }
     }
 }
@@ -393,11 +449,35 @@ mod tests {
     async fn a_socket_too_far_behind_is_told_it_lagged_and_nobody_waits_for_it() {
         let hub = hub(2);
         let mut slow = hub.join(9).await;
-        for _ in 0..5 {
-            // Each join and leave queues an event the slow socket does not read.
-            drop(hub.join(9).await);
+        let room = hub.rooms().get(&9).cloned().expect("the room");
+        for count in 0..5 {
+            // Events the slow socket does not read.
+            room.sender.send(RoomEvent::Watchers(count)).expect("a receiver");
         }
         assert!(matches!(slow.recv().await, Err(broadcast::error::RecvError::Lagged(_))));
         assert!(slow.recv().await.is_ok(), "after the lag it reads the newest events again");
+    }
+
+    #[tokio::test]
+    async fn a_crowd_joining_gets_a_few_watcher_counts_not_one_per_arrival() {
+        let hub = hub(4096);
+        let mut first = hub.join(3).await;
+        assert!(
+            matches!(first.recv().await, Ok(RoomEvent::Watchers(1))),
+            "the first change goes out at once"
+        );
+        let crowd: Vec<Subscription> = futures_util::future::join_all((0..200).map(|_| hub.join(3))).await;
+        let mut counts = Vec::new();
+        while let Ok(Ok(RoomEvent::Watchers(count))) =
+            tokio::time::timeout(Duration::from_millis(1500), first.recv()).await
+        {
+            counts.push(count);
+            if count == 201 {
+                break;
+            }
+        }
+        assert_eq!(counts.last(), Some(&201), "the last count is right: {counts:?}");
+        assert!(counts.len() <= 3, "200 arrivals in one interval gave {} counts", counts.len());
+        drop(crowd);
     }
 }

@@ -2,9 +2,10 @@
 //! in the table `live_presence` (`storage::presence`) and the count shown is the sum.
 //!
 //! A socket joining or leaving changes the local count at once (the local sockets hear
-//! it immediately) and marks the game for the presence task, which writes the marked
-//! games' counts in one transaction and announces them on the watchers channel; every
-//! other instance watching those games re-reads the sum. A heartbeat rewrites all of the
+//! it within `live.watchers_interval_ms`) and marks the game for the presence task, which
+//! writes the marked games' counts in one transaction, at most once per that interval,
+//! and announces them on the watchers channel; every other instance watching those games
+//! re-reads the sum. A heartbeat rewrites all of the
 //! instance's rows with a fresh `seen_at`; rows not confirmed for three heartbeats (an
 //! instance that died without cleaning up) no longer count and are pruned. At a graceful
 //! shutdown the instance deletes its rows.
@@ -98,9 +99,18 @@ pub async fn run(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
     };
     let mut ticker = tokio::time::interval(presence.heartbeat);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let gap = Duration::from_millis(hub.settings().watchers_interval_ms);
     loop {
         tokio::select! {
-            () = presence.wake.notified() => presence.flush(&hub).await,
+            () = presence.wake.notified() => {
+                presence.flush(&hub).await;
+                // One write (and one announcement, which every other instance watching the
+                // game answers with a count) per interval, however many sockets come and go.
+                tokio::select! {
+                    () = tokio::time::sleep(gap) => {}
+                    _ = shutdown.changed() => break,
+                }
+            }
             _ = ticker.tick() => {
                 presence.beat(&hub).await;
                 presence.flush(&hub).await;

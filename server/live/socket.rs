@@ -3,14 +3,24 @@
 //! One task per socket runs a `select!` over the client's frames (with the idle timeout)
 //! and the game's room in the [`Hub`]. Every action goes through the same domain
 //! functions as the REST API (`domain::games::submit_move` and friends).
+//!
+//! Limits: `live.max_sockets_per_address` sockets open at once per client address and
+//! `live.max_sockets_per_account` per account (more are refused with 429 before the
+//! upgrade), and `live.messages_per_second` client messages a second per socket (after a
+//! burst of `live.message_burst`; faster ones get a `rate_limited` error, and a socket
+//! that goes on sending a burst's worth of refused messages in a row is closed).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -21,7 +31,8 @@ use crate::domain::games::{self, GameView};
 use crate::domain::{DomainError, ErrorKind};
 use crate::http::auth::MaybeAuthUser;
 use crate::http::error::{ApiError, ApiResult};
-use crate::http::extract::{Path, Query};
+use crate::http::extract::{ClientAddress, Path, Query};
+use crate::http::limits::address_group;
 use crate::http::AppState;
 
 /// Hard limit of one frame: a longer one closes the socket (the soft limit,
@@ -54,14 +65,18 @@ pub struct SocketQuery {
 /// session or bearer token) may act.
 ///
 /// # Errors
-/// Unknown game (404), an invalid bearer token (401), not a WebSocket request (400/426).
+/// Unknown game (404), an invalid bearer token (401), a cross-site handshake with the
+/// session cookie (403), too many sockets open from the address or for the account (429),
+/// not a WebSocket request (400/426).
 pub async fn connect(
     State(state): State<AppState>,
+    client: ClientAddress,
     MaybeAuthUser(me): MaybeAuthUser,
     Path(id): Path<i64>,
     Query(query): Query<SocketQuery>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult<Response> {
+    let permit = state.live.sockets().admit(state.live.settings(), client.0, me.as_ref().map(|m| m.id))?;
     let view = games::view(&state.domain, id).await?;
     let seat = me.as_ref().and_then(|account| seat_of(&view, account));
     let hub = Arc::clone(&state.live);
@@ -72,8 +87,14 @@ pub async fn connect(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .max_write_buffer_size(HARD_MESSAGE_LIMIT * 4);
+    let settings = state.live.settings();
+    let rate = Quota::per_second(NonZeroU32::new(settings.messages_per_second).unwrap_or(NonZeroU32::MIN))
+        .allow_burst(NonZeroU32::new(settings.message_burst).unwrap_or(NonZeroU32::MIN));
     Ok(upgrade.on_upgrade(move |socket| {
         let connection = Connection {
+            _permit: permit,
+            rate: RateLimiter::direct(rate),
+            refused_in_a_row: 0,
             hub,
             game_id: id,
             me,
@@ -93,6 +114,12 @@ fn seat_of(view: &GameView, account: &Account) -> Option<i32> {
 
 /// One socket's view of its game: what it has already been sent.
 struct Connection {
+    /// Its place in the per-address and per-account counts, given back when it closes.
+    _permit: SocketPermit,
+    /// Its client message rate.
+    rate: DefaultDirectRateLimiter,
+    /// Messages refused for the rate since the last one accepted.
+    refused_in_a_row: u32,
     hub: Arc<Hub>,
     game_id: i64,
     me: Option<Account>,
@@ -155,9 +182,26 @@ impl Connection {
                         return;
                     }
                     Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => return,
-                    Ok(Some(Ok(Message::Text(text)))) => self.handle(text.as_str(), &mut out).await,
-                    Ok(Some(Ok(Message::Binary(_)))) => {
-                        out.push(error("malformed", "send JSON text frames".to_owned()));
+                    Ok(Some(Ok(message @ (Message::Text(_) | Message::Binary(_))))) => {
+                        if self.rate.check().is_ok() {
+                            self.refused_in_a_row = 0;
+                            match message {
+                                Message::Text(text) => self.handle(text.as_str(), &mut out).await,
+                                _ => out.push(error("malformed", "send JSON text frames".to_owned())),
+                            }
+                        } else {
+                            self.refused_in_a_row += 1;
+                            if self.refused_in_a_row > self.hub.settings().message_burst {
+                                let close = CloseFrame { code: 1008, reason: "too many messages".into() };
+                                let _ = sink.send(Message::Close(Some(close))).await;
+                                return;
+                            }
+                            let per_second = self.hub.settings().messages_per_second;
+                            out.push(error(
+                                "rate_limited",
+                                format!("at most {per_second} messages a second: this one was dropped"),
+                            ));
+                        }
                     }
                     // Pings are answered by the WebSocket layer; they keep the socket alive.
                     Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
@@ -304,6 +348,89 @@ impl Connection {
             // instances through NOTIFY.
             Ok(view) => self.hub.publish(Arc::new(view)),
             Err(e) => out.push(domain_error(&e)),
+        }
+    }
+}
+
+/// The sockets open on this instance per client address (IPv6: per /64) and per
+/// account.
+#[derive(Debug, Default)]
+pub struct SocketCounts {
+    counts: Mutex<SocketCountMaps>,
+}
+
+#[derive(Debug, Default)]
+struct SocketCountMaps {
+    by_address: HashMap<IpAddr, usize>,
+    by_account: HashMap<i64, usize>,
+}
+
+/// How long a client refused for too many sockets is told to wait: sockets close at no
+/// foreseeable time, so a short while.
+const SOCKETS_RETRY_AFTER_SECONDS: u64 = 10;
+
+impl SocketCounts {
+    fn lock(&self) -> std::sync::MutexGuard<'_, SocketCountMaps> {
+        self.counts.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Counts a socket from `address` (signed in as `account`), or refuses it when either
+    /// has as many open as `settings` allow.
+    ///
+    /// # Errors
+    /// 429 with `Retry-After`.
+    pub fn admit(
+        self: &Arc<Self>,
+        settings: &crate::config::LiveSettings,
+        address: IpAddr,
+        account: Option<i64>,
+    ) -> Result<SocketPermit, ApiError> {
+        let address = address_group(address);
+        let mut counts = self.lock();
+        if counts.by_address.get(&address).copied().unwrap_or(0) >= settings.max_sockets_per_address {
+            return Err(ApiError::too_many_requests(
+                format!("at most {} live sockets at once from one address", settings.max_sockets_per_address),
+                SOCKETS_RETRY_AFTER_SECONDS,
+            ));
+        }
+        if let Some(account) = account {
+            if counts.by_account.get(&account).copied().unwrap_or(0) >= settings.max_sockets_per_account {
+                return Err(ApiError::too_many_requests(
+                    format!("at most {} live sockets at once per account", settings.max_sockets_per_account),
+                    SOCKETS_RETRY_AFTER_SECONDS,
+                ));
+            }
+            *counts.by_account.entry(account).or_default() += 1;
+        }
+        *counts.by_address.entry(address).or_default() += 1;
+        Ok(SocketPermit { counts: Arc::clone(self), address, account })
+    }
+}
+
+/// A socket counted by [`SocketCounts::admit`]; uncounted on drop.
+#[derive(Debug)]
+pub struct SocketPermit {
+    counts: Arc<SocketCounts>,
+    address: IpAddr,
+    account: Option<i64>,
+}
+
+impl Drop for SocketPermit {
+    fn drop(&mut self) {
+        let mut counts = self.counts.lock();
+        if let Some(open) = counts.by_address.get_mut(&self.address) {
+            *open -= 1;
+            if *open == 0 {
+                counts.by_address.remove(&self.address);
+            }
+        }
+        if let Some(account) = self.account {
+            if let Some(open) = counts.by_account.get_mut(&account) {
+                *open -= 1;
+                if *open == 0 {
+                    counts.by_account.remove(&account);
+                }
+            }
         }
     }
 }

@@ -5,7 +5,28 @@
 //! cluster commands run as the unprivileged `postgres` account through `runuser`, and the
 //! data directory moves to `/var/tmp/tavoliere-<hash of the configured path>` so that
 //! every parent directory is traversable by that account (`/root` is not).
+//!
+//! # Sharing one cluster
+//!
+//! Several processes may use the cluster of one data directory at once: a server, a
+//! second server, `tavoliere admin create-user` or `migrate` run beside them, an old
+//! server still in its graceful shutdown. Two lock files next to the data directory
+//! decide who starts and who stops it:
+//!
+//! - `<data dir>.start-stop.lock`: held exclusively while a process starts or stops the
+//!   cluster, so that one process never stops it while another is taking it up. It also
+//!   records the postmaster (process id and start time) that a Tavoliere process started.
+//! - `<data dir>.users.lock`: every process using the cluster holds a shared lock on it.
+//!   The kernel drops the locks of a process that dies, however it dies, so a killed
+//!   process never keeps the cluster up nor stops anybody from stopping it.
+//!
+//! A process leaving takes the start-stop lock, gives up its shared lock and tries an
+//! exclusive one: only when that succeeds (nobody else uses the cluster) and the running
+//! postmaster is the one a Tavoliere process started does it stop the cluster. The last
+//! one out stops it; a cluster somebody started by hand is left running.
 
+use std::fs::File;
+use std::io::{Read, Seek, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -20,16 +41,18 @@ pub const EMBEDDED_USER: &str = "tavoliere";
 /// Name of the application database inside the embedded cluster.
 pub const EMBEDDED_DATABASE: &str = "tavoliere";
 
-/// A running private PostgreSQL cluster. Stopped cleanly by [`EmbeddedPostgres::stop`]
-/// (or on drop, when it was started by this process).
+/// A running private PostgreSQL cluster this process uses. Left by
+/// [`EmbeddedPostgres::stop`] (or on drop), which stops the cluster only when this
+/// process is the last one using it (see the module documentation).
 #[derive(Debug)]
 pub struct EmbeddedPostgres {
     bin_dir: PathBuf,
     data_dir: PathBuf,
     port: u16,
     run_as: Option<&'static str>,
-    started_here: bool,
-    stopped: bool,
+    /// The shared lock on `<data dir>.users.lock` held while this process uses the
+    /// cluster; `None` once it has left.
+    using: Option<File>,
     durable: bool,
 }
 
@@ -64,15 +87,8 @@ impl EmbeddedPostgres {
             }
         }
         let data_dir = effective_data_dir(data_dir, run_as.is_some())?;
-        let mut cluster = EmbeddedPostgres {
-            bin_dir,
-            data_dir,
-            port,
-            run_as,
-            started_here: false,
-            stopped: false,
-            durable,
-        };
+        let mut cluster = EmbeddedPostgres { bin_dir, data_dir, port, run_as, using: None, durable };
+        let mut start_stop = cluster.lock_start_stop()?;
         cluster.prepare_directory()?;
         if !cluster.data_dir.join("PG_VERSION").exists() {
             cluster.initdb()?;
@@ -85,10 +101,32 @@ impl EmbeddedPostgres {
                 cluster.port = free_port()?;
             }
             cluster.pg_ctl_start()?;
-            cluster.started_here = true;
+            record_postmaster(&mut start_stop, cluster.postmaster().as_deref())?;
         }
+        let using = open_lock_file(&cluster.users_lock_path())?;
+        using.lock_shared().context("taking the shared lock on the cluster")?;
+        cluster.using = Some(using);
+        drop(start_stop);
         cluster.wait_ready()?;
         Ok(cluster)
+    }
+
+    /// The port of the cluster running in the data directory `data_dir` (configured as
+    /// for [`EmbeddedPostgres::start`]), `None` when none runs there.
+    ///
+    /// # Errors
+    /// No PostgreSQL binaries, or no current directory to resolve a relative path.
+    pub fn running_port_in(data_dir: &Path) -> anyhow::Result<Option<u16>> {
+        let run_as = is_root().then_some(UNPRIVILEGED_ACCOUNT);
+        let cluster = EmbeddedPostgres {
+            bin_dir: find_bin_dir()?,
+            data_dir: effective_data_dir(data_dir, run_as.is_some())?,
+            port: 0,
+            run_as,
+            using: None,
+            durable: true,
+        };
+        Ok(cluster.running_port())
     }
 
     /// The TCP port on 127.0.0.1.
@@ -106,22 +144,88 @@ impl EmbeddedPostgres {
         format!("postgres://{EMBEDDED_USER}@127.0.0.1:{}/{database}", self.port)
     }
 
-    /// Stops the cluster (fast shutdown: open sessions are ended, data is flushed).
+    /// Leaves the cluster: stops it (fast shutdown: open sessions are ended, data is
+    /// flushed) when this process is the last one using it and a Tavoliere process started
+    /// it; otherwise leaves it running for the others. Returns whether it was stopped.
+    /// Leaving twice does nothing.
     ///
     /// # Errors
-    /// `pg_ctl stop` failing.
-    pub fn stop(&mut self) -> anyhow::Result<()> {
-        if self.stopped {
-            return Ok(());
+    /// The lock files cannot be used, or `pg_ctl stop` fails.
+    pub fn stop(&mut self) -> anyhow::Result<bool> {
+        let Some(using) = self.using.take() else {
+            return Ok(false);
+        };
+        let mut start_stop = self.lock_start_stop()?;
+        drop(using);
+        let users = open_lock_file(&self.users_lock_path())?;
+        match users.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                tracing::info!("leaving the private PostgreSQL cluster running: another process uses it");
+                return Ok(false);
+            }
+            Err(std::fs::TryLockError::Error(error)) => {
+                return Err(error).context("locking the cluster's users file");
+            }
         }
-        self.stopped = true;
+        let Some(running) = self.postmaster() else {
+            tracing::info!("the private PostgreSQL cluster is not running");
+            return Ok(false);
+        };
+        if recorded_postmaster(&mut start_stop)?.as_deref() != Some(running.as_str()) {
+            tracing::info!("leaving the private PostgreSQL cluster running: it was not started by tavoliere");
+            return Ok(false);
+        }
         let data_dir = self.data_dir.display().to_string();
         let output =
             self.run(&self.bin_dir.join("pg_ctl"), &["stop", "-D", &data_dir, "-m", "fast", "-w"])?;
         if !output.status.success() {
             bail!("pg_ctl stop failed: {}", String::from_utf8_lossy(&output.stderr));
         }
+        record_postmaster(&mut start_stop, None)?;
+        Ok(true)
+    }
+
+    /// Leaves the cluster as [`EmbeddedPostgres::stop`] does and, when nobody else uses
+    /// it any more, deletes its data directory and lock files: for throwaway clusters
+    /// (tests, benchmarks).
+    ///
+    /// # Errors
+    /// As [`EmbeddedPostgres::stop`], or the files cannot be deleted.
+    pub fn stop_and_delete(mut self) -> anyhow::Result<()> {
+        self.stop()?;
+        if self.running_port().is_some() {
+            return Ok(());
+        }
+        std::fs::remove_dir_all(&self.data_dir)
+            .with_context(|| format!("deleting {}", self.data_dir.display()))?;
+        for suffix in ["start-stop.lock", "users.lock"] {
+            let _ = std::fs::remove_file(sibling(&self.data_dir, suffix));
+        }
         Ok(())
+    }
+
+    /// `<data dir>.start-stop.lock`, locked exclusively (waiting for a process that is
+    /// starting or stopping the cluster).
+    fn lock_start_stop(&self) -> anyhow::Result<File> {
+        let file = open_lock_file(&sibling(&self.data_dir, "start-stop.lock"))?;
+        file.lock().context("locking the cluster's start-stop file")?;
+        Ok(file)
+    }
+
+    fn users_lock_path(&self) -> PathBuf {
+        sibling(&self.data_dir, "users.lock")
+    }
+
+    /// The running postmaster as `<pid> <start time>` (lines 1 and 3 of
+    /// `postmaster.pid`), when `pg_ctl status` finds one.
+    fn postmaster(&self) -> Option<String> {
+        self.running_port()?;
+        let pid_file = std::fs::read_to_string(self.data_dir.join("postmaster.pid")).ok()?;
+        let mut lines = pid_file.lines();
+        let pid = lines.next()?.trim();
+        let started = lines.nth(1)?.trim();
+        Some(format!("{pid} {started}"))
     }
 
     fn prepare_directory(&self) -> anyhow::Result<()> {
@@ -223,12 +327,52 @@ impl EmbeddedPostgres {
 
 impl Drop for EmbeddedPostgres {
     fn drop(&mut self) {
-        if self.started_here && !self.stopped {
-            if let Err(error) = self.stop() {
-                tracing::warn!(%error, "could not stop the private PostgreSQL cluster");
-            }
+        if let Err(error) = self.stop() {
+            tracing::warn!(%error, "could not stop the private PostgreSQL cluster");
         }
     }
+}
+
+/// `<path>.<suffix>`: a file beside the data directory (initdb wants the directory itself
+/// empty, and the lock must exist before it does).
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(format!(".{suffix}"));
+    path.with_file_name(name)
+}
+
+fn open_lock_file(path: &Path) -> anyhow::Result<File> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    }
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))
+}
+
+/// Records in the (locked) start-stop file which postmaster a Tavoliere process started;
+/// `None` clears it.
+fn record_postmaster(start_stop: &mut File, postmaster: Option<&str>) -> anyhow::Result<()> {
+    start_stop.set_len(0)?;
+    start_stop.rewind()?;
+    if let Some(postmaster) = postmaster {
+        start_stop.write_all(postmaster.as_bytes())?;
+    }
+    start_stop.sync_data()?;
+    Ok(())
+}
+
+/// The postmaster recorded by [`record_postmaster`].
+fn recorded_postmaster(start_stop: &mut File) -> anyhow::Result<Option<String>> {
+    let mut text = String::new();
+    start_stop.rewind()?;
+    start_stop.read_to_string(&mut text)?;
+    let text = text.trim();
+    Ok((!text.is_empty()).then(|| text.to_owned()))
 }
 
 /// Finds the directory holding `initdb`, `pg_ctl` and `postgres`.

@@ -78,7 +78,13 @@ async fn a_cookie_session_logs_in_and_out() {
     assert!(cookie.contains("HttpOnly"), "{cookie}");
     let me = browser.get(format!("{}/api/accounts/me", app.address)).send().await.unwrap();
     assert_eq!(me.status(), StatusCode::OK);
-    let logout = browser.delete(format!("{}/api/session", app.address)).send().await.unwrap();
+    let token = login.headers()["x-csrf-token"].to_str().unwrap().to_owned();
+    let logout = browser
+        .delete(format!("{}/api/session", app.address))
+        .header("x-csrf-token", token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(logout.status(), StatusCode::NO_CONTENT);
     let after = browser.get(format!("{}/api/accounts/me", app.address)).send().await.unwrap();
     assert_eq!(after.status(), StatusCode::UNAUTHORIZED);

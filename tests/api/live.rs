@@ -21,12 +21,17 @@ fn blitz() -> Value {
 /// The first Xiangqi moves of both sides (ICCS), all legal in this order.
 const OPENING: [&str; 6] = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
 
-struct Socket {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+pub(crate) struct Socket {
+    pub(crate) ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
 }
 
 impl Socket {
-    async fn open(app: &TestApp, game: i64, user: Option<&User>, since_ply: Option<i64>) -> Socket {
+    pub(crate) async fn open(
+        app: &TestApp,
+        game: i64,
+        user: Option<&User>,
+        since_ply: Option<i64>,
+    ) -> Socket {
         let base = app.address.replacen("http://", "ws://", 1);
         let url = match since_ply {
             Some(ply) => format!("{base}/api/games/{game}/socket?since_ply={ply}"),
@@ -40,21 +45,21 @@ impl Socket {
         Socket { ws }
     }
 
-    async fn send(&mut self, message: Value) {
+    pub(crate) async fn send(&mut self, message: Value) {
         self.ws.send(Message::text(message.to_string())).await.expect("send");
     }
 
-    async fn send_raw(&mut self, text: String) {
+    pub(crate) async fn send_raw(&mut self, text: String) {
         self.ws.send(Message::text(text)).await.expect("send");
     }
 
     /// The next JSON event (5 s at most).
-    async fn next(&mut self) -> Value {
+    pub(crate) async fn next(&mut self) -> Value {
         self.next_within(Duration::from_secs(5)).await.expect("an event within 5 s")
     }
 
     /// The next JSON event, `None` if none comes within `wait`.
-    async fn next_within(&mut self, wait: Duration) -> Option<Value> {
+    pub(crate) async fn next_within(&mut self, wait: Duration) -> Option<Value> {
         loop {
             let frame = tokio::time::timeout(wait, self.ws.next())
                 .await
@@ -70,7 +75,7 @@ impl Socket {
     }
 
     /// The next event of type `kind`, skipping others (watcher counts, clocks...).
-    async fn next_of(&mut self, kind: &str) -> Value {
+    pub(crate) async fn next_of(&mut self, kind: &str) -> Value {
         loop {
             let event = self.next().await;
             if event["type"] == kind {
@@ -82,7 +87,7 @@ impl Socket {
 
     /// Reads events until a `state` or `watchers` event counts `count` watchers (fails
     /// after 5 s without one).
-    async fn watchers_reach(&mut self, count: i64) {
+    pub(crate) async fn watchers_reach(&mut self, count: i64) {
         loop {
             let event = self.next().await;
             let seen = match event["type"].as_str() {
@@ -96,7 +101,7 @@ impl Socket {
         }
     }
 
-    async fn play(&mut self, text: &str, ply: i64) {
+    pub(crate) async fn play(&mut self, text: &str, ply: i64) {
         self.send(json!({"type": "move", "move": text, "ply": ply})).await;
     }
 }

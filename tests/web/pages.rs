@@ -136,14 +136,16 @@ async fn login_is_rate_limited() {
     let app = TestApp::spawn().await;
     let mut browser = app.browser();
     browser.sign_up("elena").await;
-    let mut last = StatusCode::OK;
+    let mut last = None;
     for _ in 0..7 {
-        last = browser
-            .submit("/login", "/login", &[("username", "elena"), ("password", "bad password")])
-            .await
-            .status;
+        last = Some(
+            browser.submit("/login", "/login", &[("username", "elena"), ("password", "bad password")]).await,
+        );
     }
-    assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
+    let last = last.expect("a page");
+    assert_eq!(last.status, StatusCode::TOO_MANY_REQUESTS);
+    let retry_after: u64 = last.headers["retry-after"].to_str().unwrap().parse().expect("seconds");
+    assert!((1..=60).contains(&retry_after), "seconds left in the window: {retry_after}");
 }
 
 #[tokio::test]
@@ -547,4 +549,22 @@ async fn a_refused_move_reads_in_the_readers_language() {
     assert_eq!(text_of(&refused.body, "move-error"), "a9a5 is not legal: the piece's way is blocked.");
     let refused = play(&mut black, &game, "zz").await;
     assert_eq!(text_of(&refused.body, "move-error"), "“zz” is not a move in any notation of this game.");
+}
+
+#[tokio::test]
+async fn the_form_token_changes_at_login() {
+    let app = TestApp::spawn().await;
+    app.browser().sign_up("fabio").await;
+    let mut browser = app.browser();
+    let before = browser.get("/login").await.csrf();
+    let login = browser
+        .post("/login", &[("csrf", &before), ("username", "fabio"), ("password", "password-of-fabio")])
+        .await;
+    assert_eq!(login.status, StatusCode::SEE_OTHER);
+    let after = browser.get("/settings").await.csrf();
+    assert_ne!(after, before, "a token seen before signing in is not the signed-in session's");
+    let stale = browser.post("/logout", &[("csrf", &before)]).await;
+    assert_eq!(stale.status, StatusCode::FORBIDDEN);
+    let out = browser.post("/logout", &[("csrf", &after)]).await;
+    assert_eq!(out.status, StatusCode::SEE_OTHER);
 }

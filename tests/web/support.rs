@@ -24,6 +24,8 @@ fn settings(database_url: &str) -> Settings {
             port: 0,
             secure_cookies: false,
             body_limit_bytes: 16 * 1024,
+            client_address_header: None,
+            shutdown_grace_seconds: 4,
             default_language: Default::default(),
         },
         database: DatabaseSettings {
@@ -33,7 +35,7 @@ fn settings(database_url: &str) -> Settings {
             embedded_port: 0,
         },
         clocks: ClockSettings { sweep_interval_seconds: 0 },
-        auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+        auth: AuthSettings::default(),
         live: LiveSettings::default(),
     }
 }

@@ -1,13 +1,13 @@
 //! The game archive (finished games, searched by player, variant and result) and the
 //! record downloads `GET /games/{id}/record/{format}`.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 
-use super::{render_with, Chrome, Ctx, PageError, PageResult};
+use super::{render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::games;
 use crate::domain::{Domain, DomainError};
 use crate::web::records::{self, RecordFormat, RecordInput};
@@ -85,7 +85,7 @@ pub async fn show(
 pub async fn record(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Path((id, format)): Path<(i64, String)>,
+    PagePath((id, format)): PagePath<(i64, String)>,
 ) -> PageResult {
     let Some(format) = RecordFormat::from_name(&format) else { return Err(PageError::NotFound(ctx.t)) };
     if format == RecordFormat::Record {

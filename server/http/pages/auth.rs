@@ -1,9 +1,8 @@
 //! Sign up, log in, log out: forms that keep what was typed (never the password) and show
 //! errors next to the field. Logging in is rate limited like the API's.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
+use axum::http::header::RETRY_AFTER;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
 use axum::Form;
@@ -14,6 +13,7 @@ use super::{render, render_with, store_failure, Chrome, Ctx, PageResult};
 use crate::domain::accounts::{self, Role, Username};
 use crate::domain::DomainError;
 use crate::http::auth::SESSION_ACCOUNT_KEY;
+use crate::http::extract::ClientAddress;
 use crate::http::tokens::{check_credentials, Credentials};
 use crate::http::AppState;
 
@@ -67,14 +67,15 @@ pub async fn login_form(ctx: Ctx) -> PageResult {
     render(&AuthPage::new(&ctx, false, String::new()))
 }
 
-async fn sign_in(ctx: &Ctx, account_id: i64) -> Result<(), super::PageError> {
+/// A new session id (no fixation) holding the account, with a new form token.
+async fn sign_in(ctx: &mut Ctx, account_id: i64) -> Result<(), super::PageError> {
     ctx.session.cycle_id().await.map_err(store_failure)?;
     ctx.session.insert(SESSION_ACCOUNT_KEY, account_id).await.map_err(store_failure)?;
-    Ok(())
+    ctx.rotate_csrf().await
 }
 
 /// `POST /signup`: creates the account and signs in.
-pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<AuthForm>) -> PageResult {
+pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): Form<AuthForm>) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = AuthPage::new(&ctx, true, form.username.clone());
     let username = match Username::parse(form.username.trim()) {
@@ -85,9 +86,15 @@ pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Au
         }
     };
     let password = SecretString::from(form.password);
-    match accounts::register(&state.domain.pool, &username, password, Role::Player).await {
+    let pool = state.domain.pool.clone();
+    let registered = state
+        .password_hashing
+        .run(async move { accounts::register(&pool, &username, password, Role::Player).await })
+        .await
+        .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?;
+    match registered {
         Ok(account) => {
-            sign_in(&ctx, account.id).await?;
+            sign_in(&mut ctx, account.id).await?;
             Ok(Redirect::to("/").into_response())
         }
         Err(DomainError::Conflict(_)) => {
@@ -105,8 +112,8 @@ pub async fn signup(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Au
 /// `POST /login`: checks the credentials (rate limited) and signs in.
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
-    ctx: Ctx,
+    client: ClientAddress,
+    mut ctx: Ctx,
     Form(form): Form<AuthForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
@@ -114,12 +121,18 @@ pub async fn login(
     let credentials = Credentials { username: form.username, password: SecretString::from(form.password) };
     match check_credentials(&state, client, credentials).await {
         Ok(account) => {
-            sign_in(&ctx, account.id).await?;
+            sign_in(&mut ctx, account.id).await?;
             Ok(Redirect::to("/").into_response())
         }
         Err(error) if error.status() == StatusCode::TOO_MANY_REQUESTS => {
             page.form_error = Some(ctx.t.get("auth.error.rate_limited").to_owned());
-            render_with(StatusCode::TOO_MANY_REQUESTS, &page)
+            let mut response = render_with(StatusCode::TOO_MANY_REQUESTS, &page)?;
+            let seconds = error.retry_after().unwrap_or(1);
+            response.headers_mut().insert(RETRY_AFTER, seconds.into());
+            Ok(response)
+        }
+        Err(error) if error.status() == StatusCode::SERVICE_UNAVAILABLE => {
+            Err(super::PageError::Busy(ctx.t, error.retry_after().unwrap_or(1)))
         }
         Err(error) if error.status().is_client_error() => {
             page.form_error = Some(ctx.t.get("auth.error.credentials").to_owned());

@@ -1,13 +1,13 @@
 //! `GET /games/{id}/board.svg?ply=N&flip=1&style=western`: the board of a game after `N`
 //! moves (default: now), as SVG for embedding in forums and mails.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 
-use super::{PageError, PageResult};
+use super::{PageError, PagePath, PageResult};
 use crate::domain::games;
 use crate::domain::{Domain, DomainError};
 use crate::web::board::{self, BoardOptions, PieceStyle};
@@ -28,7 +28,7 @@ pub struct BoardQuery {
 /// forums and mails must not open a session per fetch.
 pub async fn svg(
     State(domain): State<Domain>,
-    Path(id): Path<i64>,
+    PagePath(id): PagePath<i64>,
     Query(query): Query<BoardQuery>,
 ) -> PageResult {
     let view = match games::view(&domain, id).await {

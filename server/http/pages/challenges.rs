@@ -1,7 +1,7 @@
 //! Challenges: the new-challenge form (variant, ruleset, handicap, opponent or open,
 //! colour, time control), the open challenges to accept, accept/decline/cancel.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
 use axum::Form;
@@ -10,7 +10,7 @@ use serde::Deserialize;
 use tavoliere_rules::variant::Variant;
 
 use super::auth::CsrfOnly;
-use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::accounts;
 use crate::domain::challenges::{self, NewChallenge, SeatChoice};
 use crate::domain::time_control::TimeControl;
@@ -244,7 +244,7 @@ pub async fn list(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
 pub async fn accept(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Path(id): Path<i64>,
+    PagePath(id): PagePath<i64>,
     Form(form): Form<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
@@ -287,7 +287,7 @@ async fn close(domain: &Domain, ctx: &Ctx, id: i64, how: Withdrawal) -> PageResu
 pub async fn cancel(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Path(id): Path<i64>,
+    PagePath(id): PagePath<i64>,
     Form(form): Form<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
@@ -298,7 +298,7 @@ pub async fn cancel(
 pub async fn leave(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Path(id): Path<i64>,
+    PagePath(id): PagePath<i64>,
     Form(form): Form<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
@@ -309,7 +309,7 @@ pub async fn leave(
 pub async fn decline(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Path(id): Path<i64>,
+    PagePath(id): PagePath<i64>,
     Form(form): Form<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;

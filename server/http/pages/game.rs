@@ -3,7 +3,7 @@
 //! end the game), draw offer/accept/decline, resign, claim. Moves go through
 //! [`games::submit_move`], the same function as the REST API.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header::CACHE_CONTROL;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect};
@@ -12,7 +12,7 @@ use serde::Deserialize;
 use tavoliere_rules::variant::Variant;
 
 use super::dashboard::time_left;
-use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PageResult};
+use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::games::{self, GameView};
 use crate::domain::preferences;
 use crate::domain::{Domain, DomainError, ErrorKind};
@@ -189,7 +189,7 @@ fn move_lines(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Vec<MoveLi
 }
 
 /// `GET /games/{id}`.
-pub async fn show(State(domain): State<Domain>, ctx: Ctx, Path(id): Path<i64>) -> PageResult {
+pub async fn show(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath<i64>) -> PageResult {
     let view = load(&domain, &ctx, id).await?;
     render(&page(&domain, &ctx, &view)?)
 }
@@ -205,7 +205,7 @@ pub struct MoveList {
 /// viewer (the notation of their preferences, one line per pair of turns). Live mode
 /// (`static/live.js`) redraws the list with it after each move, so the list never
 /// switches notation or layout.
-pub async fn moves(State(domain): State<Domain>, ctx: Ctx, Path(id): Path<i64>) -> PageResult {
+pub async fn moves(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath<i64>) -> PageResult {
     let view = load(&domain, &ctx, id).await?;
     let variant: Variant =
         view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
@@ -241,7 +241,7 @@ fn move_error_text(ctx: &Ctx, error: &DomainError) -> String {
 pub async fn play(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Path(id): Path<i64>,
+    PagePath(id): PagePath<i64>,
     Form(form): Form<MoveForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
@@ -307,7 +307,7 @@ pub struct ActionForm {
 pub async fn action(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Path(id): Path<i64>,
+    PagePath(id): PagePath<i64>,
     Form(form): Form<ActionForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;

@@ -4,6 +4,10 @@
 //! Every page gets a [`Ctx`]: the signed-in account, the interface language and the
 //! session's CSRF token. Every form carries that token and every POST handler checks it
 //! with [`Ctx::check_csrf`] before doing anything.
+//!
+//! A visitor who is not signed in gets no stored session for merely reading pages: the
+//! token of such a visitor is kept (and the session stored, with a short expiry) only when
+//! a page actually shows it in a form ([`FormToken`]), e.g. the log-in form.
 
 pub mod archive;
 pub mod auth;
@@ -13,17 +17,20 @@ pub mod dashboard;
 pub mod game;
 pub mod settings;
 
-use axum::extract::FromRequestParts;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{FromRequestParts, Request};
 use axum::http::header::ACCEPT_LANGUAGE;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
+use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use rand::RngCore;
-use tower_sessions::Session;
+use tower_sessions::{Expiry, Session};
 
-use super::auth::MaybeAuthUser;
+use super::auth::{new_csrf_token, same_token, signed_in, SESSION_CSRF_KEY};
 use super::error::ApiError;
 use super::AppState;
 use crate::domain::accounts::Account;
@@ -32,8 +39,10 @@ use crate::domain::DomainError;
 use crate::web::board::PieceStyle;
 use crate::web::i18n::{Lang, Texts};
 
-/// Session key of the CSRF token.
-const CSRF_KEY: &str = "csrf";
+/// How long the session of a visitor who is not signed in, holding only the token of a
+/// form shown to them, lives without use (a form older than that has expired).
+const FORM_SESSION_LIFETIME: tower_sessions::cookie::time::Duration =
+    tower_sessions::cookie::time::Duration::hours(2);
 /// Session key of the interface preferences of a visitor who is not signed in (a signed-in
 /// account's preferences are read from the account).
 pub(crate) const PREFS_KEY: &str = "preferences";
@@ -59,6 +68,80 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/board.svg", get(board::svg))
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
+        .route_layer(axum::middleware::from_fn(keep_shown_form_token))
+}
+
+/// A form token made for a visitor without one, waiting to be shown.
+#[derive(Clone, Debug, Default)]
+struct UnsavedFormToken(Arc<Mutex<Option<String>>>);
+
+impl UnsavedFormToken {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Keeps the form token a page showed to a visitor who had none: the session is stored
+/// only then (with [`FORM_SESSION_LIFETIME`]), so reading pages stores nothing.
+async fn keep_shown_form_token(session: Session, mut request: Request, next: Next) -> Response {
+    let unsaved = UnsavedFormToken::default();
+    request.extensions_mut().insert(unsaved.clone());
+    let response = next.run(request).await;
+    let shown = unsaved.lock().take();
+    if let Some(token) = shown {
+        session.set_expiry(Some(Expiry::OnInactivity(FORM_SESSION_LIFETIME)));
+        if let Err(error) = session.insert(SESSION_CSRF_KEY, token).await {
+            return store_failure(error).into_response();
+        }
+    }
+    response
+}
+
+/// The session's CSRF token as the templates write it into forms. A token not yet stored
+/// (a visitor's first form) is marked as shown when it is written, and stored after the
+/// page by [`keep_shown_form_token`].
+#[derive(Clone, Debug, Default)]
+pub struct FormToken {
+    token: String,
+    unsaved: Option<UnsavedFormToken>,
+}
+
+impl FormToken {
+    fn stored(token: String) -> FormToken {
+        FormToken { token, unsaved: None }
+    }
+}
+
+impl fmt::Display for FormToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(unsaved) = &self.unsaved {
+            unsaved.lock().get_or_insert_with(|| self.token.clone());
+        }
+        f.write_str(&self.token)
+    }
+}
+
+/// Path parameters of a page. A path whose parameters do not parse (`/games/abc`) names
+/// no page: the site's 404 page, in the reader's language, not a plain-text 400.
+#[derive(Debug)]
+pub struct PagePath<T>(pub T);
+
+impl<T> FromRequestParts<AppState> for PagePath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+{
+    type Rejection = PageError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(PagePath(value)),
+            Err(_) => {
+                let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+                let lang = Lang::negotiate(None, accept, state.default_language);
+                Err(PageError::NotFound(Texts::new(lang)))
+            }
+        }
+    }
 }
 
 /// What every page handler knows about the request.
@@ -70,7 +153,7 @@ pub struct Ctx {
     /// Interface text in the chosen language.
     pub t: Texts,
     /// The session's CSRF token.
-    pub csrf: String,
+    pub csrf: FormToken,
     /// Preferences: the account's when signed in, else the session's.
     pub prefs: Preferences,
 }
@@ -82,7 +165,7 @@ pub struct Chrome {
     /// Signed-in username.
     pub user: Option<String>,
     /// CSRF token for the forms.
-    pub csrf: String,
+    pub csrf: FormToken,
     /// Page title.
     pub title: String,
 }
@@ -103,16 +186,24 @@ impl Ctx {
     /// # Errors
     /// [`PageError::Csrf`] on a missing or different token.
     pub fn check_csrf(&self, submitted: &str) -> Result<(), PageError> {
-        let expected = self.csrf.as_bytes();
-        let given = submitted.as_bytes();
-        // Compare in constant time for equal lengths.
-        let same = expected.len() == given.len()
-            && expected.iter().zip(given).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
-        if same && !expected.is_empty() {
+        // A token never stored (nobody was shown a form in this session) matches nothing.
+        if self.csrf.unsaved.is_none() && same_token(&self.csrf.token, submitted) {
             Ok(())
         } else {
             Err(PageError::Csrf(self.t))
         }
+    }
+
+    /// Gives the session a new form token (at login: a token seen before signing in is
+    /// not the signed-in session's).
+    ///
+    /// # Errors
+    /// The session store fails.
+    pub async fn rotate_csrf(&mut self) -> Result<(), PageError> {
+        let token = new_csrf_token();
+        self.session.insert(SESSION_CSRF_KEY, &token).await.map_err(store_failure)?;
+        self.csrf = FormToken::stored(token);
+        Ok(())
     }
 
     /// The signed-in account, or a redirect to the login page.
@@ -140,8 +231,9 @@ impl FromRequestParts<AppState> for Ctx {
         let session = Session::from_request_parts(parts, state)
             .await
             .map_err(|(_, message)| PageError::Internal(message.to_owned()))?;
-        // An unusable bearer token on a page request simply means "not signed in".
-        let user = MaybeAuthUser::from_request_parts(parts, state).await.ok().and_then(|m| m.0);
+        // An unusable bearer token on a page request simply means "not signed in"; the
+        // forms check their own token, so no origin check here.
+        let user = signed_in(parts, state, false).await.ok().flatten();
         let prefs = match &user {
             Some(account) => preferences::of_account(&state.domain.pool, account.id)
                 .await
@@ -150,14 +242,16 @@ impl FromRequestParts<AppState> for Ctx {
         };
         let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
         let t = Texts::new(Lang::negotiate(prefs.language_tag(), accept, state.default_language));
-        let csrf = match session.get::<String>(CSRF_KEY).await.map_err(store_failure)? {
-            Some(token) => token,
+        let unsaved = parts.extensions.get::<UnsavedFormToken>().cloned();
+        let csrf = match session.get::<String>(SESSION_CSRF_KEY).await.map_err(store_failure)? {
+            Some(token) => FormToken::stored(token),
+            // A visitor's first form: stored only if a page shows it.
+            None if user.is_none() && unsaved.is_some() => FormToken { token: new_csrf_token(), unsaved },
+            // A signed-in session is stored anyway.
             None => {
-                let mut bytes = [0u8; 32];
-                rand::thread_rng().fill_bytes(&mut bytes);
-                let token = hex::encode(bytes);
-                session.insert(CSRF_KEY, &token).await.map_err(store_failure)?;
-                token
+                let token = new_csrf_token();
+                session.insert(SESSION_CSRF_KEY, &token).await.map_err(store_failure)?;
+                FormToken::stored(token)
             }
         };
         Ok(Ctx { session, user, t, csrf, prefs })
@@ -173,6 +267,8 @@ pub enum PageError {
     Csrf(Texts),
     /// No such page (404).
     NotFound(Texts),
+    /// Too busy to answer now (503), to be tried again after the given seconds.
+    Busy(Texts, u64),
     /// Anything unexpected (500; logged, never shown).
     Internal(String),
 }
@@ -191,6 +287,12 @@ impl IntoResponse for PageError {
             PageError::NotFound(t) => {
                 (StatusCode::NOT_FOUND, Html(simple_page(t, "error.not_found"))).into_response()
             }
+            PageError::Busy(t, seconds) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(axum::http::header::RETRY_AFTER, seconds.to_string())],
+                Html(simple_page(t, "error.busy")),
+            )
+                .into_response(),
             PageError::Internal(message) => {
                 tracing::error!(error = %message, "page failed");
                 (StatusCode::INTERNAL_SERVER_ERROR, Html(simple_page(Texts::new(Lang::En), "error.internal")))
@@ -201,8 +303,9 @@ impl IntoResponse for PageError {
 }
 
 fn simple_page(t: Texts, key: &str) -> String {
-    let page =
-        MessagePage { chrome: Chrome { t, user: None, csrf: String::new(), title: t.get(key).to_owned() } };
+    let page = MessagePage {
+        chrome: Chrome { t, user: None, csrf: FormToken::default(), title: t.get(key).to_owned() },
+    };
     askama::Template::render(&page).unwrap_or_else(|_| t.get(key).to_owned())
 }
 

@@ -14,14 +14,12 @@ pub struct Cluster {
 const TEMPLATE: &str = "tavoliere_template";
 
 static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-static RUNNING: Mutex<Option<(EmbeddedPostgres, PathBuf)>> = Mutex::new(None);
+static RUNNING: Mutex<Option<EmbeddedPostgres>> = Mutex::new(None);
 
 extern "C" fn stop_cluster_at_exit() {
     let taken = RUNNING.lock().ok().and_then(|mut guard| guard.take());
-    if let Some((mut cluster, dir)) = taken {
-        let _ = cluster.stop();
-        drop(cluster);
-        let _ = std::fs::remove_dir_all(dir);
+    if let Some(cluster) = taken {
+        let _ = cluster.stop_and_delete();
     }
 }
 
@@ -36,8 +34,7 @@ impl Cluster {
             let cluster =
                 EmbeddedPostgres::start_with(&dir, 0, false).expect("start the test PostgreSQL cluster");
             let port = cluster.port();
-            let data_dir = cluster.data_dir().to_path_buf();
-            *RUNNING.lock().unwrap() = Some((cluster, data_dir));
+            *RUNNING.lock().unwrap() = Some(cluster);
             // SAFETY: registering a plain extern "C" function; it runs at process exit.
             unsafe {
                 libc::atexit(stop_cluster_at_exit);

@@ -29,6 +29,8 @@ pub struct TestApp {
     pub clock: ManualClock,
     pub domain: Domain,
     pub database_url: String,
+    /// The bound on password hashes of the app (`None` for a server attached to).
+    pub password_hashing: Option<std::sync::Arc<tavoliere::http::limits::PasswordHashing>>,
 }
 
 /// A response: status and JSON body (`Value::Null` when empty or not JSON).
@@ -71,6 +73,8 @@ pub fn test_settings(database_url: &str) -> Settings {
             port: 0,
             secure_cookies: false,
             body_limit_bytes: 16 * 1024,
+            client_address_header: None,
+            shutdown_grace_seconds: 4,
             default_language: Default::default(),
         },
         database: DatabaseSettings {
@@ -80,7 +84,7 @@ pub fn test_settings(database_url: &str) -> Settings {
             embedded_port: 0,
         },
         clocks: ClockSettings { sweep_interval_seconds: 0 },
-        auth: AuthSettings { login_attempts: 5, login_window_seconds: 60 },
+        auth: AuthSettings::default(),
         // No resync: a move's announcement must reach the other instances by itself (the
         // resync has its own test).
         live: LiveSettings { flag_interval_ms: 20, resync_interval_ms: 0, ..LiveSettings::default() },
@@ -113,8 +117,16 @@ impl TestApp {
         let app = Application::build_with(settings, deps).await.expect("build the app");
         let address = format!("http://127.0.0.1:{}", app.port());
         let domain = app.domain().clone();
+        let password_hashing = Some(app.password_hashing());
         tokio::spawn(app.run_until(std::future::pending()));
-        TestApp { address, client: reqwest::Client::builder().build().unwrap(), clock, domain, database_url }
+        TestApp {
+            address,
+            client: reqwest::Client::builder().build().unwrap(),
+            clock,
+            domain,
+            database_url,
+            password_hashing,
+        }
     }
 
     /// Helpers for a server running elsewhere (another OS process) on `database_url`:
@@ -135,6 +147,7 @@ impl TestApp {
             clock,
             domain,
             database_url: database_url.to_owned(),
+            password_hashing: None,
         }
     }
 

@@ -1,9 +1,10 @@
 //! A real `tavoliere serve` OS process on a test database, killed on drop.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A running `tavoliere serve` child process.
 pub struct ServerProcess {
@@ -16,16 +17,29 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     /// Starts `tavoliere serve` on `database_url`, configured only by `TAVOLIERE_`
-    /// variables over the repository's `config/`, on a port the OS picks; waits (30 s at
-    /// most) until it logs the port it serves on.
+    /// variables over the repository's `config/`, on a port the OS picks; waits (60 s at
+    /// most; the embedded cluster may have to be created first) until it logs the port it
+    /// serves on.
     pub fn start(database_url: &str) -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tavoliere"))
+        ServerProcess::start_with(&[("TAVOLIERE_DATABASE__URL", database_url)])
+    }
+
+    /// Starts `tavoliere serve` on the private cluster of `data_dir` (the embedded
+    /// default: no database URL), as [`ServerProcess::start`] otherwise.
+    pub fn start_embedded(data_dir: &Path) -> ServerProcess {
+        ServerProcess::start_with(&[(
+            "TAVOLIERE_DATABASE__EMBEDDED_DATA_DIR",
+            &data_dir.display().to_string(),
+        )])
+    }
+
+    /// Starts `tavoliere serve` with the test defaults and `settings` (variable, value).
+    pub fn start_with(settings: &[(&str, &str)]) -> ServerProcess {
+        let mut command = tavoliere_command();
+        command
             .arg("serve")
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("TAVOLIERE_ENVIRONMENT", "local")
             .env("TAVOLIERE_APPLICATION__HOST", "127.0.0.1")
             .env("TAVOLIERE_APPLICATION__PORT", "0")
-            .env("TAVOLIERE_DATABASE__URL", database_url)
             .env("TAVOLIERE_DATABASE__MAX_CONNECTIONS", "5")
             .env("TAVOLIERE_CLOCKS__SWEEP_INTERVAL_SECONDS", "0")
             .env("TAVOLIERE_LIVE__FLAG_INTERVAL_MS", "20")
@@ -33,9 +47,11 @@ impl ServerProcess {
             .env("NO_COLOR", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start `tavoliere serve`");
+            .stderr(Stdio::piped());
+        for (name, value) in settings {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().expect("start `tavoliere serve`");
         let stderr = child.stderr.take().expect("piped stderr");
         let log = Arc::new(Mutex::new(Vec::new()));
         let (port_tx, port_rx) = mpsc::channel();
@@ -52,7 +68,7 @@ impl ServerProcess {
             }
         });
         let mut process = ServerProcess { child, address: String::new(), log };
-        match port_rx.recv_timeout(Duration::from_secs(30)) {
+        match port_rx.recv_timeout(Duration::from_secs(60)) {
             Ok(port) => process.address = format!("http://127.0.0.1:{port}"),
             Err(_) => panic!("`tavoliere serve` reported no port; its log: {:#?}", process.log()),
         }
@@ -68,6 +84,54 @@ impl ServerProcess {
     pub fn log(&self) -> Vec<String> {
         self.log.lock().unwrap().clone()
     }
+
+    /// Sends SIGTERM and waits (60 s at most) for the process to exit; `None` if it
+    /// has not.
+    pub fn terminate(&mut self) -> Option<ExitStatus> {
+        self.signal(libc::SIGTERM);
+        self.wait_for_exit(Duration::from_secs(60))
+    }
+
+    /// Sends `signal` to the process.
+    pub fn signal(&mut self, signal: libc::c_int) {
+        let pid = libc::pid_t::try_from(self.child.id()).expect("a pid");
+        // SAFETY: kill has no memory preconditions; the pid is our own child's.
+        unsafe {
+            libc::kill(pid, signal);
+        }
+    }
+
+    /// Waits up to `limit` for the process to exit.
+    pub fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Kills the process at once (SIGKILL: no graceful shutdown, as in a crash).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `tavoliere` binary run from the repository (its `config/`), environment `local`,
+/// without the test runner's database settings.
+pub fn tavoliere_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tavoliere"));
+    command
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TAVOLIERE_ENVIRONMENT", "local")
+        .env_remove("TAVOLIERE_DATABASE__URL")
+        .env_remove("TAVOLIERE_DATABASE__EMBEDDED_DATA_DIR");
+    command
 }
 
 impl Drop for ServerProcess {

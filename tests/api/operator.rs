@@ -1,0 +1,128 @@
+//! The operator's commands against a running server on the embedded private cluster:
+//! `admin create-user` and `migrate` beside a server, two servers on one data directory,
+//! a crashed server. A process stops the cluster only when it is the last one using it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use reqwest::StatusCode;
+use serde_json::json;
+use tavoliere::storage::embedded::EmbeddedPostgres;
+
+use crate::support::process::{tavoliere_command, ServerProcess};
+
+/// A data directory of its own, removed (with its lock files) at the end.
+struct DataDir(PathBuf);
+
+impl DataDir {
+    fn new() -> DataDir {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        // As root the cluster runs as `postgres`: /var/tmp is traversable by it.
+        let base = if root { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
+        DataDir(base.join(format!("tavoliere-operator-{}", uuid::Uuid::new_v4().simple())))
+    }
+
+    fn cluster_port(&self) -> Option<u16> {
+        EmbeddedPostgres::running_port_in(&self.0).expect("PostgreSQL binaries")
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        // Whatever happened, leave no cluster and no files behind.
+        if self.cluster_port().is_some() {
+            if let Ok(cluster) = EmbeddedPostgres::start(&self.0, 0) {
+                let _ = cluster.stop_and_delete();
+                return;
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.0);
+        for suffix in ["start-stop.lock", "users.lock"] {
+            let _ = std::fs::remove_file(format!("{}.{suffix}", self.0.display()));
+        }
+    }
+}
+
+/// Runs `tavoliere <args>` on the private cluster of `data_dir` with `stdin` as its
+/// standard input; asserts success and returns its standard output.
+fn run(data_dir: &Path, args: &[&str], stdin: &str) -> String {
+    let mut child = tavoliere_command()
+        .args(args)
+        .env("TAVOLIERE_DATABASE__EMBEDDED_DATA_DIR", data_dir)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tavoliere");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    let output = child.wait_with_output().expect("tavoliere exits");
+    assert!(
+        output.status.success(),
+        "tavoliere {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// Asserts that `server` answers and reaches its database: the health check and a login
+/// of `boss` (a read of the account and a write of a token).
+async fn assert_serves(server: &ServerProcess) {
+    let client = reqwest::Client::new();
+    let health = client.get(format!("{}/healthz", server.address)).send().await.expect("health check");
+    assert_eq!(health.status(), StatusCode::OK, "the server reaches its database; log: {:#?}", server.log());
+    let login = client
+        .post(format!("{}/api/tokens", server.address))
+        .json(&json!({"username": "boss", "password": "a long secret"}))
+        .send()
+        .await
+        .expect("login");
+    assert_eq!(login.status(), StatusCode::CREATED, "the admin can log in");
+}
+
+#[tokio::test]
+async fn operator_commands_and_other_servers_leave_a_running_server_its_cluster() {
+    let data_dir = DataDir::new();
+    let mut first = ServerProcess::start_embedded(&data_dir.0);
+    let port = data_dir.cluster_port().expect("the first server started the cluster");
+
+    // The README's way to make the first admin, beside the running server.
+    let created = run(
+        &data_dir.0,
+        &["admin", "create-user", "boss", "--role", "admin", "--password-stdin"],
+        "a long secret\n",
+    );
+    assert_eq!(created.trim(), "created boss (admin)");
+    assert_eq!(data_dir.cluster_port(), Some(port), "create-user left the cluster running");
+    assert_serves(&first).await;
+
+    assert_eq!(run(&data_dir.0, &["migrate"], "").trim(), "migrations applied");
+    assert_eq!(data_dir.cluster_port(), Some(port), "migrate left the cluster running");
+    assert_serves(&first).await;
+
+    // A second server on the same data directory; the first one leaves gracefully.
+    let mut second = ServerProcess::start_embedded(&data_dir.0);
+    assert_serves(&second).await;
+    let status = first.terminate().expect("the first server exits on SIGTERM");
+    assert!(status.success(), "{status:?}; log: {:#?}", first.log());
+    assert_eq!(data_dir.cluster_port(), Some(port), "the first server left the cluster to the second");
+    assert_serves(&second).await;
+
+    // A third server; the second one crashes: its lock goes with it.
+    let mut third = ServerProcess::start_embedded(&data_dir.0);
+    second.kill();
+    assert_serves(&third).await;
+
+    // The last one out stops the cluster, even though it did not start it.
+    let status = third.terminate().expect("the third server exits on SIGTERM");
+    assert!(status.success(), "{status:?}; log: {:#?}", third.log());
+    assert_eq!(data_dir.cluster_port(), None, "the last server out stopped the cluster");
+
+    // Alone, a command starts the cluster and stops it again.
+    let created =
+        run(&data_dir.0, &["admin", "create-user", "deputy", "--password-stdin"], "another secret\n");
+    assert_eq!(created.trim(), "created deputy (player)");
+    assert_eq!(data_dir.cluster_port(), None, "a command run alone stops the cluster it started");
+}
