@@ -34,13 +34,7 @@ impl ApiError {
 
     /// An error with its own `code`.
     pub fn coded(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            code: Cow::Borrowed(code),
-            detail: sentence(detail.into()),
-            meta: None,
-            retry_after: None,
-        }
+        ApiError { status, code: Cow::Borrowed(code), detail: detail.into(), meta: None, retry_after: None }
     }
 
     /// 429 with `detail`, to be tried again after `retry_after` seconds (the
@@ -67,7 +61,7 @@ impl ApiError {
 
     /// 404 for unknown routes.
     pub fn not_found() -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "There is nothing at this address.")
+        ApiError::new(StatusCode::NOT_FOUND, "not found")
     }
 
     /// The status.
@@ -100,15 +94,6 @@ fn status_code(status: StatusCode) -> &'static str {
     }
 }
 
-/// `detail` ends as a sentence does. Its first letter is left alone: a detail may begin
-/// with a move (`a0a5 is not legal…`), and clients match the domain's phrases as written.
-fn sentence(mut detail: String) -> String {
-    if !detail.is_empty() && !detail.ends_with(['.', '!', '?', '…']) {
-        detail.push('.');
-    }
-    detail
-}
-
 impl ApiError {
     /// A domain error as the client sees it (an internal error's text is not shown).
     pub fn describe(error: &DomainError) -> ApiError {
@@ -123,12 +108,12 @@ impl ApiError {
             status: status_of(error.kind()),
             code: Cow::Borrowed(error.code()),
             meta: meta_of(error),
-            detail: sentence(error.to_string()),
+            detail: error.to_string(),
             retry_after: None,
         }
     }
 
-    /// The sentence.
+    /// The detail for people.
     pub fn detail(&self) -> &str {
         &self.detail
     }
@@ -285,19 +270,3 @@ impl From<QueryRejection> for ApiError {
 
 /// Result of a handler.
 pub type ApiResult<T> = Result<T, ApiError>;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn details_are_sentences() {
-        assert_eq!(sentence("not your turn".to_owned()), "not your turn.");
-        assert_eq!(sentence("“zz” is not a move.".to_owned()), "“zz” is not a move.");
-        assert_eq!(sentence(String::new()), "");
-        assert_eq!(
-            sentence("a0a5 is not legal: the way is blocked.".to_owned()),
-            "a0a5 is not legal: the way is blocked."
-        );
-    }
-}

@@ -97,7 +97,7 @@ async fn every_error_has_a_code_and_a_sentence() {
     let reply = app.post_raw("/api/accounts", "application/json", huge).await;
     assert_eq!(reply.code(), "request.body-too-large");
     let reply = app.get("/api/nothing-here", None).await;
-    assert_eq!((reply.code(), reply.detail()), ("not-found", "There is nothing at this address."));
+    assert_eq!((reply.code(), reply.detail()), ("not-found", "not found"));
     let reply = app.get("/api/games/not-a-number", None).await;
     reply.expect(StatusCode::BAD_REQUEST);
     assert_eq!(reply.code(), "request.invalid-path");
