@@ -1,15 +1,21 @@
-//! Replaying whole game records (`tavoliere replay`): detects the format (PGN with one
-//! or more games, KIF, CSA, or one game per line), plays every move through the game's
-//! laws and reports how each game ends. Pure: the caller reads the file and prints.
+//! Replaying whole game records (`tavoliere replay`): detects the format from the content
+//! (PGN with one or more games, KIF, KI2, CSA, or one game per line), plays every move
+//! through the game's laws and reports how each game ends. Pure: the caller reads the
+//! file and prints.
+//!
+//! A record is never cut short silently (issue 15 §5): a token that is not a move, a
+//! move number, a result, a comment or a known annotation stops the replay with an error
+//! naming its line, column and text.
 
 use crate::game::handicap::Handicap;
 use crate::game::ruleset::Ruleset;
 use crate::game::ruling::Ruling;
 use crate::notation::chess::{fen as chess_fen, record as chess_record, uci as chess_uci};
-use crate::notation::record::{self, strip_annotation, strip_check_mark, GameText};
+use crate::notation::record::{self, strip_annotation, strip_check_mark, GameText, Location};
 use crate::notation::seven_kingdoms::record as kingdoms_record;
-use crate::notation::shogi::{csa, usi};
-use crate::variant::{AnyGame, MoveErrorKind, Notation, Variant};
+use crate::notation::shogi::game::decode;
+use crate::notation::shogi::{csa, ki2, kif, sfen, usi, PartialRecord, RecordFailure};
+use crate::variant::{AnyGame, MoveError, MoveErrorKind, Notation, Variant};
 
 /// How to replay.
 #[derive(Clone, Debug)]
@@ -47,6 +53,12 @@ pub struct ReplayError {
     pub token: String,
     /// Why it was rejected.
     pub reason: String,
+    /// The rules' code of the refusal (`illegal-move.blocked`, `notation.unreadable`...),
+    /// `record.unreadable` for text that is no part of a record, `setup.*` for a start
+    /// that cannot be played.
+    pub code: &'static str,
+    /// Where the token is in the record, when known.
+    pub at: Option<Location>,
 }
 
 /// How one game of a record replayed.
@@ -70,6 +82,21 @@ pub struct GameReport {
     pub error: Option<ReplayError>,
 }
 
+impl GameReport {
+    fn new(game: usize, result: Option<&str>) -> GameReport {
+        GameReport {
+            game,
+            plies: 0,
+            fen: String::new(),
+            result: normalise_result(result),
+            reason: None,
+            ended_at: None,
+            ruling: None,
+            error: None,
+        }
+    }
+}
+
 /// The record formats [`replay_text`] recognises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordFormat {
@@ -77,14 +104,50 @@ pub enum RecordFormat {
     Pgn,
     /// CSA (computer shogi).
     Csa,
+    /// KIF (Japanese shogi records with numbered moves, `７六歩(77)`).
+    Kif,
+    /// KI2 (Japanese shogi records with marked moves, `▲７六歩`).
+    Ki2,
     /// One game per line.
     Lines,
 }
 
+/// Whether a trimmed line belongs to a Japanese (KIF or KI2) record: a header of those
+/// formats, a KIF move line (`1 ７六歩(77)`) or a KI2 move (`▲７六歩`).
+fn japanese_line(line: &str) -> bool {
+    const KEYS: [&str; 10] =
+        ["手合割", "先手", "後手", "下手", "上手", "開始日時", "終了日時", "棋戦", "表題", "持ち時間"];
+    if line.starts_with(['▲', '△', '☗', '☖', '▽']) || line.starts_with("手数----") {
+        return true;
+    }
+    if KEYS.iter().any(|key| line.strip_prefix(key).is_some_and(|rest| rest.starts_with(['：', ':']))) {
+        return true;
+    }
+    let rest = line.trim_start_matches(|c: char| c.is_ascii_digit());
+    if rest.len() == line.len() || !rest.starts_with(char::is_whitespace) {
+        return false;
+    }
+    let mut word = rest.trim_start().chars();
+    match (word.next(), word.next()) {
+        (Some('同'), _) => true,
+        (Some(file), Some(rank)) => ('１'..='９').contains(&file) && "一二三四五六七八九".contains(rank),
+        _ => false,
+    }
+}
+
 /// Guesses the format of a record text.
 pub fn detect_format(text: &str) -> RecordFormat {
-    let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
-    if lines().any(|l| l.starts_with('[')) {
+    let lines = || {
+        text.lines()
+            .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'))
+            .filter(|l| !l.is_empty())
+    };
+    // Tags, or numbered moves (`1. h2e2`, `1.Bh3e3`): a game may span lines.
+    let numbered = |l: &str| {
+        let rest = l.trim_start_matches(|c: char| c.is_ascii_digit());
+        rest.len() < l.len() && rest.starts_with('.')
+    };
+    if lines().any(|l| l.starts_with('[') || numbered(l)) {
         return RecordFormat::Pgn;
     }
     let csa_like = |l: &str| {
@@ -101,106 +164,153 @@ pub fn detect_format(text: &str) -> RecordFormat {
     if lines().filter(|l| !l.starts_with('\'')).take(5).any(csa_like) {
         return RecordFormat::Csa;
     }
+    if lines().any(japanese_line) {
+        return if ki2::looks_like_ki2(text) { RecordFormat::Ki2 } else { RecordFormat::Kif };
+    }
     RecordFormat::Lines
+}
+
+/// Replays every game in a record file's bytes: UTF-8 (with or without a byte order
+/// mark) or, failing that, Shift_JIS (as KIF and KI2 files often are).
+pub fn replay_bytes(variant: Variant, bytes: &[u8], options: &ReplayOptions) -> Vec<GameReport> {
+    replay_text(variant, &decode(bytes), options)
 }
 
 /// Replays every game in `text`.
 pub fn replay_text(variant: Variant, text: &str, options: &ReplayOptions) -> Vec<GameReport> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match variant {
         Variant::Flickering => return vec![replay_flickering(text, options)],
         Variant::SevenKingdoms => return vec![replay_kingdoms(text)],
         _ => {}
     }
+    let shogi = variant != Variant::Xiangqi;
     match detect_format(text) {
-        RecordFormat::Csa if variant != Variant::Xiangqi => vec![replay_csa(variant, text, options)],
-        RecordFormat::Pgn | RecordFormat::Csa => record::split_games(text)
+        RecordFormat::Csa if shogi => vec![replay_shogi_record(variant, csa::read_partial(text), options)],
+        RecordFormat::Kif if shogi => vec![replay_shogi_record(variant, kif::read_partial(text), options)],
+        RecordFormat::Ki2 if shogi => vec![replay_shogi_record(variant, ki2::read_partial(text), options)],
+        RecordFormat::Lines => text
+            .lines()
+            .enumerate()
+            .map(|(index, line)| (index + 1, line.trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+            .enumerate()
+            .map(|(i, (line_no, line))| {
+                let mut game = record::split_games(line).into_iter().next().unwrap_or_default();
+                // The tokens' lines are the file's lines, not the line's.
+                let indent = text
+                    .lines()
+                    .nth(line_no - 1)
+                    .map_or(0, |l| l.chars().take_while(|c| c.is_whitespace()).count());
+                for at in game.locations.iter_mut().chain(game.problem.iter_mut().map(|p| &mut p.at)) {
+                    *at = Location { line: line_no, column: at.column + indent };
+                }
+                replay_game(variant, i + 1, &game, options)
+            })
+            .collect(),
+        _ => record::split_games(text)
             .into_iter()
             .enumerate()
             .map(|(i, game)| replay_game(variant, i + 1, &game, options))
             .collect(),
-        RecordFormat::Lines => text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .enumerate()
-            .map(|(i, line)| {
-                let game = record::split_games(line).into_iter().next().unwrap_or_default();
-                replay_game(variant, i + 1, &game, options)
-            })
-            .collect(),
     }
 }
 
-fn new_game(variant: Variant, options: &ReplayOptions, start: Option<&str>) -> Result<AnyGame, String> {
+fn new_game(variant: Variant, options: &ReplayOptions, start: Option<&str>) -> Result<AnyGame, ReplayError> {
     let ruleset = options.ruleset.unwrap_or(variant.default_ruleset()).with_tournament(options.tournament);
-    AnyGame::with_rules(variant, ruleset, None::<Handicap>, start).map_err(|e| e.to_string())
+    AnyGame::with_rules(variant, ruleset, None::<Handicap>, start).map_err(|e| ReplayError {
+        ply: 1,
+        token: String::new(),
+        reason: e.to_string(),
+        code: e.code(),
+        at: None,
+    })
 }
 
 /// Resolves a token, trying it without a trailing check mark when it is unreadable as
 /// written.
-fn resolve(game: &AnyGame, token: &str, notation: Notation) -> Result<String, String> {
+fn resolve(game: &AnyGame, token: &str, notation: Notation) -> Result<String, MoveError> {
     let bare = strip_annotation(token);
     match game.resolve(bare, notation) {
-        Err(e) if e.kind == MoveErrorKind::Unreadable && strip_check_mark(token) != bare => {
-            game.resolve(strip_check_mark(token), notation).map_err(|e| e.to_string())
+        Err(e) if e.kind() == MoveErrorKind::Unreadable && strip_check_mark(token) != bare => {
+            game.resolve(strip_check_mark(token), notation)
         }
-        other => other.map_err(|e| e.to_string()),
+        other => other,
     }
+}
+
+/// A move token of a record and where it is written.
+struct Token<'a> {
+    text: &'a str,
+    at: Option<Location>,
+}
+
+/// Text after the moves that is not part of the record: the game's text ends there.
+struct Trailing {
+    at: Location,
+    token: String,
+    reason: String,
 }
 
 fn replay_game(variant: Variant, number: usize, text: &GameText, options: &ReplayOptions) -> GameReport {
     let start = options.from.as_deref().or_else(|| text.tag("FEN"));
     let record_result = text.tag("Result").map(str::to_owned).or_else(|| text.result.clone());
-    replay_tokens(variant, number, start, text.tokens.iter().map(String::as_str), record_result, options)
+    let tokens =
+        text.tokens.iter().enumerate().map(|(i, t)| Token { text: t, at: text.locations.get(i).copied() });
+    let trailing = text.problem.as_ref().map(|p| Trailing {
+        at: p.at,
+        token: p.token.clone(),
+        reason: p.reason.to_owned(),
+    });
+    replay_tokens(variant, number, start, tokens, record_result.as_deref(), trailing, options)
 }
 
 fn replay_tokens<'a>(
     variant: Variant,
     number: usize,
     start: Option<&str>,
-    tokens: impl Iterator<Item = &'a str>,
-    record_result: Option<String>,
+    tokens: impl Iterator<Item = Token<'a>>,
+    record_result: Option<&str>,
+    trailing: Option<Trailing>,
     options: &ReplayOptions,
 ) -> GameReport {
-    let mut report = GameReport {
-        game: number,
-        plies: 0,
-        fen: String::new(),
-        result: normalise_result(record_result.as_deref()),
-        reason: None,
-        ended_at: None,
-        ruling: None,
-        error: None,
-    };
+    let mut report = GameReport::new(number, record_result);
     let mut game = match new_game(variant, options, start) {
         Ok(game) => game,
-        Err(reason) => {
-            report.error = Some(ReplayError { ply: 1, token: String::new(), reason });
+        Err(error) => {
+            report.error = Some(error);
             return report;
         }
     };
-    let tokens: Vec<&str> = tokens.collect();
-    for &token in &tokens {
+    let tokens: Vec<Token<'a>> = tokens.collect();
+    let mut stopped = false;
+    for token in &tokens {
         let ply = report.plies + 1;
+        let refused = |reason: String, code: &'static str| ReplayError {
+            ply,
+            token: token.text.to_owned(),
+            reason,
+            code,
+            at: token.at,
+        };
         if game.outcome().is_some() {
             if !options.continue_after_end {
+                stopped = true;
                 break;
             }
             // Keep checking basic legality only: a fresh game from here, no history.
             match new_game(variant, &ReplayOptions { ruleset: None, ..options.clone() }, Some(&game.fen())) {
                 Ok(fresh) if fresh.outcome().is_none() => game = fresh,
                 _ => {
-                    report.error = Some(ReplayError {
-                        ply,
-                        token: token.to_owned(),
-                        reason: "the game is over".to_owned(),
-                    });
+                    report.error = Some(refused(
+                        "The game is over: no more moves can be played.".to_owned(),
+                        "game-over",
+                    ));
                     break;
                 }
             }
         }
-        let played =
-            resolve(&game, token, options.notation).and_then(|m| game.play(&m).map_err(|e| e.to_string()));
+        let played = resolve(&game, token.text, options.notation).and_then(|m| game.play(&m));
         match played {
             Ok(played) => {
                 report.plies = ply;
@@ -211,11 +321,20 @@ fn replay_tokens<'a>(
                     report.ruling = game.ruling();
                 }
             }
-            Err(reason) => {
-                report.error = Some(ReplayError { ply, token: token.to_owned(), reason });
+            Err(e) => {
+                report.error = Some(refused(e.to_string(), e.code()));
                 break;
             }
         }
+    }
+    if let (Some(trailing), None, false) = (trailing, &report.error, stopped) {
+        report.error = Some(ReplayError {
+            ply: report.plies + 1,
+            token: trailing.token,
+            reason: format!("This is not part of a record: {}.", trailing.reason),
+            code: "record.unreadable",
+            at: Some(trailing.at),
+        });
     }
     report.fen = game.fen();
     // A law that ends the game at the record's last move is not an early end.
@@ -225,20 +344,90 @@ fn replay_tokens<'a>(
     report
 }
 
+/// A KIF, KI2 or CSA record read as far as it goes, replayed through the game's laws
+/// from its start (standard, handicap or diagram); the reader's error, if any, comes
+/// after its moves.
+fn replay_shogi_record(
+    variant: Variant,
+    read: Result<PartialRecord, RecordFailure>,
+    options: &ReplayOptions,
+) -> GameReport {
+    let partial = match read {
+        Ok(partial) => partial,
+        Err(failure) => {
+            let mut report = GameReport::new(1, None);
+            report.error = Some(record_error(1, failure));
+            return report;
+        }
+    };
+    let record = &partial.record;
+    let start = options.from.clone().unwrap_or_else(|| sfen::write(&record.start));
+    let mut position = record.start.clone();
+    let usi_moves: Vec<String> = record
+        .moves
+        .iter()
+        .map(|&m| {
+            let token = usi::write(&position, m);
+            position.play_unchecked(m);
+            token
+        })
+        .collect();
+    let tokens = usi_moves
+        .iter()
+        .enumerate()
+        .map(|(i, text)| Token { text, at: partial.moves_at.get(i).map(|(at, _)| *at) });
+    let result = if partial.error.is_none() { record.outcome().map(|o| o.result_str()) } else { None };
+    let mut report = replay_tokens(variant, 1, Some(&start), tokens, result, None, options);
+    // Name the moves as the record writes them.
+    if let Some(error) = &mut report.error {
+        if let Some((_, written)) = partial.moves_at.get(error.ply as usize - 1) {
+            error.token = written.clone();
+        }
+    }
+    if let (None, Some(failure)) = (&report.error, partial.error) {
+        if report.ended_at.is_none() || options.continue_after_end {
+            report.error = Some(record_error(report.plies + 1, failure));
+        }
+    }
+    report
+}
+
+fn record_error(ply: u32, failure: RecordFailure) -> ReplayError {
+    use crate::notation::shogi::RecordError as E;
+    let (reason, code) = match &failure.error {
+        E::BadLine { detail, .. } => (format!("This line cannot be read: {detail}."), "record.unreadable"),
+        E::UnknownHandicap(name) => (format!("The handicap {name} is not known."), "record.unknown-handicap"),
+        E::Position(e) => (format!("The start position cannot be used: {e}."), "setup.start-position"),
+        E::IllegalMove { kind: Some(kind), .. } => (
+            format!("{} is not legal: {}.", failure.token, crate::variant::IllegalMove::Shogi(*kind)),
+            crate::variant::IllegalMove::Shogi(*kind).code(),
+        ),
+        E::IllegalMove { kind: None, .. } => {
+            (format!("No legal move fits “{}”.", failure.token), "notation.no-such-move")
+        }
+        E::UnsupportedVariant => {
+            ("This format cannot record that variant.".to_owned(), "record.unsupported-variant")
+        }
+    };
+    ReplayError { ply, token: failure.token, reason, code, at: Some(failure.at) }
+}
+
 /// A Flickering chess record (`flickering-chess.md` "Notation": series labelled `a`/`b`):
 /// read with its own reader, then each series replayed through the game's laws.
 fn replay_flickering(text: &str, options: &ReplayOptions) -> GameReport {
     match chess_record::read(text) {
         Ok(record) => {
             let start = options.from.clone().unwrap_or_else(|| chess_fen::write(&record.start));
-            let tokens: Vec<String> =
+            let series: Vec<String> =
                 record.series.iter().map(|series| chess_uci::write_series(series)).collect();
+            let tokens = series.iter().map(|text| Token { text, at: None });
             replay_tokens(
                 Variant::Flickering,
                 1,
                 Some(&start),
-                tokens.iter().map(String::as_str),
-                record.result.clone(),
+                tokens,
+                record.result.as_deref(),
+                None,
                 options,
             )
         }
@@ -248,16 +437,16 @@ fn replay_flickering(text: &str, options: &ReplayOptions) -> GameReport {
                 | chess_record::RecordError::Game { index, .. } => *index as u32 + 1,
                 _ => 1,
             };
-            GameReport {
-                game: 1,
-                plies: ply - 1,
-                fen: String::new(),
-                result: "*".to_owned(),
-                reason: None,
-                ended_at: None,
-                ruling: None,
-                error: Some(ReplayError { ply, token: String::new(), reason: e.to_string() }),
-            }
+            let mut report = GameReport::new(1, None);
+            report.plies = ply - 1;
+            report.error = Some(ReplayError {
+                ply,
+                token: String::new(),
+                reason: e.to_string(),
+                code: "record.unreadable",
+                at: None,
+            });
+            report
         }
     }
 }
@@ -266,16 +455,7 @@ fn replay_flickering(text: &str, options: &ReplayOptions) -> GameReport {
 /// game of more than two players is not `1-0`: `result` stays `*` and `reason` names how
 /// the game ended.
 fn replay_kingdoms(text: &str) -> GameReport {
-    let mut report = GameReport {
-        game: 1,
-        plies: 0,
-        fen: String::new(),
-        result: "*".to_owned(),
-        reason: None,
-        ended_at: None,
-        ruling: None,
-        error: None,
-    };
+    let mut report = GameReport::new(1, None);
     match kingdoms_record::parse_record(text) {
         Ok(game) => {
             report.plies = game.ply() as u32;
@@ -284,12 +464,18 @@ fn replay_kingdoms(text: &str) -> GameReport {
             report.ruling = game.ruling();
         }
         Err(e) => {
-            let ply = match &e {
+            let line = match &e {
                 kingdoms_record::RecordError::Unreadable { line, .. }
-                | kingdoms_record::RecordError::Move { line, .. } => *line as u32,
-                _ => 1,
+                | kingdoms_record::RecordError::Move { line, .. } => Some(*line),
+                _ => None,
             };
-            report.error = Some(ReplayError { ply, token: String::new(), reason: e.to_string() });
+            report.error = Some(ReplayError {
+                ply: line.map_or(1, |l| l as u32),
+                token: String::new(),
+                reason: e.to_string(),
+                code: "record.unreadable",
+                at: line.map(|line| Location { line, column: 1 }),
+            });
         }
     }
     report
@@ -304,37 +490,6 @@ fn normalise_result(result: Option<&str>) -> String {
     }
 }
 
-fn replay_csa(variant: Variant, text: &str, options: &ReplayOptions) -> GameReport {
-    match csa::read(text) {
-        Ok(record) => {
-            let start = crate::notation::shogi::sfen::write(&record.start);
-            let mut position = record.start.clone();
-            let tokens: Vec<String> = record
-                .moves
-                .iter()
-                .map(|&m| {
-                    let token = usi::write(&position, m);
-                    position.play_unchecked(m);
-                    token
-                })
-                .collect();
-            let result = record.outcome().map(|o| o.result_str().to_owned());
-            let start = options.from.clone().unwrap_or(start);
-            replay_tokens(variant, 1, Some(&start), tokens.iter().map(String::as_str), result, options)
-        }
-        Err(e) => GameReport {
-            game: 1,
-            plies: 0,
-            fen: String::new(),
-            result: "*".to_owned(),
-            reason: None,
-            ended_at: None,
-            ruling: None,
-            error: Some(ReplayError { ply: 1, token: String::new(), reason: e.to_string() }),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,6 +499,11 @@ mod tests {
         assert_eq!(detect_format("[Event \"x\"]\n1. h2e2 h9g7\n"), RecordFormat::Pgn);
         assert_eq!(detect_format("V2.2\nPI\n+\n+7776FU\n"), RecordFormat::Csa);
         assert_eq!(detect_format("7g7f 3c3d\n2g2f 8c8d\n"), RecordFormat::Lines);
+        assert_eq!(detect_format("1.Bh3e3 Ch10g8;\n2.Ch1g3\n"), RecordFormat::Pgn);
+        assert_eq!(detect_format("手合割：平手\n   1 ７六歩(77)\n"), RecordFormat::Kif);
+        assert_eq!(detect_format("   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)\n"), RecordFormat::Kif);
+        assert_eq!(detect_format("手合割：平手\n▲７六歩    △３四歩\n"), RecordFormat::Ki2);
+        assert_eq!(detect_format("\u{feff}[Event \"x\"]\n"), RecordFormat::Pgn);
     }
 
     #[test]
@@ -363,6 +523,8 @@ mod tests {
         assert_eq!(report.plies, 2);
         let error = report.error.as_ref().expect("an error");
         assert_eq!((error.ply, error.token.as_str()), (3, "h2e2"));
+        assert_eq!(error.code, "illegal-move.no-piece");
+        assert_eq!(error.at, Some(Location { line: 1, column: 17 }));
         assert_eq!(report.fen, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
     }
 

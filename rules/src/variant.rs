@@ -8,11 +8,18 @@
 use std::fmt;
 use std::str::FromStr;
 
+mod error;
+
+pub use error::{
+    ClaimError, HandicapBan, IllegalMove, LeaveError, MoveError, MoveErrorKind, MoveRefusal, Reading,
+    SetupError, StartPositionError, CODES as REFUSAL_CODES,
+};
+
 use crate::game::handicap::Handicap;
 use crate::game::ruleset::{CxqLimits, ImpasseRule, MiniRepetitionRule, Ruleset};
 use crate::game::ruling::Ruling;
-use crate::game::shogi::{Claim, GameError as ShogiGameError, ShogiGame};
-use crate::game::xiangqi::{GameError as XiangqiGameError, XiangqiGame};
+use crate::game::shogi::{Claim, ShogiGame};
+use crate::game::xiangqi::XiangqiGame;
 use crate::notation::chess as chess_notation;
 use crate::notation::seven_kingdoms as kingdoms_notation;
 use crate::notation::shogi as shogi_notation;
@@ -198,6 +205,35 @@ impl Notation {
     }
 }
 
+impl Notation {
+    /// The notation's name as players write it (`ICCS`, `WXF`, `FIX`, `Chinese`, `USI`...).
+    pub const fn display_name(self) -> &'static str {
+        match self {
+            Notation::Auto => "any notation",
+            Notation::Iccs => "ICCS",
+            Notation::Wxf => "WXF",
+            Notation::Fix => "FIX",
+            Notation::Chinese => "Chinese",
+            Notation::Usi => "USI",
+            Notation::Western => "western",
+            Notation::Aise => "AISE",
+            Notation::Coordinates => "coordinates",
+            Notation::Algebraic => "algebraic",
+            Notation::Kingdoms => "Seven Kingdoms",
+        }
+    }
+
+    /// The facade's name of a Xiangqi notation.
+    pub const fn from_xiangqi(notation: xiangqi_notation::MoveNotation) -> Notation {
+        match notation {
+            xiangqi_notation::MoveNotation::Iccs => Notation::Iccs,
+            xiangqi_notation::MoveNotation::Wxf => Notation::Wxf,
+            xiangqi_notation::MoveNotation::Fix => Notation::Fix,
+            xiangqi_notation::MoveNotation::Chinese => Notation::Chinese,
+        }
+    }
+}
+
 impl fmt::Display for Notation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -235,48 +271,6 @@ impl FromStr for Notation {
         })
     }
 }
-
-/// A start position or game set-up that cannot be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError(pub String);
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SetupError {}
-
-/// What kind of problem a move text has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MoveErrorKind {
-    /// Not a move in any notation (or in the notation asked for).
-    Unreadable,
-    /// Several legal moves fit the text.
-    Ambiguous,
-    /// A move, but not a legal one (by the position or the game's laws).
-    Illegal,
-    /// The game is over.
-    GameOver,
-}
-
-/// A move text that cannot be played, with a message for the player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveError {
-    /// What kind of problem.
-    pub kind: MoveErrorKind,
-    /// A sentence for the player, naming the move text.
-    pub detail: String,
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.detail)
-    }
-}
-
-impl std::error::Error for MoveError {}
 
 /// A move that was played (for Flickering chess: a whole series).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -374,65 +368,56 @@ pub struct AnyGame {
     inner: Inner,
 }
 
-/// A [`MoveError`] naming the move text.
-fn move_error(text: &str, kind: MoveErrorKind, e: impl fmt::Display) -> MoveError {
-    MoveError { kind, detail: format!("{text}: {e}") }
-}
-
-fn xiangqi_move_error(text: &str, e: xiangqi_notation::NotationError) -> MoveError {
-    use xiangqi_notation::NotationError as E;
-    let kind = match e {
-        E::Unreadable => MoveErrorKind::Unreadable,
-        E::Ambiguous => MoveErrorKind::Ambiguous,
-        E::Illegal(_) => MoveErrorKind::Illegal,
-    };
-    move_error(text, kind, e)
-}
-
-fn shogi_move_error(text: &str, e: shogi_notation::NotationError) -> MoveError {
-    use shogi_notation::NotationError as E;
-    let kind = match e {
-        E::Unreadable => MoveErrorKind::Unreadable,
-        E::Ambiguous => MoveErrorKind::Ambiguous,
-        E::Illegal(_) => MoveErrorKind::Illegal,
-    };
-    move_error(text, kind, e)
-}
-
-fn chess_move_error(text: &str, e: chess_notation::NotationError) -> MoveError {
-    use chess_notation::NotationError as E;
-    let kind = match e {
-        E::Unreadable(_) => MoveErrorKind::Unreadable,
-        E::Ambiguous(_) => MoveErrorKind::Ambiguous,
-        E::Illegal(_) | E::WrongPlayer(_) | E::Series(_) => MoveErrorKind::Illegal,
-    };
-    move_error(text, kind, e)
-}
-
-fn kingdoms_move_error(text: &str, e: kingdoms_notation::moves::NotationError) -> MoveError {
-    use kingdoms_notation::moves::NotationError as E;
-    let kind = match e {
-        E::Unreadable(_) => MoveErrorKind::Unreadable,
-        E::NotTheirTurn { .. } | E::WrongPiece { .. } | E::NothingToCapture | E::Illegal(_) => {
-            MoveErrorKind::Illegal
-        }
-    };
-    move_error(text, kind, e)
-}
-
-fn game_error(text: &str, over: bool, e: impl fmt::Display) -> MoveError {
-    move_error(text, if over { MoveErrorKind::GameOver } else { MoveErrorKind::Illegal }, e)
-}
-
-/// The parts of a Flickering series text in canonical coordinates, played from `start`.
+/// The moves of a Flickering series text played from `start`, in coordinates
+/// (`e2e4,g1f3`) or algebraic notation (`a) e4, Nf3`). Both readers are tried: their
+/// forms agree where they meet (`e2e4` is the same pawn move in both), and a text the two
+/// would read as different series is refused, naming both (issue 15 §4).
 fn flickering_series(start: &chess::Position, text: &str) -> Result<Vec<chess::Move>, MoveError> {
-    let series = match chess_notation::uci::parse_series(start, text) {
-        Ok(series) => series,
-        Err(_) => {
-            chess_notation::algebraic::parse_series(start, text).map_err(|e| chess_move_error(text, e))?
+    use chess_notation::NotationError as E;
+    let coordinates = chess_notation::uci::parse_series(start, text);
+    let algebraic = chess_notation::algebraic::parse_series(start, text);
+    match (coordinates, algebraic) {
+        (Ok(a), Ok(b)) if a.moves() != b.moves() => Err(MoveError::new(
+            text,
+            MoveRefusal::Ambiguous([
+                Reading {
+                    notation: Notation::Coordinates,
+                    canonical: chess_notation::uci::write_series(a.moves()),
+                },
+                Reading {
+                    notation: Notation::Algebraic,
+                    canonical: chess_notation::uci::write_series(b.moves()),
+                },
+            ]),
+        )),
+        (Ok(series), _) | (_, Ok(series)) => Ok(series.moves().to_vec()),
+        (Err(coordinates), Err(algebraic)) => {
+            let error = match (&coordinates, &algebraic) {
+                (E::Unreadable(_), _) | (_, E::Ambiguous(_) | E::Series(_) | E::WrongPlayer(_)) => algebraic,
+                _ if matches!(algebraic, E::Unreadable(_)) => coordinates,
+                _ => algebraic,
+            };
+            Err(flickering_error(start, text, error))
         }
-    };
-    Ok(series.moves().to_vec())
+    }
+}
+
+/// A Flickering reader's error as a refusal; a series label naming the wrong player
+/// names the player to move too.
+fn flickering_error(start: &chess::Position, text: &str, error: chess_notation::NotationError) -> MoveError {
+    let mut refusal = MoveRefusal::from(error);
+    if let MoveRefusal::WrongPlayer { to_move, .. } = &mut refusal {
+        *to_move = chess_notation::algebraic::label(start.turn(), false).to_string();
+    }
+    MoveError::new(text, refusal)
+}
+
+/// MiniShogi has no impasse claim (`minishogi.md`: jishogi is counted, not claimed).
+fn claim_error(variant: Variant, e: ClaimError) -> ClaimError {
+    match e {
+        ClaimError::NotAllowed(_) if variant != Variant::Shogi => ClaimError::NoClaims(variant),
+        other => other,
+    }
 }
 
 impl AnyGame {
@@ -458,13 +443,12 @@ impl AnyGame {
     pub fn with_seats(variant: Variant, seats: usize) -> Result<AnyGame, SetupError> {
         let (min, max) = variant.seat_range();
         if !(min..=max).contains(&seats) {
-            return Err(SetupError(format!("{variant} is played by {min} to {max} players, not {seats}")));
+            return Err(SetupError::Seats { variant, seats });
         }
         if variant != Variant::SevenKingdoms {
             return AnyGame::new(variant, None);
         }
-        let seating =
-            seven_kingdoms::Seating::standard(seats as u8).map_err(|e| SetupError(e.to_string()))?;
+        let seating = seven_kingdoms::Seating::standard(seats as u8).map_err(StartPositionError::Seating)?;
         let start = kingdoms_notation::position_text::write(&seven_kingdoms::Position::startpos(seating));
         AnyGame::new(variant, Some(&start))
     }
@@ -483,7 +467,7 @@ impl AnyGame {
         start: Option<&str>,
     ) -> Result<AnyGame, SetupError> {
         if !variant.accepts(ruleset) {
-            return Err(SetupError(format!("ruleset {ruleset} is not a {variant} ruleset")));
+            return Err(SetupError::Ruleset { ruleset, variant });
         }
         let handicap_fits = matches!(
             (variant, handicap),
@@ -493,13 +477,13 @@ impl AnyGame {
                 | (Variant::MiniShogi, Some(Handicap::MiniShogi(_)))
         );
         if !handicap_fits {
-            return Err(SetupError(format!("that handicap is not a {variant} handicap")));
+            return Err(SetupError::Handicap { variant });
         }
         let start = start.or(handicap.as_ref().map(Handicap::start_fen));
         let inner = match variant {
             Variant::Xiangqi => {
                 let position = match start {
-                    Some(fen) => xiangqi_notation::fen::parse(fen).map_err(|e| SetupError(e.to_string()))?,
+                    Some(fen) => xiangqi_notation::fen::parse(fen).map_err(StartPositionError::Xiangqi)?,
                     None => xiangqi::Position::new(),
                 };
                 Inner::Xiangqi(Box::new(XiangqiGame::new(position, ruleset, handicap)))
@@ -508,21 +492,22 @@ impl AnyGame {
                 let board =
                     if variant == Variant::Shogi { shogi::Variant::Standard } else { shogi::Variant::Mini };
                 let position = match start {
-                    Some(sfen) => shogi_notation::sfen::parse(sfen, Some(board))
-                        .map_err(|e| SetupError(e.to_string()))?,
+                    Some(sfen) => {
+                        shogi_notation::sfen::parse(sfen, Some(board)).map_err(StartPositionError::Shogi)?
+                    }
                     None => shogi::Position::startpos(board),
                 };
                 Inner::Shogi(Box::new(ShogiGame::new(position, ruleset, handicap)))
             }
             Variant::Flickering => {
                 let position = match start {
-                    Some(fen) => chess_notation::fen::parse(fen).map_err(|e| SetupError(e.to_string()))?,
+                    Some(fen) => chess_notation::fen::parse(fen).map_err(StartPositionError::Chess)?,
                     None => chess::Position::new(),
                 };
                 Inner::Flickering(Box::new(chess::Game::from_position(position)))
             }
             Variant::SevenKingdoms => Inner::Kingdoms(Box::new(
-                seven_kingdoms::Game::from_start_text(start).map_err(|e| SetupError(e.to_string()))?,
+                seven_kingdoms::Game::from_start_text(start).map_err(StartPositionError::Kingdoms)?,
             )),
         };
         Ok(AnyGame { variant, handicap, canonical_moves: Vec::new(), inner })
@@ -542,7 +527,7 @@ impl AnyGame {
     ) -> Result<AnyGame, SetupError> {
         let mut game = AnyGame::with_rules(variant, ruleset, handicap, start)?;
         for (ply, text) in moves.into_iter().enumerate() {
-            game.play(text).map_err(|e| SetupError(format!("ply {}: {e}", ply + 1)))?;
+            game.play(text).map_err(|error| SetupError::Replay { ply: ply as u32 + 1, error })?;
         }
         Ok(game)
     }
@@ -772,7 +757,7 @@ impl AnyGame {
             }
             Inner::Kingdoms(g) => match notation {
                 Notation::Auto | Notation::Kingdoms => {
-                    g.resolve_text(text).map_err(|e| kingdoms_move_error(text, e))
+                    g.resolve_text(text).map_err(|e| MoveError::new(text, e.into()))
                 }
                 _ => Err(self.wrong_notation(text, notation)),
             },
@@ -780,10 +765,7 @@ impl AnyGame {
     }
 
     fn wrong_notation(&self, text: &str, notation: Notation) -> MoveError {
-        MoveError {
-            kind: MoveErrorKind::Unreadable,
-            detail: format!("{text}: {notation} is not a {} notation", self.variant),
-        }
+        MoveError::new(text, MoveRefusal::WrongNotation { notation, variant: self.variant })
     }
 
     fn xiangqi_move(
@@ -801,7 +783,7 @@ impl AnyGame {
             Notation::Chinese => xiangqi_notation::chinese::parse(pos, text),
             _ => return Err(self.wrong_notation(text, notation)),
         };
-        parsed.map_err(|e| xiangqi_move_error(text, e))
+        parsed.map_err(|e| MoveError::new(text, e.into()))
     }
 
     fn shogi_move(&self, g: &ShogiGame, text: &str, notation: Notation) -> Result<shogi::Move, MoveError> {
@@ -812,7 +794,7 @@ impl AnyGame {
             Notation::Western | Notation::Aise => shogi_notation::western::parse(pos, text),
             _ => return Err(self.wrong_notation(text, notation)),
         };
-        parsed.map_err(|e| shogi_move_error(text, e))
+        parsed.map_err(|e| MoveError::new(text, e.into()))
     }
 
     fn write_xiangqi(pos: &xiangqi::Position, m: xiangqi::Move, notation: Notation) -> String {
@@ -870,12 +852,12 @@ impl AnyGame {
         let played = match &mut self.inner {
             Inner::Xiangqi(g) => {
                 if g.outcome().is_some() {
-                    return Err(game_error(text, true, XiangqiGameError::GameOver));
+                    return Err(MoveError::new(text, MoveRefusal::GameOver));
                 }
                 let m = xiangqi_notation::parse_any(g.position(), text)
-                    .map_err(|e| xiangqi_move_error(text, e))?;
+                    .map_err(|e| MoveError::new(text, e.into()))?;
                 let display = Self::write_xiangqi(g.position(), m, display_notation);
-                let outcome = g.play(m).map_err(|e| game_error(text, e == XiangqiGameError::GameOver, e))?;
+                let outcome = g.play(m).map_err(|e| MoveError::new(text, e.into()))?;
                 PlayedMove {
                     canonical: m.to_string(),
                     display,
@@ -888,12 +870,12 @@ impl AnyGame {
             }
             Inner::Shogi(g) => {
                 if g.outcome().is_some() {
-                    return Err(game_error(text, true, ShogiGameError::GameOver));
+                    return Err(MoveError::new(text, MoveRefusal::GameOver));
                 }
-                let m =
-                    shogi_notation::parse_any(g.position(), text).map_err(|e| shogi_move_error(text, e))?;
+                let m = shogi_notation::parse_any(g.position(), text)
+                    .map_err(|e| MoveError::new(text, e.into()))?;
                 let display = Self::write_shogi(g.position(), m, display_notation);
-                let outcome = g.play(m).map_err(|e| game_error(text, e == ShogiGameError::GameOver, e))?;
+                let outcome = g.play(m).map_err(|e| MoveError::new(text, e.into()))?;
                 PlayedMove {
                     canonical: m.to_string(),
                     display,
@@ -905,13 +887,13 @@ impl AnyGame {
                 }
             }
             Inner::Flickering(g) => {
-                if let Some(outcome) = g.outcome() {
-                    return Err(game_error(text, true, chess::GameError::GameOver(outcome)));
+                if g.outcome().is_some() {
+                    return Err(MoveError::new(text, MoveRefusal::GameOver));
                 }
                 let start = g.position().clone();
                 let moves = flickering_series(&start, text)?;
                 let display = Self::write_series(&start, &moves, display_notation);
-                g.play_series(&moves).map_err(|e| game_error(text, false, e))?;
+                g.play_series(&moves).map_err(|e| MoveError::new(text, e.into()))?;
                 let outcome = g.outcome();
                 PlayedMove {
                     canonical: chess_notation::uci::write_series(&moves),
@@ -925,12 +907,9 @@ impl AnyGame {
             }
             Inner::Kingdoms(g) => {
                 if g.is_over() {
-                    return Err(MoveError {
-                        kind: MoveErrorKind::GameOver,
-                        detail: format!("{text}: the game is over"),
-                    });
+                    return Err(MoveError::new(text, MoveRefusal::GameOver));
                 }
-                let played = g.play_text(text).map_err(|e| kingdoms_move_error(text, e))?;
+                let played = g.play_text(text).map_err(|e| MoveError::new(text, e.into()))?;
                 PlayedMove {
                     display: played.canonical.clone(),
                     parts: vec![played.canonical.clone()],
@@ -987,14 +966,12 @@ impl AnyGame {
     ///
     /// # Errors
     ///
-    /// A message when no claim is available now.
-    pub fn judge_claim(&self) -> Result<Outcome, String> {
+    /// [`ClaimError`] when no claim is available now.
+    pub fn judge_claim(&self) -> Result<Outcome, ClaimError> {
         match &self.inner {
-            Inner::Shogi(g) => g.judge_claim(Claim::Impasse).map_err(|e| e.to_string()),
-            Inner::Flickering(g) => g.clone().claim_repetition().map_err(|e| e.to_string()),
-            Inner::Xiangqi(_) | Inner::Kingdoms(_) => {
-                Err(format!("{} has no claims; draws are by agreement", self.variant))
-            }
+            Inner::Shogi(g) => g.judge_claim(Claim::Impasse).map_err(|e| self.claim_error(e.into())),
+            Inner::Flickering(g) => Ok(g.clone().claim_repetition()?),
+            Inner::Xiangqi(_) | Inner::Kingdoms(_) => Err(ClaimError::NoClaims(self.variant)),
         }
     }
 
@@ -1003,15 +980,18 @@ impl AnyGame {
     ///
     /// # Errors
     ///
-    /// A message when no claim is available now.
-    pub fn claim(&mut self) -> Result<Outcome, String> {
+    /// [`ClaimError`] when no claim is available now.
+    pub fn claim(&mut self) -> Result<Outcome, ClaimError> {
+        let variant = self.variant;
         match &mut self.inner {
-            Inner::Shogi(g) => g.claim(Claim::Impasse).map_err(|e| e.to_string()),
-            Inner::Flickering(g) => g.claim_repetition().map_err(|e| e.to_string()),
-            Inner::Xiangqi(_) | Inner::Kingdoms(_) => {
-                Err(format!("{} has no claims; draws are by agreement", self.variant))
-            }
+            Inner::Shogi(g) => g.claim(Claim::Impasse).map_err(|e| claim_error(variant, e.into())),
+            Inner::Flickering(g) => Ok(g.claim_repetition()?),
+            Inner::Xiangqi(_) | Inner::Kingdoms(_) => Err(ClaimError::NoClaims(self.variant)),
         }
+    }
+
+    fn claim_error(&self, e: ClaimError) -> ClaimError {
+        claim_error(self.variant, e)
     }
 
     /// A short name for `seat`: `first`/`second` in two-seat games, the kingdoms the seat
@@ -1111,18 +1091,17 @@ impl AnyGame {
     /// Flickering chess.
     pub fn series_continuations(&self, prefix: &str) -> Result<(Vec<String>, bool), MoveError> {
         let Inner::Flickering(g) = &self.inner else {
-            return Err(MoveError {
-                kind: MoveErrorKind::Illegal,
-                detail: format!("{} has no series: one move a turn", self.variant),
-            });
+            return Err(MoveError::new(prefix, MoveRefusal::NoSeries(self.variant)));
         };
         let mut series = g.begin_series();
         let prefix = prefix.trim();
         for token in prefix.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
             let m = chess_notation::uci::parse_move(&series, token)
                 .or_else(|_| chess_notation::algebraic::parse_move(&series, token))
-                .map_err(|e| chess_move_error(token, e))?;
-            series.push(m).map_err(|e| move_error(token, MoveErrorKind::Illegal, e))?;
+                .map_err(|e| flickering_error(g.position(), token, e))?;
+            series
+                .push(m)
+                .map_err(|e| MoveError::new(token, MoveRefusal::Illegal(IllegalMove::Series(e))))?;
         }
         let next = series.legal_next_moves().iter().map(|&m| chess_notation::uci::write(m)).collect();
         Ok((next, series.can_end()))
@@ -1134,16 +1113,17 @@ impl AnyGame {
     ///
     /// # Errors
     ///
-    /// A message for a two-seat game (where the server ends the game itself) or a seat
-    /// that is not in the game.
-    pub fn seat_leaves(&mut self, seat: usize, timed_out: bool) -> Result<(), String> {
+    /// [`LeaveError`] for a two-seat game (where the server ends the game itself) or a
+    /// seat that is not in the game.
+    pub fn seat_leaves(&mut self, seat: usize, timed_out: bool) -> Result<(), LeaveError> {
         match &mut self.inner {
             Inner::Kingdoms(g) => {
-                let seat = seven_kingdoms::Seat(u8::try_from(seat).map_err(|e| e.to_string())?);
+                let seat =
+                    seven_kingdoms::Seat(u8::try_from(seat).map_err(|_| LeaveError::NoSuchSeat(seat))?);
                 let left = if timed_out { g.time_out_seat(seat) } else { g.resign_seat(seat) };
-                left.map_err(|e| e.to_string())
+                Ok(left?)
             }
-            _ => Err(format!("in {} the game ends when a player leaves", self.variant)),
+            _ => Err(LeaveError::TwoSeatGame(self.variant)),
         }
     }
 }
@@ -1180,10 +1160,88 @@ mod tests {
     fn bad_moves_are_reported_by_kind_and_change_nothing() {
         let mut game = AnyGame::new(Variant::MiniShogi, None).unwrap();
         let before = game.fen();
-        assert_eq!(game.play("zz").unwrap_err().kind, MoveErrorKind::Unreadable);
-        assert_eq!(game.play("5e5a").unwrap_err().kind, MoveErrorKind::Illegal);
+        assert_eq!(game.play("zz").unwrap_err().kind(), MoveErrorKind::Unreadable);
+        assert_eq!(game.play("5e5a").unwrap_err().kind(), MoveErrorKind::Illegal);
         assert_eq!(game.fen(), before);
         assert_eq!(game.ply(), 0);
+    }
+
+    #[test]
+    fn a_refused_move_carries_the_rules_reason_as_a_type_and_a_code() {
+        let mut game = AnyGame::new(Variant::Xiangqi, None).unwrap();
+        let refused = game.play("a0a5").unwrap_err();
+        assert_eq!(
+            refused.refusal,
+            MoveRefusal::Illegal(IllegalMove::Xiangqi(xiangqi::IllegalMoveKind::Blocked))
+        );
+        assert_eq!(refused.code(), "illegal-move.blocked");
+        assert_eq!(refused.to_string(), "a0a5 is not legal: the piece's way is blocked.");
+        assert_eq!(game.play("zz9").unwrap_err().code(), "notation.unreadable");
+        assert_eq!(game.play("C2+9").unwrap_err().code(), "notation.no-such-move");
+        assert_eq!(game.resolve("7g7f", Notation::Usi).unwrap_err().code(), "notation.wrong-notation");
+        let mut shogi = AnyGame::new(Variant::Shogi, None).unwrap();
+        assert_eq!(shogi.play("P*5e").unwrap_err().code(), "illegal-move.not-in-hand");
+        assert_eq!(shogi.play("G-5h").unwrap_err().code(), "notation.several-moves-fit");
+        let over = AnyGame::replay(
+            Variant::Xiangqi,
+            Ruleset::XiangqiBasic,
+            None,
+            Some("3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1"),
+            ["i0i9"],
+        );
+        let refused = over.unwrap().play("e9e8").unwrap_err();
+        assert_eq!((refused.code(), refused.kind()), ("game-over", MoveErrorKind::GameOver));
+    }
+
+    #[test]
+    fn a_handicap_ban_is_its_own_refusal() {
+        let chariot = Handicap::parse("xiangqi", "chariot").unwrap();
+        let mut game =
+            AnyGame::with_rules(Variant::Xiangqi, Variant::Xiangqi.default_ruleset(), Some(chariot), None)
+                .unwrap();
+        game.play("e3e4").unwrap();
+        let refused = game.play("b7b0").unwrap_err();
+        assert_eq!(refused.refusal, MoveRefusal::Handicap(HandicapBan::Capture));
+        assert_eq!(refused.code(), "handicap.capture-banned");
+    }
+
+    #[test]
+    fn flickering_and_kingdoms_refusals_name_the_player_to_move() {
+        let mut game = AnyGame::new(Variant::Flickering, None).unwrap();
+        let refused = game.play("b) e5").unwrap_err();
+        assert_eq!(refused.code(), "notation.wrong-player");
+        assert!(refused.params().contains(&("to_move", "a".to_owned())), "{:?}", refused.params());
+        let refused = game.play("e4, e5").unwrap_err();
+        assert_eq!(refused.code(), "illegal-move.piece-already-moved");
+        assert!(refused.params().contains(&("n", "2".to_owned())));
+        let mut kingdoms = AnyGame::with_seats(Variant::SevenKingdoms, 3).unwrap();
+        let chu_move = kingdoms.legal_moves()[0].replace("Qin", "Chu");
+        assert_eq!(kingdoms.play(&chu_move).unwrap_err().code(), "notation.wrong-player");
+    }
+
+    #[test]
+    fn claims_seats_and_setups_refuse_with_codes() {
+        let mut xiangqi = AnyGame::new(Variant::Xiangqi, None).unwrap();
+        assert_eq!(xiangqi.claim(), Err(ClaimError::NoClaims(Variant::Xiangqi)));
+        assert_eq!(ClaimError::NoClaims(Variant::Xiangqi).code(), "claim.none-in-variant");
+        let shogi = AnyGame::new(Variant::Shogi, None).unwrap();
+        assert_eq!(shogi.judge_claim(), Err(ClaimError::KingsNotInCamp), "the game's reason, typed");
+        let mini = AnyGame::new(Variant::MiniShogi, None).unwrap();
+        assert_eq!(mini.judge_claim(), Err(ClaimError::NoClaims(Variant::MiniShogi)));
+        assert_eq!(
+            AnyGame::new(Variant::Flickering, None).unwrap().judge_claim(),
+            Err(ClaimError::NoRepetition)
+        );
+        assert_eq!(xiangqi.seat_leaves(0, true), Err(LeaveError::TwoSeatGame(Variant::Xiangqi)));
+        let setup = AnyGame::with_seats(Variant::SevenKingdoms, 2).unwrap_err();
+        assert_eq!(setup.code(), "setup.seats");
+        assert_eq!(setup.to_string(), "seven-kingdoms is played by 3 to 7 players, not 2.");
+        let fen = AnyGame::new(Variant::Xiangqi, Some("not a fen")).unwrap_err();
+        assert!(matches!(fen, SetupError::StartPosition(StartPositionError::Xiangqi(_))), "{fen:?}");
+        let replay =
+            AnyGame::replay(Variant::Shogi, Variant::Shogi.default_ruleset(), None, None, ["7g7f", "7g7f"]);
+        let SetupError::Replay { ply, error } = replay.unwrap_err() else { panic!("a replay error") };
+        assert_eq!((ply, error.code()), (2, "illegal-move.no-piece"));
     }
 
     #[test]
@@ -1237,7 +1295,7 @@ mod tests {
         assert_eq!(game.play("e7e5").unwrap().parts, ["e7e5"]);
         assert_eq!(game.ply(), 2, "a ply is a turn");
         assert_eq!(game.display_moves(Notation::Coordinates), ["e2e4,g1f3", "e7e5"]);
-        assert_eq!(game.play("e2e4").unwrap_err().kind, MoveErrorKind::Illegal);
+        assert_eq!(game.play("e2e4").unwrap_err().kind(), MoveErrorKind::Illegal);
     }
 
     #[test]
@@ -1301,7 +1359,7 @@ mod tests {
         assert!(can_end);
         assert!(next.contains(&"f1c4".to_owned()), "the bishop freed by e4 may move");
         assert!(!next.iter().any(|m| m.starts_with("e4")), "the pawn has moved in this series");
-        assert_eq!(game.series_continuations("e2e5").unwrap_err().kind, MoveErrorKind::Illegal);
+        assert_eq!(game.series_continuations("e2e5").unwrap_err().kind(), MoveErrorKind::Illegal);
         let xiangqi = AnyGame::new(Variant::Xiangqi, None).unwrap();
         assert!(xiangqi.series_continuations("").is_err());
     }

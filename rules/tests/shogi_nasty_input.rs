@@ -1,7 +1,8 @@
 //! Every shogi parser fed a corpus of nasty strings and byte mutations of valid records:
 //! each must answer (Ok or a typed error) without panicking.
 
-use tavoliere_rules::notation::shogi::{csa, kif, parse_any, sfen, usi, western};
+use tavoliere_rules::notation::shogi::{csa, ki2, kif, parse_any, sfen, usi, western};
+use tavoliere_rules::replay::{replay_text, ReplayOptions};
 use tavoliere_rules::shogi::{Position, Variant};
 
 fn nasty_strings() -> Vec<String> {
@@ -96,6 +97,20 @@ fn nasty_strings() -> Vec<String> {
         "%TORY",
         "V2.2\nPI\n+\n+7776FU,,,,",
         "\u{0}\u{1}\u{2}",
+        "▲",
+        "▲▲△",
+        "▲同",
+        "▲同　",
+        "△７六歩",
+        "▲７六歩右左上引寄直",
+        "▲７六歩不成打",
+        "▲５五角打右",
+        "▲1一香",
+        "▲９九飛\n変化：",
+        "まで",
+        "まで99999999999999999999手で先手の勝ち",
+        "まで1手で先手の",
+        "手合割：その他\n▲７六歩",
         "\u{10FFFF}",
         "a\u{301}\u{301}\u{301}",
     ]
@@ -121,10 +136,19 @@ fn feed(text: &str) {
         let _ = parse_any(pos, text);
     }
     let _ = kif::read(text);
+    let _ = ki2::read(text);
     let _ = csa::read(text);
     for line in text.lines() {
         let _ = kif::read(line);
+        let _ = ki2::read(line);
         let _ = csa::read(line);
+    }
+    if text.len() < 2_000 {
+        for variant in
+            [tavoliere_rules::variant::Variant::Shogi, tavoliere_rules::variant::Variant::MiniShogi]
+        {
+            let _ = replay_text(variant, text, &ReplayOptions::default());
+        }
     }
 }
 
@@ -145,6 +169,8 @@ fn no_parser_panics_on_nasty_strings() {
 fn record_readers_survive_invalid_bytes_and_mutations() {
     let kif_text = "手合割：平手\n先手：a\n後手：b\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ５五角打\n   6 投了\n";
     let csa_text = "V2.2\nN+a\nN-b\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n-3122GI\n+0055KA\n%TORYO\n";
+    let ki2_text = "手合割：平手\n▲７六歩    △３四歩    ▲２二角成  △同　銀\n▲５五角打\nまで5手で先手の勝ち\n";
+    assert_eq!(ki2::read(ki2_text).map(|r| r.moves.len()), Ok(5));
     assert_eq!(kif::read(kif_text).map(|r| r.moves.len()), Ok(5));
     assert_eq!(csa::read(csa_text).map(|r| r.moves.len()), Ok(5));
     // Invalid UTF-8 and invalid Shift_JIS.
@@ -159,7 +185,7 @@ fn record_readers_survive_invalid_bytes_and_mutations() {
         state ^= state << 17;
         state
     };
-    for original in [kif_text.as_bytes(), csa_text.as_bytes()] {
+    for original in [kif_text.as_bytes(), csa_text.as_bytes(), ki2_text.as_bytes()] {
         for _ in 0..2000 {
             let mut bytes = original.to_vec();
             for _ in 0..1 + next() % 4 {
@@ -172,7 +198,15 @@ fn record_readers_survive_invalid_bytes_and_mutations() {
                     _ => bytes.insert(i, next() as u8),
                 }
             }
-            let _ = kif::read_bytes(&bytes);
+            // A record that reads is written and read back to the same start and moves.
+            if let Ok(record) = kif::read_bytes(&bytes) {
+                let again = kif::read(&kif::write(&record)).expect("a written KIF reads");
+                assert_eq!((&again.start, &again.moves), (&record.start, &record.moves));
+            }
+            if let Ok(record) = ki2::read_bytes(&bytes) {
+                let again = ki2::read(&ki2::write(&record)).expect("a written KI2 reads");
+                assert_eq!((&again.start, &again.moves), (&record.start, &record.moves));
+            }
             let _ = csa::read_bytes(&bytes);
         }
     }

@@ -2,19 +2,21 @@
 //! [--tournament] [--continue] [--explain] <FILE|->`: replays every game of a record and
 //! prints one JSON line per game (an interface other tools read: extend, don't rename):
 //! `{"game":1,"plies":N,"fen":"...","result":"1-0|0-1|1/2-1/2|*","reason":null,"error":null}`,
-//! with `"ended_at": <ply>` when a law ended the game before the record did, and with
+//! with `"ended_at": <ply>` when a law ended the game before the record did, with
 //! `--explain` a `"ruling"` object beside `reason` (null when no law ended the game; its
-//! shape is `tavoliere_rules::game::ruling::Ruling`). Exits 0 when every game replayed,
-//! 1 otherwise.
+//! shape is `tavoliere_rules::game::ruling::Ruling`), and in an error its place in the
+//! record (`"line"`, `"column"`) and the rules' `"code"`. Reads PGN, KIF, KI2, CSA or one
+//! game per line, detected from the content, in UTF-8 (with or without a byte order mark)
+//! or Shift_JIS. Exits 0 when every game replayed, 1 otherwise; a closed output
+//! (`| head`) ends it quietly.
 
-use std::io::Read;
+use std::io::{ErrorKind, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde::Serialize;
 use tavoliere_rules::game::{Ruleset, Ruling};
-use tavoliere_rules::notation::shogi::game::decode;
-use tavoliere_rules::replay::{replay_text, GameReport, ReplayOptions};
+use tavoliere_rules::replay::{replay_bytes, GameReport, ReplayOptions};
 use tavoliere_rules::variant::{Notation, Variant};
 
 /// Arguments of `tavoliere replay`.
@@ -66,6 +68,11 @@ struct ErrorLine<'a> {
     #[serde(rename = "move")]
     token: &'a str,
     reason: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<usize>,
+    code: &'a str,
 }
 
 impl<'a> Line<'a> {
@@ -82,6 +89,9 @@ impl<'a> Line<'a> {
                 ply: e.ply,
                 token: &e.token,
                 reason: &e.reason,
+                line: e.at.map(|at| at.line),
+                column: e.at.map(|at| at.column),
+                code: e.code,
             }),
         }
     }
@@ -112,11 +122,6 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // KIF files are often Shift_JIS: decode whatever is not UTF-8.
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => decode(e.as_bytes()),
-    };
     let options = ReplayOptions {
         notation: args.notation,
         from: args.from,
@@ -124,28 +129,37 @@ pub fn run(args: Args) -> ExitCode {
         tournament: args.tournament,
         continue_after_end: args.continue_after_end,
     };
-    let reports = replay_text(args.variant, &text, &options);
-    let mut all_ok = true;
+    let reports = replay_bytes(args.variant, &bytes, &options);
+    let status =
+        if reports.iter().all(|r| r.error.is_none()) { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+    let mut out = std::io::stdout().lock();
     for report in &reports {
-        all_ok &= report.error.is_none();
-        match serde_json::to_string(&Line::new(report, args.explain)) {
-            Ok(line) => println!("{line}"),
+        let written = serde_json::to_writer(&mut out, &Line::new(report, args.explain))
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n"));
+        match written {
+            Ok(()) => {}
+            // The reader went away (`| head`): nobody is left to tell.
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => return status,
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
         }
     }
-    if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    match out.flush() {
+        Err(e) if e.kind() != ErrorKind::BrokenPipe => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+        _ => status,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tavoliere_rules::replay::replay_text;
 
     /// Red's chariot checks seven times in a row (CXQ rule 1): Red loses at ply 13.
     fn perpetual_check_report() -> GameReport {

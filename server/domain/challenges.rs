@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use sqlx::types::Json;
-use tavoliere_rules::game::Handicap;
+use tavoliere_rules::variant::SetupError;
 use time::OffsetDateTime;
 
 use super::accounts::account_id_by_username;
@@ -133,9 +133,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     let (min_seats, max_seats) = variant.seat_range();
     let seats = new.seats.unwrap_or(max_seats as i32);
     if !(min_seats as i32..=max_seats as i32).contains(&seats) {
-        return Err(DomainError::Invalid(format!(
-            "{variant} is played by {min_seats} to {max_seats} players, not {seats}"
-        )));
+        return Err(SetupError::Seats { variant, seats: seats.max(0) as usize }.into());
     }
     if seats > 2 && new.opponent.is_some() {
         return Err(DomainError::Invalid(
@@ -145,14 +143,11 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     let ruleset = rules_adapter::ruleset_for(variant, new.ruleset.as_deref())?;
     let handicap = match new.handicap.as_deref() {
         None | Some("") => None,
-        Some(name) => Some(
-            Handicap::parse(variant.name(), name).map_err(|e| DomainError::Invalid(format!("{e}")))?.name(),
-        ),
+        Some(name) => Some(rules_adapter::parse_handicap(variant, name)?.name()),
     };
     let start_position = new.start_position.as_deref().map(str::trim).filter(|s| !s.is_empty());
     // The rules judge the start position now, so that accepting cannot fail on it.
-    rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position, seats as usize)
-        .map_err(|e| DomainError::Invalid(format!("start position: {e}")))?;
+    rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position, seats as usize)?;
     let start_position = start_position.map(str::to_owned);
     let control = new.time_control.validate()?;
     let opponent_id = match new.opponent.as_deref() {

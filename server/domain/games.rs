@@ -7,7 +7,7 @@ use sqlx::{Postgres, Transaction};
 use tavoliere_rules::{Color, EndReason};
 use time::OffsetDateTime;
 
-use super::error::{DomainError, DomainResult};
+use super::error::{DomainError, DomainResult, ErrorKind};
 use tavoliere_rules::variant::{AnyGame, Notation, PlayedMove, SeatResult};
 
 use super::rules_adapter::{self, move_error, Variant};
@@ -356,7 +356,7 @@ fn replay(row: &GameRow, moves: &[MoveRow], seats: &[SeatRow], upto: usize) -> D
         row.start_position.as_deref(),
         row.seat_count as usize,
     )
-    .map_err(corrupt)?;
+    .map_err(|e| corrupt(e.to_string()))?;
     let mut exits: Vec<(i32, i32, bool)> = seats
         .iter()
         .filter_map(|s| s.exit_event().map(|(after, timed_out)| (after, s.seat, timed_out)))
@@ -381,7 +381,7 @@ fn replay(row: &GameRow, moves: &[MoveRow], seats: &[SeatRow], upto: usize) -> D
             break;
         }
         game.play(&text)
-            .map_err(|e| corrupt(format!("ply {}: stored move {text} refused: {}", played + 1, e.detail)))?;
+            .map_err(|e| corrupt(format!("ply {}: stored move {text} refused: {}", played + 1, e)))?;
         played += rows;
         leave_after(&mut game, played)?;
     }
@@ -583,7 +583,11 @@ fn ensure_active(row: &GameRow) -> DomainResult<()> {
     if row.status == "active" {
         Ok(())
     } else {
-        Err(DomainError::Conflict(format!("the game is over ({})", row.status)))
+        Err(DomainError::coded(
+            ErrorKind::Conflict,
+            "game-over",
+            format!("The game is over ({}).", row.status),
+        ))
     }
 }
 
@@ -830,13 +834,10 @@ async fn move_under_lock(
     let PlayerAction { mut tx, mut row, mut seats, mine } =
         begin_player_action(domain, game_id, account_id).await?;
     if expected_ply != row.current_ply {
-        return Err(DomainError::Conflict(format!(
-            "stale ply {expected_ply}: the game is at ply {}",
-            row.current_ply
-        )));
+        return Err(DomainError::stale_ply(expected_ply, row.current_ply));
     }
     if mine.seat != row.turn_seat {
-        return Err(DomainError::Conflict("it is not your turn".to_owned()));
+        return Err(DomainError::not_your_turn());
     }
     let now = domain.clock.now();
     // One query for the leave of every seat (the mover's since its turn began, the next
@@ -902,7 +903,11 @@ fn plan_move(
     let charged = time_control::charged_time(row.turn_started_at, now, &leave_of(mine.account_id));
     let remaining_ms = mine.remaining_ms - charged.whole_milliseconds() as i64;
     if remaining_ms < 0 {
-        return Err(DomainError::Conflict("your time has run out; the game is lost on time".to_owned()));
+        return Err(DomainError::coded(
+            ErrorKind::Conflict,
+            "move.time-out",
+            "Your time has run out: the game is lost on time.",
+        ));
     }
     let played: PlayedMove = state.play(text)?;
     let game = &state.game;
@@ -1379,7 +1384,7 @@ async fn seat_exit(
     // The cache entry stays as it is: its key (ply, exits) no longer matches once the
     // exit is stored.
     let mut game = rules_state(domain, tx, row, seats, false).await?.game;
-    game.seat_leaves(seat as usize, timed_out).map_err(DomainError::Conflict)?;
+    game.seat_leaves(seat as usize, timed_out)?;
     // The game row changes too (its revision), even when the turn does not pass: a copy
     // of the game made before the exit must not be played on (see `submit_move`).
     sqlx::query(
@@ -1507,7 +1512,7 @@ pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
         return Err(DomainError::Conflict("a claim is made on your own turn".to_owned()));
     }
     let mut game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
-    game.claim().map_err(DomainError::Invalid)?;
+    game.claim()?;
     let ending = Ending::from_game(&game)
         .ok_or_else(|| DomainError::Internal(anyhow::anyhow!("game {game_id}: a claim without an end")))?;
     finish(&mut tx, game_id, &ending, domain.clock.now()).await?;
@@ -1562,8 +1567,7 @@ pub(crate) async fn create_in(
     vacation_allowed: bool,
     accounts: &[i64],
 ) -> DomainResult<i64> {
-    let game = rules_adapter::new_game(variant, ruleset, handicap, start_position, accounts.len())
-        .map_err(DomainError::Invalid)?;
+    let game = rules_adapter::new_game(variant, ruleset, handicap, start_position, accounts.len())?;
     let now = domain.clock.now();
     let turn_seat = game.seat_to_move() as i32;
     let initial = control.initial_ms();

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use sqlx::PgPool;
 
-pub use error::{DomainError, DomainResult};
+pub use error::{DomainError, DomainResult, ErrorKind};
 
 /// What the domain functions work with: the database and the time source.
 #[derive(Clone, Debug)]

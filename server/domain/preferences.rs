@@ -285,9 +285,9 @@ pub fn moves_in(view: &GameView, notation: Notation) -> DomainResult<Vec<String>
         view.start_position.as_deref(),
         view.seat_count as usize,
     )
-    .map_err(broken)?;
+    .map_err(|e| broken(e.to_string()))?;
     for played in &view.moves {
-        game.play(&played.canonical).map_err(|e| broken(e.detail))?;
+        game.play(&played.canonical).map_err(|e| broken(e.to_string()))?;
     }
     Ok(game.display_moves(notation))
 }

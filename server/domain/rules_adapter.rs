@@ -7,16 +7,22 @@
 
 use tavoliere_rules::game::{Handicap, Ruleset};
 pub use tavoliere_rules::variant::Variant;
-use tavoliere_rules::variant::{AnyGame, MoveError, MoveErrorKind};
+use tavoliere_rules::variant::{AnyGame, MoveError, SetupError};
 
-use super::error::DomainError;
+use super::error::{DomainError, ErrorKind};
 
 /// Reads a variant name (as stored, or as a client sends it).
 ///
 /// # Errors
 /// [`DomainError::Invalid`] naming the known variants.
 pub fn parse_variant(name: &str) -> Result<Variant, DomainError> {
-    name.parse().map_err(|e: tavoliere_rules::variant::UnknownVariant| DomainError::Invalid(e.to_string()))
+    name.parse().map_err(|_| {
+        DomainError::coded(
+            ErrorKind::Invalid,
+            "setup.unknown-variant",
+            format!("There is no variant named “{name}”: the variants are xiangqi, shogi, minishogi, flickering and seven-kingdoms."),
+        )
+    })
 }
 
 /// The JSON schema of a variant name: one of [`Variant::ALL`]'s names (the API
@@ -45,7 +51,11 @@ pub fn pairable(variant: Variant) -> Result<(), DomainError> {
     if variant.seat_range().0 == 2 {
         Ok(())
     } else {
-        Err(DomainError::Invalid(format!("{variant} games have more than two players: tournaments pair two")))
+        Err(DomainError::coded(
+            ErrorKind::Invalid,
+            "setup.not-pairable",
+            format!("{variant} games have more than two players: tournaments pair two."),
+        ))
     }
 }
 
@@ -56,13 +66,40 @@ pub fn pairable(variant: Variant) -> Result<(), DomainError> {
 /// [`DomainError::Invalid`] for an unknown ruleset or one of another variant.
 pub fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> Result<String, DomainError> {
     let parsed: Ruleset = match ruleset {
-        Some(name) => name.parse().map_err(|e| DomainError::Invalid(format!("{e}")))?,
+        Some(name) => parse_ruleset(name)?,
         None => variant.default_ruleset(),
     };
     if !variant.accepts(parsed) {
-        return Err(DomainError::Invalid(format!("ruleset {} is not a {variant} ruleset", parsed.name())));
+        return Err(SetupError::Ruleset { ruleset: parsed, variant }.into());
     }
     Ok(parsed.name().to_owned())
+}
+
+fn parse_ruleset(name: &str) -> Result<Ruleset, DomainError> {
+    name.parse().map_err(|_| {
+        DomainError::coded(
+            ErrorKind::Invalid,
+            "setup.unknown-ruleset",
+            format!(
+                "There is no ruleset named “{name}”: the rulesets are cxq, basic, shogi-24, shogi-27, \
+                 aise, aise-tournament, modern, modern-tournament, flickering and seven-kingdoms."
+            ),
+        )
+    })
+}
+
+/// The handicap named `name` for `variant`.
+///
+/// # Errors
+/// [`DomainError`] `setup.unknown-handicap` naming the handicap.
+pub fn parse_handicap(variant: Variant, name: &str) -> Result<Handicap, DomainError> {
+    Handicap::parse(variant.name(), name).map_err(|_| {
+        DomainError::coded(
+            ErrorKind::Invalid,
+            "setup.unknown-handicap",
+            format!("{variant} has no handicap named “{name}”."),
+        )
+    })
 }
 
 /// A game of `variant` for `seats` players under the ruleset named `ruleset`, with an
@@ -71,39 +108,37 @@ pub fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> Result<String, Do
 /// the Seven Kingdoms).
 ///
 /// # Errors
-/// The ruleset, handicap, start position or number of seats is not valid for the variant,
-/// with the reason.
+/// The ruleset, handicap, start position or number of seats is not valid for the variant:
+/// the rules' typed reason ([`DomainError::Setup`]) or an unknown name.
 pub fn new_game(
     variant: Variant,
     ruleset: &str,
     handicap: Option<&str>,
     start: Option<&str>,
     seats: usize,
-) -> Result<AnyGame, String> {
-    let ruleset: Ruleset = ruleset.parse().map_err(|e| format!("{e}"))?;
-    let handicap =
-        handicap.map(|name| Handicap::parse(variant.name(), name).map_err(|e| format!("{e}"))).transpose()?;
+) -> Result<AnyGame, DomainError> {
+    let ruleset = parse_ruleset(ruleset)?;
+    let handicap = handicap.map(|name| parse_handicap(variant, name)).transpose()?;
     let game = if start.is_none() && handicap.is_none() && variant.seat_range().1 > 2 {
-        AnyGame::with_seats(variant, seats).map_err(|e| e.to_string())?
+        AnyGame::with_seats(variant, seats)?
     } else {
-        AnyGame::with_rules(variant, ruleset, handicap, start).map_err(|e| e.to_string())?
+        AnyGame::with_rules(variant, ruleset, handicap, start)?
     };
     if game.seat_count() != seats {
-        return Err(format!("this {variant} position is for {} players, not {seats}", game.seat_count()));
+        return Err(DomainError::coded(
+            ErrorKind::Invalid,
+            "setup.seats",
+            format!("This {variant} position is for {} players, not {seats}.", game.seat_count()),
+        ));
     }
     // The Seven Kingdoms' standard start has one ruleset: a name that is not it is refused.
     if game.ruleset() != ruleset {
-        return Err(format!("ruleset {} is not a {variant} ruleset", ruleset.name()));
+        return Err(SetupError::Ruleset { ruleset, variant }.into());
     }
     Ok(game)
 }
 
-/// A refused move as a domain error (422), with the rules' explanation.
+/// A refused move as a domain error (422, or 409 when the game is over), typed.
 pub fn move_error(error: MoveError) -> DomainError {
-    let prefix = match error.kind {
-        MoveErrorKind::Unreadable => "unreadable move",
-        MoveErrorKind::Ambiguous => "ambiguous move",
-        MoveErrorKind::Illegal | MoveErrorKind::GameOver => "illegal move",
-    };
-    DomainError::Invalid(format!("{prefix}: {}", error.detail))
+    DomainError::Move(error)
 }

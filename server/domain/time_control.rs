@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
-use super::error::{DomainError, DomainResult};
+use super::error::{DomainError, DomainResult, ErrorKind};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 const SECOND_MS: i64 = 1000;
@@ -67,33 +67,49 @@ impl TimeControl {
     /// Checks the numbers.
     ///
     /// # Errors
-    /// [`DomainError::Invalid`] for zero or oversized periods, or a cap below the start.
+    /// `time-control.invalid` (422) for zero or oversized periods, or a cap below the start.
     pub fn validate(self) -> DomainResult<TimeControl> {
         let in_range = |d: u32| (1..=MAX_DAYS).contains(&d);
-        let ok = match self {
-            TimeControl::DaysPerMove { days } => in_range(days),
-            TimeControl::MovesInDays { moves, days } => in_range(days) && (1..=200).contains(&moves),
+        // Each refusal says what the limits of that control are (issue 23 §4: a sentence,
+        // never the Rust value).
+        let refusal = match self {
+            TimeControl::DaysPerMove { days } => (!in_range(days))
+                .then(|| format!("A move may take 1 to {MAX_DAYS} days, not {days}.")),
+            TimeControl::MovesInDays { moves, days } => (!in_range(days) || !(1..=200).contains(&moves))
+                .then(|| {
+                    format!("A period is 1 to 200 moves in 1 to {MAX_DAYS} days, not {moves} moves in {days} days.")
+                }),
             TimeControl::Fischer { initial_days, increment_days, cap_days } => {
-                in_range(initial_days)
-                    && increment_days <= MAX_DAYS
-                    && in_range(cap_days)
-                    && cap_days >= initial_days
+                (!in_range(initial_days) || increment_days > MAX_DAYS || !in_range(cap_days) || cap_days < initial_days)
+                    .then(|| {
+                        format!(
+                            "A Fischer clock starts with 1 to {MAX_DAYS} days, adds at most {MAX_DAYS} days a move \
+                             and is capped at 1 to {MAX_DAYS} days, no less than the start; not {initial_days} \
+                             days plus {increment_days} capped at {cap_days}."
+                        )
+                    })
             }
             TimeControl::LiveFischer { base_seconds, increment_seconds } => {
-                (1..=MAX_LIVE_SECONDS).contains(&base_seconds) && increment_seconds <= 600
+                (!(1..=MAX_LIVE_SECONDS).contains(&base_seconds) || increment_seconds > 600).then(|| {
+                    format!(
+                        "A live clock starts with 1 second to 3 hours and adds at most 600 seconds a move; \
+                         not {base_seconds} s plus {increment_seconds} s."
+                    )
+                })
             }
-            TimeControl::Byoyomi { base_seconds, period_seconds, periods } => {
-                base_seconds <= MAX_LIVE_SECONDS
-                    && (1..=600).contains(&period_seconds)
-                    && (1..=10).contains(&periods)
-            }
+            TimeControl::Byoyomi { base_seconds, period_seconds, periods } => (base_seconds > MAX_LIVE_SECONDS
+                || !(1..=600).contains(&period_seconds)
+                || !(1..=10).contains(&periods))
+            .then(|| {
+                format!(
+                    "Byoyomi has at most 3 hours of main time and 1 to 10 periods of 1 to 600 seconds; \
+                     not {base_seconds} s and {periods} periods of {period_seconds} s."
+                )
+            }),
         };
-        if ok {
-            Ok(self)
-        } else {
-            Err(DomainError::Invalid(format!(
-                "invalid time control {self:?}: periods are 1 to {MAX_DAYS} days and a cap is at least the initial time; live controls have 1 s to 3 h of base time, increments up to 600 s, 1 to 10 byoyomi periods of 1 to 600 s"
-            )))
+        match refusal {
+            None => Ok(self),
+            Some(detail) => Err(DomainError::coded(ErrorKind::Invalid, "time-control.invalid", detail)),
         }
     }
 
@@ -276,6 +292,23 @@ mod tests {
             .validate()
             .is_err());
         assert!(TimeControl::MovesInDays { moves: 10, days: 50 }.validate().is_ok());
+    }
+
+    #[test]
+    fn a_refused_control_is_a_sentence_with_a_code_not_the_rust_value() {
+        // Issue 23 §4: the detail read `invalid time control DaysPerMove { days: 0 }: …`.
+        let refused = TimeControl::DaysPerMove { days: 0 }.validate().unwrap_err();
+        assert_eq!(refused.code(), "time-control.invalid");
+        assert_eq!(refused.to_string(), "A move may take 1 to 365 days, not 0.");
+        for control in [
+            TimeControl::MovesInDays { moves: 0, days: 5 },
+            TimeControl::Fischer { initial_days: 30, increment_days: 1, cap_days: 10 },
+            TimeControl::LiveFischer { base_seconds: 0, increment_seconds: 1 },
+            TimeControl::Byoyomi { base_seconds: 0, period_seconds: 10, periods: 0 },
+        ] {
+            let detail = control.validate().unwrap_err().to_string();
+            assert!(!detail.contains('{') && !detail.contains("Days") && detail.ends_with('.'), "{detail}");
+        }
     }
 
     #[test]

@@ -1129,8 +1129,8 @@ fn ids_of(players: &[i64]) -> Vec<PlayerId> {
     players.iter().copied().map(PlayerId).collect()
 }
 
-fn pairing_error(error: impl std::fmt::Debug) -> DomainError {
-    DomainError::Invalid(format!("cannot pair the section: {error:?}"))
+fn pairing_error(error: impl std::fmt::Display) -> DomainError {
+    DomainError::Invalid(format!("The section cannot be paired: {error}."))
 }
 
 /// Creates the games of start batch `batch` of a round-robin over `players` (every entry,

@@ -1,25 +1,40 @@
-//! The one error type of the HTTP layer and its JSON shape `{"errors":[{"detail":"..."}]}`.
+//! The one error type of the HTTP layer and its JSON shape
+//! `{"errors":[{"code":"...","detail":"..."}]}`: a stable machine-readable `code`
+//! (kebab-case: `illegal-move.blocked`, `move.stale-ply`, `not-found`...) and a sentence
+//! for people; a refused move adds its parameters as `meta` (the move text, the readings of
+//! an ambiguous text).
 
+use std::borrow::Cow;
+
+use axum::extract::path::ErrorKind as PathErrorKind;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
-use crate::domain::DomainError;
+use crate::domain::{DomainError, ErrorKind};
 
-/// An error answer: a status and a detail for the client.
+/// An error answer: a status, a code and a detail for the client.
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
+    code: Cow<'static, str>,
     detail: String,
+    meta: Option<Value>,
     /// Seconds after which trying again may succeed (`Retry-After`).
     retry_after: Option<u64>,
 }
 
 impl ApiError {
-    /// An error with `status` and `detail`.
+    /// An error with `status` and `detail`; its code is the status's (`not-found`,
+    /// `method-not-allowed`, `unavailable`...).
     pub fn new(status: StatusCode, detail: impl Into<String>) -> ApiError {
-        ApiError { status, detail: detail.into(), retry_after: None }
+        ApiError::coded(status, status_code(status), detail)
+    }
+
+    /// An error with its own `code`.
+    pub fn coded(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError { status, code: Cow::Borrowed(code), detail: detail.into(), meta: None, retry_after: None }
     }
 
     /// 429 with `detail`, to be tried again after `retry_after` seconds (the
@@ -53,6 +68,65 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         self.status
     }
+
+    /// The code.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+}
+
+/// The code of an error that has only its status.
+fn status_code(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::BAD_REQUEST => "bad-request",
+        StatusCode::UNAUTHORIZED => "unauthorized",
+        StatusCode::FORBIDDEN => "forbidden",
+        StatusCode::NOT_FOUND => "not-found",
+        StatusCode::METHOD_NOT_ALLOWED => "method-not-allowed",
+        StatusCode::CONFLICT => "conflict",
+        StatusCode::PAYLOAD_TOO_LARGE => "request.body-too-large",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "request.unsupported-media-type",
+        StatusCode::UNPROCESSABLE_ENTITY => "invalid",
+        StatusCode::TOO_MANY_REQUESTS => "rate-limited",
+        StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+        s if s.is_server_error() => "internal",
+        _ => "error",
+    }
+}
+
+impl ApiError {
+    /// A domain error as the client sees it (an internal error's text is not shown).
+    pub fn describe(error: &DomainError) -> ApiError {
+        if let DomainError::Internal(_) = error {
+            return ApiError::coded(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Something went wrong on the server.",
+            );
+        }
+        ApiError {
+            status: status_of(error.kind()),
+            code: Cow::Borrowed(error.code()),
+            meta: meta_of(error),
+            detail: error.to_string(),
+            retry_after: None,
+        }
+    }
+
+    /// The detail for people.
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
+
+    /// The body: `{"errors":[{"code":...,"detail":...}]}`, with `meta` when there are
+    /// parameters.
+    pub fn body(&self) -> Value {
+        let mut error = json!({ "code": self.code, "detail": self.detail });
+        if let Some(meta) = &self.meta {
+            error["meta"] = meta.clone();
+        }
+        json!({ "errors": [error] })
+    }
 }
 
 /// A 429 whose limit did not say when to try again (none of ours).
@@ -66,8 +140,7 @@ impl IntoResponse for ApiError {
             None if self.status == StatusCode::TOO_MANY_REQUESTS => Some(DEFAULT_RETRY_AFTER_SECONDS),
             None => None,
         };
-        let mut response =
-            (self.status, axum::Json(json!({ "errors": [{ "detail": self.detail }] }))).into_response();
+        let mut response = (self.status, axum::Json(self.body())).into_response();
         if let Some(seconds) = retry_after {
             response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
         }
@@ -75,22 +148,50 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The HTTP status of a domain error's kind.
+pub fn status_of(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorKind::NotFound => StatusCode::NOT_FOUND,
+        ErrorKind::Unauthenticated => StatusCode::UNAUTHORIZED,
+        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+        ErrorKind::Conflict => StatusCode::CONFLICT,
+        ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// The parameters of a rules refusal as the JSON `meta` object (the readings of an
+/// ambiguous move as a list), or `None` when it has none.
+pub fn meta_of(error: &DomainError) -> Option<Value> {
+    let params = error.params();
+    if params.is_empty() {
+        return None;
+    }
+    let mut meta = Map::new();
+    for (name, value) in params {
+        meta.insert(name.to_owned(), Value::String(value));
+    }
+    if let DomainError::Move(e) = error {
+        let readings: Vec<Value> = e
+            .readings()
+            .iter()
+            .map(|r| json!({ "notation": r.notation.name(), "move": r.canonical }))
+            .collect();
+        if !readings.is_empty() {
+            meta.insert("readings".to_owned(), Value::Array(readings));
+        }
+    }
+    Some(Value::Object(meta))
+}
+
 impl From<DomainError> for ApiError {
     fn from(error: DomainError) -> ApiError {
-        let status = match &error {
-            DomainError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            DomainError::NotFound(_) => StatusCode::NOT_FOUND,
-            DomainError::Unauthenticated(_) => StatusCode::UNAUTHORIZED,
-            DomainError::Forbidden(_) => StatusCode::FORBIDDEN,
-            DomainError::Conflict(_) => StatusCode::CONFLICT,
-            DomainError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            DomainError::Internal(inner) => {
-                // Logged once here; the text never reaches the client.
-                tracing::error!(error = %inner, "internal error");
-                return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal server error");
-            }
-        };
-        ApiError::new(status, error.to_string())
+        if let DomainError::Internal(inner) = &error {
+            // Logged once here; the text never reaches the client.
+            tracing::error!(error = %inner, "internal error");
+        }
+        ApiError::describe(&error)
     }
 }
 
@@ -100,21 +201,70 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+/// The innermost cause of an extractor's rejection: serde's words without axum's
+/// prefixes.
+fn cause(error: &dyn std::error::Error) -> String {
+    let mut inner = error;
+    while let Some(source) = inner.source() {
+        inner = source;
+    }
+    inner.to_string()
+}
+
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> ApiError {
-        ApiError::new(rejection.status(), rejection.body_text())
+        let status = rejection.status();
+        match &rejection {
+            JsonRejection::JsonDataError(e) => ApiError::coded(
+                status,
+                "request.invalid-body",
+                format!("The request body does not fit this request: {}", cause(e)),
+            ),
+            JsonRejection::JsonSyntaxError(e) => ApiError::coded(
+                status,
+                "request.malformed-json",
+                format!("The request body is not valid JSON: {}", cause(e)),
+            ),
+            JsonRejection::MissingJsonContentType(_) => ApiError::coded(
+                status,
+                "request.unsupported-media-type",
+                "Send the request body as JSON, with the header content-type: application/json.",
+            ),
+            _ if status == StatusCode::PAYLOAD_TOO_LARGE => {
+                ApiError::coded(status, "request.body-too-large", "The request body is too large.")
+            }
+            _ => ApiError::coded(status, "request.unreadable-body", "The request body cannot be read."),
+        }
     }
 }
 
 impl From<PathRejection> for ApiError {
     fn from(rejection: PathRejection) -> ApiError {
-        ApiError::new(rejection.status(), rejection.body_text())
+        let detail = match &rejection {
+            PathRejection::FailedToDeserializePathParams(e) => match e.kind() {
+                PathErrorKind::ParseErrorAtKey { key, value, .. } => {
+                    format!("“{value}” is not a valid {key} in this address.")
+                }
+                PathErrorKind::ParseError { value, .. } | PathErrorKind::ParseErrorAtIndex { value, .. } => {
+                    format!("“{value}” is not valid in this address.")
+                }
+                _ => "This address cannot be read.".to_owned(),
+            },
+            _ => "This address cannot be read.".to_owned(),
+        };
+        ApiError::coded(rejection.status(), "request.invalid-path", detail)
     }
 }
 
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> ApiError {
-        ApiError::new(rejection.status(), rejection.body_text())
+        let detail = match &rejection {
+            QueryRejection::FailedToDeserializeQueryString(e) => {
+                format!("The query string cannot be read: {}", cause(e))
+            }
+            _ => "The query string cannot be read.".to_owned(),
+        };
+        ApiError::coded(rejection.status(), "request.invalid-query", detail)
     }
 }
 

@@ -15,9 +15,9 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder};
 use utoipa::{OpenApi, ToSchema};
 
-/// The error shape of every 4xx and 5xx answer: `{"errors":[{"detail":"..."}]}`.
+/// The error shape of every 4xx and 5xx answer: `{"errors":[{"code":"...","detail":"..."}]}`.
 #[derive(Serialize, ToSchema)]
-#[schema(example = json!({"errors": [{"detail": "not found"}]}))]
+#[schema(example = json!({"errors": [{"code": "illegal-move.blocked", "detail": "a0a5 is not legal: the piece's way is blocked.", "meta": {"move": "a0a5"}}]}))]
 pub struct Errors {
     /// One or more problems.
     pub errors: Vec<ErrorDetail>,
@@ -26,8 +26,19 @@ pub struct Errors {
 /// One problem of an error answer.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorDetail {
-    /// Human-readable explanation.
+    /// Stable machine-readable code, kebab-case: the rules' refusals
+    /// (`illegal-move.blocked`, `notation.ambiguous`, `handicap.capture-banned`,
+    /// `claim.not-allowed`, `setup.start-position`...), specific refusals
+    /// (`move.stale-ply`, `move.not-your-turn`, `time-control.invalid`, `request.invalid-body`...)
+    /// or the kind (`invalid`, `not-found`, `unauthorized`, `forbidden`, `conflict`,
+    /// `rate-limited`, `internal`).
+    pub code: String,
+    /// A sentence for people (English).
     pub detail: String,
+    /// The parameters of a rules refusal: `move`, and for an ambiguous text `readings`
+    /// (`[{"notation":"iccs","move":"a4a5"}, ...]`).
+    #[schema(value_type = Option<Object>)]
+    pub meta: Option<serde_json::Value>,
 }
 
 /// The name of the shared error response in `components.responses`.
@@ -40,7 +51,7 @@ const ERROR_RESPONSE: &str = "Error";
         title = "Tavoliere API",
         description = "Correspondence and live play of Xiangqi, Shogi, MiniShogi, Flickering chess \
                        and the Seven Kingdoms, and tournaments. \
-                       Every error answers `{\"errors\":[{\"detail\":\"...\"}]}`."
+                       Every error answers `{\"errors\":[{\"code\":\"...\",\"detail\":\"...\"}]}`."
     ),
     components(schemas(Errors, ErrorDetail)),
     tags(
@@ -98,7 +109,7 @@ fn add_shared_parts(openapi: &mut utoipa::openapi::OpenApi) {
         ERROR_RESPONSE.to_owned(),
         RefOr::T(
             ResponseBuilder::new()
-                .description("An error: `{\"errors\":[{\"detail\":\"...\"}]}`")
+                .description("An error: `{\"errors\":[{\"code\":\"...\",\"detail\":\"...\"}]}`")
                 .content(
                     "application/json",
                     ContentBuilder::new().schema(Some(Ref::from_schema_name("Errors"))).build(),

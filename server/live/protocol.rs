@@ -161,6 +161,11 @@ pub enum ServerMessage<'a> {
         code: &'static str,
         /// A sentence for the player.
         message: String,
+        /// For a refused action, the REST error shape's list: `[{"code":
+        /// "illegal-move.blocked", "detail": "...", "meta": {...}}]`, the same code as
+        /// over REST.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        errors: Option<serde_json::Value>,
     },
 }
 

@@ -28,7 +28,7 @@ use super::hub::{Hub, RoomEvent};
 use super::protocol::{ClientMessage, ClockState, DrawAction, ServerMessage};
 use crate::domain::accounts::Account;
 use crate::domain::games::{self, GameView};
-use crate::domain::DomainError;
+use crate::domain::{DomainError, ErrorKind};
 use crate::http::auth::MaybeAuthUser;
 use crate::http::error::{ApiError, ApiResult};
 use crate::http::extract::{ClientAddress, Path, Query};
@@ -436,21 +436,26 @@ impl Drop for SocketPermit {
 }
 
 fn error(code: &'static str, message: String) -> String {
-    ServerMessage::Error { code, message }.to_text()
+    ServerMessage::Error { code, message, errors: None }.to_text()
 }
 
+/// A refused action: the protocol's coarse `code` (`conflict`, `invalid`...), the
+/// sentence, and the REST error shape's `errors` with the error's own code (issue 15 §6:
+/// the same code over every transport).
 fn domain_error(e: &DomainError) -> String {
-    let code = match e {
-        DomainError::Invalid(_) => "invalid",
-        DomainError::NotFound(_) => "not_found",
-        DomainError::Unauthenticated(_) => "unauthorized",
-        DomainError::Forbidden(_) => "forbidden",
-        DomainError::Conflict(_) => "conflict",
-        DomainError::RateLimited(_) => "rate_limited",
-        DomainError::Internal(inner) => {
-            tracing::error!(error = %inner, "live: internal error");
+    let code = match e.kind() {
+        ErrorKind::Invalid => "invalid",
+        ErrorKind::NotFound => "not_found",
+        ErrorKind::Unauthenticated => "unauthorized",
+        ErrorKind::Forbidden => "forbidden",
+        ErrorKind::Conflict => "conflict",
+        ErrorKind::RateLimited => "rate_limited",
+        ErrorKind::Internal => {
+            tracing::error!(error = %e, "live: internal error");
             return error("internal", "internal error".to_owned());
         }
     };
-    error(code, e.to_string())
+    let described = ApiError::describe(e);
+    let errors = described.body()["errors"].take();
+    ServerMessage::Error { code, message: described.detail().to_owned(), errors: Some(errors) }.to_text()
 }

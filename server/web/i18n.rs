@@ -108,6 +108,16 @@ impl Texts {
         own.get(key).or_else(|| en.get(key)).map(String::as_str).unwrap_or(key)
     }
 
+    /// The text of `key` in this language or in English, if either catalogue has it.
+    pub fn lookup(&self, key: &str) -> Option<&'static str> {
+        let [en, it] = catalogues();
+        let own = match self.lang {
+            Lang::En => en,
+            Lang::It => it,
+        };
+        own.get(key).or_else(|| en.get(key)).map(String::as_str)
+    }
+
     /// The text of `key` with `{name}` placeholders replaced.
     pub fn format(&self, key: &str, args: &[(&str, &str)]) -> String {
         let mut text = self.get(key).to_owned();
@@ -130,6 +140,25 @@ mod tests {
         missing.extend(it.keys().filter(|k| !en.contains_key(*k)));
         assert!(missing.is_empty(), "keys in one catalogue only: {missing:?}");
         assert!(en.len() > 20);
+    }
+
+    #[test]
+    fn every_refusal_of_the_rules_has_a_sentence_in_both_languages() {
+        let codes = tavoliere_rules::variant::REFUSAL_CODES.iter().copied();
+        let server = ["move.stale-ply", "move.not-your-turn", "move.time-out", "time-control.invalid"];
+        for code in codes.chain(server) {
+            let key = format!("refusal.{code}");
+            for lang in Lang::ALL {
+                let own = &catalogues()[usize::from(lang == Lang::It)];
+                assert!(own.contains_key(&key), "{key} is missing in {}", lang.code());
+            }
+        }
+        let it = Texts::new(Lang::It);
+        assert_eq!(
+            it.lookup("refusal.illegal-move.blocked"),
+            Some("{move} non è legale: la strada del pezzo è bloccata.")
+        );
+        assert_eq!(it.lookup("refusal.no-such-code"), None);
     }
 
     #[test]

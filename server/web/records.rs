@@ -270,6 +270,15 @@ mod tests {
         assert!(iccs.contains("1. H2-E2 H9-G7") || iccs.contains("1. h2e2 h9g7"), "{iccs}");
         let wxf = write(&input(Variant::Xiangqi, &rules, &moves), RecordFormat::PgnWxf).unwrap();
         assert!(wxf.contains("C2=5") && wxf.trim_end().ends_with("1-0"), "{wxf}");
+        for text in [&iccs, &wxf] {
+            let report =
+                &tavoliere_rules::replay::replay_text(Variant::Xiangqi, text, &Default::default())[0];
+            assert_eq!(
+                (report.plies, report.error.as_ref(), report.result.as_str()),
+                (2, None, "1-0"),
+                "{text}"
+            );
+        }
         assert_eq!(
             write(&input(Variant::Xiangqi, &rules, &moves), RecordFormat::Kif),
             Err(RecordWriteError::Unsupported("kif"))
@@ -287,6 +296,62 @@ mod tests {
         assert!(kif.contains("alice") && kif.contains("７六歩"), "{kif}");
         let csa = write(&game, RecordFormat::Csa).unwrap();
         assert!(csa.contains("+7776FU") && csa.contains("-3334FU"), "{csa}");
+    }
+
+    /// The server's KIF and CSA exports replay to the same game (issue 15 §5): real games
+    /// (the lishogi games of the rules crate's test data), a handicap game, MiniShogi.
+    #[test]
+    fn kif_and_csa_exports_replay_to_the_same_game() {
+        use tavoliere_rules::replay::{replay_text, ReplayOptions};
+        let lishogi = include_str!("../../rules/tests/data/records/lishogi-usi-games.txt");
+        let mut cases: Vec<(Variant, Option<&str>, Vec<String>)> = lishogi
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .take(60)
+            .map(|l| (Variant::Shogi, None, l.split_whitespace().map(str::to_owned).collect()))
+            .collect();
+        let handicap = "7a6b 7g7f 5c5d 2g2f 6b5c 2f2e 5a4b 2e2d 2c2d 2h2d";
+        cases.push((Variant::Shogi, Some("two-pieces"), handicap.split(' ').map(str::to_owned).collect()));
+        cases.push((
+            Variant::MiniShogi,
+            None,
+            ["5e4d", "1a2b", "4e3d", "1b1c", "3d3c", "2b1b"].map(str::to_owned).to_vec(),
+        ));
+        for (index, (variant, handicap, moves)) in cases.iter().enumerate() {
+            let rules = ruleset(*variant);
+            let game = AnyGame::replay(
+                *variant,
+                variant.default_ruleset(),
+                handicap.map(|h| Handicap::parse(variant.name(), h).unwrap()),
+                None,
+                moves.iter().map(String::as_str),
+            )
+            .unwrap();
+            // The side that moved last won: the other resigned.
+            let result = if game.side_to_move() == tavoliere_rules::Color::First { "0-1" } else { "1-0" };
+            let stored = RecordInput {
+                variant: *variant,
+                ruleset: &rules,
+                handicap: *handicap,
+                moves,
+                result: Some(result),
+                ..input(*variant, &rules, moves)
+            };
+            let formats: &[RecordFormat] = if *variant == Variant::Shogi {
+                &[RecordFormat::Kif, RecordFormat::Csa]
+            } else {
+                &[RecordFormat::Kif]
+            };
+            for &format in formats {
+                let text = write(&stored, format).unwrap();
+                let reports = replay_text(*variant, &text, &ReplayOptions::default());
+                let report = &reports[0];
+                assert_eq!(report.error, None, "case {index} {format:?}:\n{text}");
+                assert_eq!(report.plies as usize, moves.len(), "case {index} {format:?}");
+                assert_eq!(report.fen, game.fen(), "case {index} {format:?}");
+                assert_eq!(report.result, result, "case {index} {format:?}:\n{text}");
+            }
+        }
     }
 
     #[test]

@@ -46,6 +46,7 @@ async fn a_stale_ply_is_a_conflict_and_stores_nothing() {
     let stale = app.post_move(&bob, game, "h9g7", 0).await;
     stale.expect(StatusCode::CONFLICT);
     assert!(stale.detail().contains("stale"), "{}", stale.detail());
+    assert_eq!(stale.code(), "move.stale-ply");
     app.post_move(&bob, game, "h9g7", 5).await.expect(StatusCode::CONFLICT);
     assert_eq!(app.stored_moves(game).await, 1);
 }
@@ -57,19 +58,27 @@ async fn moving_out_of_turn_is_a_conflict_and_stores_nothing() {
     let reply = app.post_move(&bob, game, "h9g7", 0).await;
     reply.expect(StatusCode::CONFLICT);
     assert!(reply.detail().contains("not your turn"), "{}", reply.detail());
+    assert_eq!(reply.code(), "move.not-your-turn");
     assert_eq!(app.stored_moves(game).await, 0);
 }
 
 #[tokio::test]
-async fn illegal_and_unreadable_moves_are_422_with_the_rules_reason_and_store_nothing() {
+async fn illegal_and_unreadable_moves_are_422_with_the_rules_code_and_a_sentence_and_store_nothing() {
     let app = TestApp::spawn().await;
     let (alice, _bob, game) = game_between(&app).await;
     let illegal = app.post_move(&alice, game, "a0a5", 0).await;
     illegal.expect(StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(illegal.detail().starts_with("illegal move: a0a5"), "{}", illegal.detail());
+    assert_eq!(illegal.code(), "illegal-move.blocked");
+    assert_eq!(illegal.detail(), "a0a5 is not legal: the piece's way is blocked.");
+    assert_eq!(illegal.body["errors"][0]["meta"]["move"], "a0a5");
     let unreadable = app.post_move(&alice, game, "??", 0).await;
     unreadable.expect(StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(unreadable.detail().starts_with("unreadable move"), "{}", unreadable.detail());
+    assert_eq!(unreadable.code(), "notation.unreadable");
+    assert_eq!(unreadable.detail(), "“??” is not a move in any notation of this game.");
+    // Issue 15 §4: a typo in ICCS is refused, never read as another notation's move.
+    let typo = app.post_move(&alice, game, "a4a5", 0).await;
+    typo.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(typo.code(), "illegal-move.no-piece");
     assert_eq!(app.stored_moves(game).await, 0);
     assert_eq!(app.game(game).await["ply"], 0);
 }
@@ -236,6 +245,7 @@ async fn a_claim_is_judged_by_the_rules_on_the_claimants_turn() {
     let refused = app.act(Some(&alice), none, "claim").await;
     refused.expect(StatusCode::UNPROCESSABLE_ENTITY);
     assert!(refused.detail().contains("no claim"), "{}", refused.detail());
+    assert_eq!(refused.code(), "claim.none-in-variant");
 
     let id = app
         .post(

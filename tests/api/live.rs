@@ -401,8 +401,14 @@ async fn bad_messages_get_error_events_and_nothing_is_stored() {
     socket.play(OPENING[0], 3).await;
     let stale = socket.next_of("error").await;
     assert_eq!(stale["code"], "conflict", "{stale}");
+    assert_eq!(stale["errors"][0]["code"], "move.stale-ply", "{stale}");
     socket.play("a0a5", 0).await; // the chariot cannot jump its own soldier
-    assert_eq!(socket.next_of("error").await["code"], "invalid");
+    let refused = socket.next_of("error").await;
+    assert_eq!(refused["code"], "invalid", "the protocol's class, as before");
+    // The same code and sentence as over REST (issue 15 §6).
+    assert_eq!(refused["errors"][0]["code"], "illegal-move.blocked", "{refused}");
+    assert_eq!(refused["errors"][0]["detail"], "a0a5 is not legal: the piece's way is blocked.");
+    assert_eq!(refused["message"], refused["errors"][0]["detail"]);
     let huge = json!({"type": "move", "move": "x".repeat(10_000), "ply": 0}).to_string();
     socket.send_raw(huge).await;
     assert_eq!(socket.next_of("error").await["code"], "too_large");

@@ -14,7 +14,7 @@ use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::accounts;
 use crate::domain::challenges::{self, NewChallenge, SeatChoice};
 use crate::domain::time_control::TimeControl;
-use crate::domain::{Domain, DomainError};
+use crate::domain::{Domain, DomainError, ErrorKind};
 
 /// What the new-challenge form sends (all text, so that it can be shown back as typed).
 #[derive(Debug, Default, Deserialize)]
@@ -196,10 +196,10 @@ pub async fn create(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<Cha
             errors.opponent = Some(ctx.t.get("challenge.error.opponent").to_owned());
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        Err(
-            DomainError::Invalid(detail) | DomainError::Forbidden(detail) | DomainError::Conflict(detail),
-        ) => {
-            errors.form = Some(detail);
+        Err(error)
+            if matches!(error.kind(), ErrorKind::Invalid | ErrorKind::Forbidden | ErrorKind::Conflict) =>
+        {
+            errors.form = Some(super::refusal_text(ctx.t, &error));
             StatusCode::UNPROCESSABLE_ENTITY
         }
         Err(other) => return Err(PageError::Internal(other.to_string())),

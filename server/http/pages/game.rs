@@ -12,10 +12,10 @@ use serde::Deserialize;
 use tavoliere_rules::variant::Variant;
 
 use super::dashboard::time_left;
-use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::games::{self, GameView};
 use crate::domain::preferences;
-use crate::domain::{Domain, DomainError};
+use crate::domain::{Domain, DomainError, ErrorKind};
 use crate::web::board::{self as svg_board, BoardOptions};
 use crate::web::records::RecordFormat;
 
@@ -227,13 +227,12 @@ pub struct MoveForm {
     confirm: Option<String>,
 }
 
-/// The catalogue's words for a refused move.
+/// The catalogue's words for a refused move: the rules' reason in the reader's language.
 fn move_error_text(ctx: &Ctx, error: &DomainError) -> String {
-    match error {
-        DomainError::Invalid(detail) => ctx.t.format("game.error.move", &[("detail", detail)]),
-        DomainError::Conflict(_) => ctx.t.get("game.error.stale").to_owned(),
-        DomainError::Forbidden(_) => ctx.t.get("game.error.not_yours").to_owned(),
-        other => other.to_string(),
+    match (error.kind(), error.code()) {
+        (_, "move.stale-ply") => ctx.t.get("game.error.stale").to_owned(),
+        (ErrorKind::Forbidden, _) => ctx.t.get("game.error.not_yours").to_owned(),
+        _ => refusal_text(ctx.t, error),
     }
 }
 
@@ -329,12 +328,16 @@ pub async fn action(
             let view = load(&domain, &ctx, id).await?;
             let mut page = page(&domain, &ctx, &view)?;
             page.move_error = Some(match error {
-                DomainError::Invalid(detail)
-                | DomainError::Conflict(detail)
-                | DomainError::Forbidden(detail)
-                    if !detail.is_empty() =>
+                DomainError::Invalid(detail) if detail.is_empty() => {
+                    ctx.t.get("game.error.unknown_action").to_owned()
+                }
+                error
+                    if matches!(
+                        error.kind(),
+                        ErrorKind::Invalid | ErrorKind::Conflict | ErrorKind::Forbidden
+                    ) =>
                 {
-                    ctx.t.format("game.error.action", &[("detail", &detail)])
+                    refusal_text(ctx.t, &error)
                 }
                 _ => ctx.t.get("game.error.unknown_action").to_owned(),
             });

@@ -31,9 +31,11 @@ use axum::Router;
 use tower_sessions::{Expiry, Session};
 
 use super::auth::{new_csrf_token, same_token, signed_in, SESSION_CSRF_KEY};
+use super::error::ApiError;
 use super::AppState;
 use crate::domain::accounts::Account;
 use crate::domain::preferences::{self, Preferences};
+use crate::domain::DomainError;
 use crate::web::board::PieceStyle;
 use crate::web::i18n::{Lang, Texts};
 
@@ -312,6 +314,25 @@ fn simple_page(t: Texts, key: &str) -> String {
 #[template(path = "message.html")]
 struct MessagePage {
     chrome: Chrome,
+}
+
+/// A refusal as a sentence in the reader's language: the catalogue's `refusal.<code>`
+/// with the error's parameters (the move text, the readings of an ambiguous text...), a
+/// variant named in the reader's language; the English sentence when the catalogue has no
+/// text for the code (issue 15 §6).
+pub fn refusal_text(t: Texts, error: &DomainError) -> String {
+    let Some(template) = t.lookup(&format!("refusal.{}", error.code())) else {
+        return ApiError::describe(error).detail().to_owned();
+    };
+    let mut text = template.to_owned();
+    for (name, value) in error.params() {
+        let value = match name {
+            "variant" => t.lookup(&format!("variant.{value}")).map_or(value, str::to_owned),
+            _ => value,
+        };
+        text = text.replace(&format!("{{{name}}}"), &value);
+    }
+    text
 }
 
 /// Result of a page handler.

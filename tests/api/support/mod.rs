@@ -46,14 +46,19 @@ impl Reply {
         self.body["errors"][0]["detail"].as_str().unwrap_or("")
     }
 
-    /// Asserts the status and the error shape for 4xx.
+    /// The first error's code.
+    pub fn code(&self) -> &str {
+        self.body["errors"][0]["code"].as_str().unwrap_or("")
+    }
+
+    /// Asserts the status and the error shape for 4xx: a code and a sentence.
     #[track_caller]
     pub fn expect(&self, status: StatusCode) -> &Value {
         assert_eq!(self.status, status, "body: {}", self.body);
         if status.is_client_error() {
             assert!(
-                self.body["errors"][0]["detail"].is_string(),
-                "every error has the shape {{\"errors\":[{{\"detail\":...}}]}}, got {}",
+                self.body["errors"][0]["detail"].is_string() && self.body["errors"][0]["code"].is_string(),
+                "every error has the shape {{\"errors\":[{{\"code\":...,\"detail\":...}}]}}, got {}",
                 self.body
             );
         }

@@ -7,7 +7,11 @@
 use crate::shogi::{Hand, Move, Piece, Position, Role, Setup, Square, Variant};
 use crate::Color;
 
-use super::game::{decode, Ending, GameRecord, RecordError, BLACK_NAME, WHITE_NAME};
+use super::game::{
+    decode, Ending, GameRecord, PartialRecord, RecordError, RecordFailure, BLACK_NAME, WHITE_NAME,
+};
+use super::kif::locate;
+use crate::notation::record::Location;
 
 const CODES: [(&str, Role); 14] = [
     ("OU", Role::King),
@@ -107,6 +111,19 @@ pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, RecordError> {
 ///
 /// A [`RecordError`] for an unreadable line, an illegal start position or an illegal move.
 pub fn read(text: &str) -> Result<GameRecord, RecordError> {
+    match read_partial(text) {
+        Ok(PartialRecord { record, error: None, .. }) => Ok(record),
+        Ok(PartialRecord { error: Some(failure), .. }) | Err(failure) => Err(failure.error),
+    }
+}
+
+/// Reads a CSA record as far as it goes: the moves before the first bad statement, and
+/// where it is (a record is never cut short silently, issue 15 §5).
+///
+/// # Errors
+///
+/// A [`RecordFailure`] for a bad line before the moves (there is no start position).
+pub fn read_partial(text: &str) -> Result<PartialRecord, RecordFailure> {
     let mut headers = Vec::new();
     // Without any position line the game starts from the standard position.
     let mut setup = Setup::startpos(Variant::Standard);
@@ -114,68 +131,84 @@ pub fn read(text: &str) -> Result<GameRecord, RecordError> {
     let mut all_to: Option<Color> = None;
     let mut position: Option<Position> = None;
     let mut moves = Vec::new();
+    let mut moves_at = Vec::new();
     let mut ending = None;
-    for (index, raw_line) in text.lines().enumerate() {
+    let mut failure = None;
+    'lines: for (index, raw_line) in text.lines().enumerate() {
         let line_no = index + 1;
-        let bad = |detail| RecordError::BadLine { line: line_no, detail };
         // CSA allows several statements on one line, separated by commas.
         for statement in raw_line.trim_end_matches('\r').split(',') {
             let s = statement.trim();
+            let fail = |error| RecordFailure { error, at: locate(line_no, raw_line, s), token: s.to_owned() };
+            let bad = |detail| fail(RecordError::BadLine { line: line_no, detail });
             let b = s.as_bytes();
             if s.is_empty() || s.starts_with('\'') || s.starts_with('V') || s.starts_with('T') {
                 continue;
             }
-            if let Some(name) = s.strip_prefix("N+") {
-                headers.push((BLACK_NAME.to_owned(), name.to_owned()));
-            } else if let Some(name) = s.strip_prefix("N-") {
-                headers.push((WHITE_NAME.to_owned(), name.to_owned()));
-            } else if let Some(info) = s.strip_prefix('$') {
-                let (k, v) = info.split_once(':').ok_or(bad("'$' line without ':'"))?;
-                headers.push((k.to_owned(), v.to_owned()));
-            } else if s.starts_with('%') {
-                ending = Some(ending_of(s).ok_or(bad("unknown '%' ending"))?);
-                break;
-            } else if b[0] == b'P' {
-                if position.is_some() {
-                    return Err(bad("position line after the moves started"));
+            let moves_started = position.is_some();
+            let result = (|| {
+                if let Some(name) = s.strip_prefix("N+") {
+                    headers.push((BLACK_NAME.to_owned(), name.to_owned()));
+                } else if let Some(name) = s.strip_prefix("N-") {
+                    headers.push((WHITE_NAME.to_owned(), name.to_owned()));
+                } else if let Some(info) = s.strip_prefix('$') {
+                    let (k, v) = info.split_once(':').ok_or(bad("'$' line without ':'"))?;
+                    headers.push((k.to_owned(), v.to_owned()));
+                } else if s.starts_with('%') {
+                    ending = Some(ending_of(s).ok_or(bad("unknown '%' ending"))?);
+                } else if b[0] == b'P' {
+                    if position.is_some() {
+                        return Err(bad("position line after the moves started"));
+                    }
+                    if !saw_position_line && b.get(1) != Some(&b'I') {
+                        // Board lines and placements describe the position from scratch.
+                        setup = Setup { turn: setup.turn, ..Setup::empty(Variant::Standard) };
+                    }
+                    saw_position_line = true;
+                    read_position_line(&mut setup, &mut all_to, b).ok_or(bad("unreadable position line"))?;
+                } else if (s == "+" || s == "-") && position.is_none() {
+                    setup.turn = color_of(b[0]).ok_or(bad("bad turn"))?;
+                } else if b.len() == 7 && color_of(b[0]).is_some() {
+                    let pos = match &mut position {
+                        Some(p) => p,
+                        None => position.insert(start_position(&mut setup, all_to).map_err(&fail)?),
+                    };
+                    let m = read_move(pos, b).ok_or(bad("unreadable move"))?;
+                    let ply = moves.len() + 1;
+                    if color_of(b[0]) != Some(pos.turn()) {
+                        return Err(fail(RecordError::IllegalMove { line: line_no, ply, kind: None }));
+                    }
+                    pos.check_move(m).map_err(|kind| {
+                        fail(RecordError::IllegalMove { line: line_no, ply, kind: Some(kind) })
+                    })?;
+                    pos.play_unchecked(m);
+                    moves.push(m);
+                    moves_at.push((locate(line_no, raw_line, s), s.to_owned()));
+                } else {
+                    return Err(bad("unreadable line"));
                 }
-                if !saw_position_line && b.get(1) != Some(&b'I') {
-                    // Board lines and placements describe the position from scratch.
-                    setup = Setup { turn: setup.turn, ..Setup::empty(Variant::Standard) };
+                Ok(())
+            })();
+            match result {
+                Ok(()) if ending.is_some() => break 'lines,
+                Ok(()) => {}
+                Err(f) if moves_started || !moves.is_empty() => {
+                    failure = Some(f);
+                    break 'lines;
                 }
-                saw_position_line = true;
-                read_position_line(&mut setup, &mut all_to, b).ok_or(bad("unreadable position line"))?;
-            } else if (s == "+" || s == "-") && position.is_none() {
-                setup.turn = color_of(b[0]).ok_or(bad("bad turn"))?;
-            } else if b.len() == 7 && color_of(b[0]).is_some() {
-                let pos = match &mut position {
-                    Some(p) => p,
-                    None => position.insert(start_position(&mut setup, all_to)?),
-                };
-                let m = read_move(pos, b).ok_or(bad("unreadable move"))?;
-                if color_of(b[0]) != Some(pos.turn()) {
-                    return Err(RecordError::IllegalMove { line: line_no, ply: moves.len() + 1, kind: None });
-                }
-                pos.check_move(m).map_err(|kind| RecordError::IllegalMove {
-                    line: line_no,
-                    ply: moves.len() + 1,
-                    kind: Some(kind),
-                })?;
-                pos.play_unchecked(m);
-                moves.push(m);
-            } else {
-                return Err(bad("unreadable line"));
+                Err(f) => return Err(f),
             }
-        }
-        if ending.is_some() {
-            break;
         }
     }
     let start = {
         let mut s = setup.clone();
-        start_position(&mut s, all_to)?
+        start_position(&mut s, all_to).map_err(|error| RecordFailure {
+            error,
+            at: Location { line: 1, column: 1 },
+            token: String::new(),
+        })?
     };
-    Ok(GameRecord { start, moves, ending, headers })
+    Ok(PartialRecord { record: GameRecord { start, moves, ending, headers }, moves_at, error: failure })
 }
 
 fn start_position(setup: &mut Setup, all_to: Option<Color>) -> Result<Position, RecordError> {

@@ -148,3 +148,26 @@ pub fn decode(bytes: &[u8]) -> String {
         Err(_) => encoding_rs::SHIFT_JIS.decode(bytes).0.into_owned(),
     }
 }
+
+/// A record read as far as it could be: the moves before the first error, and the error
+/// with its place (a record is never cut short silently, issue 15 §5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartialRecord {
+    /// The start, headers, ending and the moves read.
+    pub record: GameRecord,
+    /// Where each move of the record is written, and its text (one per move).
+    pub moves_at: Vec<(crate::notation::record::Location, String)>,
+    /// The first line that could not be read, if any.
+    pub error: Option<RecordFailure>,
+}
+
+/// A record's first error, with its place and text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordFailure {
+    /// What is wrong.
+    pub error: RecordError,
+    /// Where.
+    pub at: crate::notation::record::Location,
+    /// The text there (a move word, or the line).
+    pub token: String,
+}

@@ -6,17 +6,21 @@
 //! `まで..` summary. Input in UTF-8 or Shift_JIS ([`read_bytes`]). Variations (`変化：`)
 //! are not read: the main line ends there.
 
+use crate::notation::record::Location;
 use crate::shogi::{Hand, Handicap, Move, Piece, Position, Role, Setup, Square, Variant};
 use crate::Color;
 
-use super::game::{decode, Ending, GameRecord, RecordError, BLACK_NAME, WHITE_NAME};
+use super::game::{
+    decode, Ending, GameRecord, PartialRecord, RecordError, RecordFailure, BLACK_NAME, WHITE_NAME,
+};
+use super::japanese::{self, digit_value, move_name, square_text, KANJI_DIGITS, NAMES, WIDE_DIGITS};
 
 const HANDICAP_KEY: &str = "手合割";
 const MINI_NAME: &str = "5五将棋";
 
 fn handicap_position(name: &str) -> Option<Position> {
     match name {
-        "平手" => Some(Position::startpos(Variant::Standard)),
+        "平手" | "平手（基本）" => Some(Position::startpos(Variant::Standard)),
         MINI_NAME => Some(Position::startpos(Variant::Mini)),
         "飛落ち" => handicap_position("飛車落ち"),
         _ => {
@@ -39,28 +43,6 @@ fn handicap_name(pos: &Position) -> Option<&'static str> {
     Handicap::ALL.into_iter().map(Handicap::kif_name).find(|n| handicap_position(n).as_ref() == Some(pos))
 }
 
-/// Board and move names of the roles (the first name is the one written).
-const NAMES: [(&str, Role); 18] = [
-    ("成銀", Role::ProSilver),
-    ("成桂", Role::ProKnight),
-    ("成香", Role::ProLance),
-    ("玉", Role::King),
-    ("王", Role::King),
-    ("飛", Role::Rook),
-    ("角", Role::Bishop),
-    ("金", Role::Gold),
-    ("銀", Role::Silver),
-    ("桂", Role::Knight),
-    ("香", Role::Lance),
-    ("歩", Role::Pawn),
-    ("龍", Role::Dragon),
-    ("竜", Role::Dragon),
-    ("馬", Role::Horse),
-    ("と", Role::Tokin),
-    ("全", Role::ProSilver),
-    ("圭", Role::ProKnight),
-];
-
 /// One-character names, for board diagrams.
 fn diagram_role(c: char) -> Option<Role> {
     match c {
@@ -78,21 +60,6 @@ fn diagram_char(role: Role) -> char {
         Role::ProLance => '杏',
         other => move_name(other).chars().next().unwrap_or('歩'),
     }
-}
-
-fn move_name(role: Role) -> &'static str {
-    NAMES.iter().find(|(_, r)| *r == role).map_or("歩", |&(n, _)| n)
-}
-
-const KANJI_DIGITS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
-const WIDE_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
-
-fn digit_value(c: char) -> Option<u8> {
-    let pos = |set: &[char; 9]| set.iter().position(|&d| d == c);
-    pos(&KANJI_DIGITS)
-        .or_else(|| pos(&WIDE_DIGITS))
-        .or_else(|| c.to_digit(10).filter(|&d| d > 0).map(|d| d as usize - 1))
-        .map(|i| i as u8 + 1)
 }
 
 /// `十八` → 18, `三` → 3, `十` → 10.
@@ -115,7 +82,7 @@ fn kanji_count(n: u8) -> String {
     }
 }
 
-fn ending_of(word: &str, turn: Color) -> Option<Ending> {
+pub(crate) fn ending_of(word: &str, turn: Color) -> Option<Ending> {
     Some(match word {
         "投了" => Ending::Resignation,
         "中断" => Ending::Interrupted,
@@ -128,6 +95,53 @@ fn ending_of(word: &str, turn: Color) -> Option<Ending> {
         "入玉勝ち" => Ending::DeclarationWin,
         _ => return None,
     })
+}
+
+/// The ending a summary line states (`まで64手で後手の勝ち`, `まで100手で千日手`),
+/// seen from the side to move after the last move (`turn`).
+pub(crate) fn summary_ending(line: &str, turn: Color) -> Option<Ending> {
+    let rest = line.strip_prefix("まで")?;
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || digit_value(c).is_some());
+    let rest = rest.strip_prefix("手で").or_else(|| rest.strip_prefix("手"))?.trim();
+    let side = |name: &str| match name {
+        "先手" | "下手" => Some(Color::First),
+        "後手" | "上手" => Some(Color::Second),
+        _ => None,
+    };
+    if let Some((who, what)) = rest.split_once('の') {
+        let who = side(who)?;
+        return Some(match what.trim_end_matches(['。', '.']) {
+            // The loser resigned at its turn, or (a win at the winner's own turn) lost by
+            // an illegal action the record does not show.
+            "勝ち" if who == !turn => Ending::Resignation,
+            "勝ち" | "反則勝ち" => Ending::IllegalAction(!who),
+            "反則負け" => Ending::IllegalAction(who),
+            "入玉勝ち" if who == turn => Ending::DeclarationWin,
+            "入玉勝ち" => Ending::IllegalAction(!who),
+            _ => return None,
+        });
+    }
+    Some(match rest.trim_end_matches(['。', '.']) {
+        "千日手" => Ending::Sennichite,
+        "持将棋" => Ending::Jishogi,
+        "中断" => Ending::Interrupted,
+        "詰み" => Ending::Checkmate,
+        "切れ負け" | "時間切れ" => Ending::TimeUp,
+        _ => return None,
+    })
+}
+
+/// The ending a summary line adds to the position after the last move (`None` at the
+/// start): none when the board already ends the game that way (a mate: the summary only
+/// names its winner).
+pub(crate) fn summary_ending_after(line: &str, pos: Option<&Position>) -> Option<Ending> {
+    let turn = pos.map_or(Color::First, Position::turn);
+    let ending = summary_ending(line, turn)?;
+    let on_board = pos.and_then(Position::outcome_by_basic_rules).and_then(|o| o.winner());
+    match (ending, on_board) {
+        (Ending::Resignation | Ending::Checkmate, Some(winner)) if winner == !turn => None,
+        _ => Some(ending),
+    }
 }
 
 fn ending_word(ending: Ending) -> &'static str {
@@ -160,95 +174,185 @@ pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, RecordError> {
 /// A [`RecordError`] for an unreadable line, an unknown handicap, an illegal start
 /// position or an illegal move.
 pub fn read(text: &str) -> Result<GameRecord, RecordError> {
-    let mut headers = Vec::new();
-    let mut start: Option<Position> = None;
-    let mut diagram_rows: Vec<Vec<Option<Piece>>> = Vec::new();
-    let mut hands = [Hand::new(); 2];
-    let mut diagram_turn = Color::First;
+    match read_partial(text) {
+        Ok(PartialRecord { record, error: None, .. }) => Ok(record),
+        Ok(PartialRecord { error: Some(failure), .. }) | Err(failure) => Err(failure.error),
+    }
+}
+
+/// The header part of a KIF or KI2 record: `key：value` lines (handicap, names, hands),
+/// a board diagram, the side to move of a diagram.
+#[derive(Default)]
+pub(crate) struct Header {
+    headers: Vec<(String, String)>,
+    start: Option<Position>,
+    diagram_rows: Vec<Vec<Option<Piece>>>,
+    hands: [Hand; 2],
+    diagram_second_to_move: bool,
+}
+
+impl Header {
+    /// Reads a header line (trimmed, not empty, not a comment).
+    pub(crate) fn read_line(&mut self, line: &str, line_no: usize) -> Result<(), RecordError> {
+        let bad = |detail| RecordError::BadLine { line: line_no, detail };
+        if line.starts_with('+') || line.contains("９ ８ ７") || line.contains("５ ４ ３") {
+            return Ok(());
+        }
+        if let Some(row) = line.strip_prefix('|') {
+            self.diagram_rows.push(read_diagram_row(row).ok_or(bad("unreadable board row"))?);
+            return Ok(());
+        }
+        match line {
+            "後手番" | "上手番" => self.diagram_second_to_move = true,
+            "先手番" | "下手番" => self.diagram_second_to_move = false,
+            _ => {
+                let Some((key, value)) = line.split_once('：').or_else(|| line.split_once(':')) else {
+                    return Err(bad("unreadable line"));
+                };
+                let (key, value) = (key.trim(), value.trim());
+                match key {
+                    // "Other": the board diagram that follows is the start.
+                    HANDICAP_KEY if value == "その他" => {}
+                    HANDICAP_KEY => {
+                        self.start = Some(
+                            handicap_position(value)
+                                .ok_or_else(|| RecordError::UnknownHandicap(value.to_owned()))?,
+                        );
+                    }
+                    "先手" | "下手" => self.headers.push((BLACK_NAME.to_owned(), value.to_owned())),
+                    "後手" | "上手" => self.headers.push((WHITE_NAME.to_owned(), value.to_owned())),
+                    "先手の持駒" | "下手の持駒" => {
+                        self.hands[0] = read_hand(value).ok_or(bad("unreadable hand"))?
+                    }
+                    "後手の持駒" | "上手の持駒" => {
+                        self.hands[1] = read_hand(value).ok_or(bad("unreadable hand"))?
+                    }
+                    _ => self.headers.push((key.to_owned(), value.to_owned())),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The start: a board diagram if there is one, else the handicap, else the standard
+    /// start.
+    pub(crate) fn start(&mut self) -> Result<Position, RecordError> {
+        let turn = if self.diagram_second_to_move { Color::Second } else { Color::First };
+        start_position(&mut self.start, &self.diagram_rows, self.hands, turn)
+    }
+
+    pub(crate) fn into_headers(self) -> Vec<(String, String)> {
+        self.headers
+    }
+}
+
+/// Whether a trimmed line carries nothing to read: empty, a comment (`#`, `*`), a
+/// bookmark (`&`) or the move list's title line.
+pub(crate) fn is_skipped(line: &str) -> bool {
+    line.is_empty()
+        || line.starts_with('#')
+        || line.starts_with('*')
+        || line.starts_with('&')
+        || line.starts_with("手数")
+}
+
+/// Where `word` is in `raw`, line `line_no`.
+pub(crate) fn locate(line_no: usize, raw: &str, word: &str) -> Location {
+    let column = raw.find(word).map_or(1, |i| raw[..i].chars().count() + 1);
+    Location { line: line_no, column }
+}
+
+/// `error` at `word` in `raw`, line `line_no`.
+pub(crate) fn failure_at(error: RecordError, line_no: usize, raw: &str, word: &str) -> RecordFailure {
+    RecordFailure { error, at: locate(line_no, raw, word), token: word.to_owned() }
+}
+
+/// Reads a KIF record as far as it goes: the moves before the first bad line, and where
+/// that line is (issue 15 §5: a record is never cut short silently). Variations
+/// (`変化：`) follow the main line in a KIF file and are skipped.
+///
+/// # Errors
+///
+/// A [`RecordFailure`] when the header is bad (there is no start position).
+pub fn read_partial(text: &str) -> Result<PartialRecord, RecordFailure> {
+    let mut header = Header::default();
     let mut pos: Option<Position> = None;
     let mut moves = Vec::new();
     let mut ending = None;
     let mut last_to: Option<Square> = None;
+    let mut moves_at = Vec::new();
+    let mut failure = None;
     for (index, raw) in text.lines().enumerate() {
         let line_no = index + 1;
-        let bad = |detail| RecordError::BadLine { line: line_no, detail };
         let line = raw.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-        if line.is_empty() || line.starts_with('#') || line.starts_with('*') || line.starts_with('&') {
+        let fail = |error, word: &str| failure_at(error, line_no, raw, word);
+        if is_skipped(line) {
             continue;
         }
         if line.starts_with("変化") {
             break;
         }
-        if line.starts_with("まで")
-            || line.starts_with("手数")
-            || line.starts_with('+')
-            || line.contains("９ ８ ７")
-            || line.contains("５ ４ ３")
-        {
-            continue;
-        }
-        if let Some(row) = line.strip_prefix('|') {
-            diagram_rows.push(read_diagram_row(row).ok_or(bad("unreadable board row"))?);
-            continue;
-        }
-        if line == "後手番" || line == "上手番" {
-            diagram_turn = Color::Second;
-            continue;
-        }
-        if line == "先手番" || line == "下手番" {
-            diagram_turn = Color::First;
+        if line.starts_with("まで") {
+            if ending.is_none() {
+                ending = summary_ending_after(line, pos.as_ref());
+            }
             continue;
         }
         if line.chars().next().is_some_and(|c| c.is_ascii_digit()) {
             let current = match &mut pos {
                 Some(p) => p,
-                None => pos.insert(start_position(&mut start, &diagram_rows, hands, diagram_turn)?),
+                None => match header.start() {
+                    Ok(start) => pos.insert(start),
+                    Err(error) => return Err(fail(error, line)),
+                },
             };
             let rest = line.trim_start_matches(|c: char| c.is_ascii_digit());
-            let word = rest.split_ascii_whitespace().next().ok_or(bad("move number without a move"))?;
+            let Some(word) = rest.split_ascii_whitespace().next() else {
+                let error = RecordError::BadLine { line: line_no, detail: "move number without a move" };
+                failure = Some(fail(error, line));
+                break;
+            };
             if let Some(e) = ending_of(word, current.turn()) {
                 ending = Some(e);
                 break;
             }
-            let m = read_move(current, word, last_to).ok_or(bad("unreadable move"))?;
             let ply = moves.len() + 1;
-            let m = m.map_err(|kind| RecordError::IllegalMove { line: line_no, ply, kind })?;
-            current.check_move(m).map_err(|kind| RecordError::IllegalMove {
-                line: line_no,
-                ply,
-                kind: Some(kind),
-            })?;
+            let resolved = japanese::read_word(word).and_then(|w| japanese::resolve(current, &w, last_to));
+            let m = match resolved {
+                None => {
+                    failure =
+                        Some(fail(RecordError::BadLine { line: line_no, detail: "unreadable move" }, word));
+                    break;
+                }
+                Some(Err(kind)) => {
+                    failure = Some(fail(RecordError::IllegalMove { line: line_no, ply, kind }, word));
+                    break;
+                }
+                Some(Ok(m)) => m,
+            };
             current.play_unchecked(m);
             last_to = Some(m.to());
             moves.push(m);
+            moves_at.push((locate(line_no, raw, word), word.to_owned()));
             continue;
         }
-        let Some((key, value)) = line.split_once('：').or_else(|| line.split_once(':')) else {
-            return Err(bad("unreadable line"));
-        };
-        let (key, value) = (key.trim(), value.trim());
-        match key {
-            HANDICAP_KEY => {
-                start = Some(
-                    handicap_position(value).ok_or_else(|| RecordError::UnknownHandicap(value.to_owned()))?,
-                );
-            }
-            "先手" | "下手" => headers.push((BLACK_NAME.to_owned(), value.to_owned())),
-            "後手" | "上手" => headers.push((WHITE_NAME.to_owned(), value.to_owned())),
-            "先手の持駒" | "下手の持駒" => {
-                hands[0] = read_hand(value).ok_or(bad("unreadable hand"))?
-            }
-            "後手の持駒" | "上手の持駒" => {
-                hands[1] = read_hand(value).ok_or(bad("unreadable hand"))?
-            }
-            _ => headers.push((key.to_owned(), value.to_owned())),
+        if pos.is_some() {
+            // A line among the moves that is none of the above (a comment without its
+            // mark, say) is an error, not the record's end.
+            failure = Some(fail(RecordError::BadLine { line: line_no, detail: "unreadable line" }, line));
+            break;
+        }
+        if let Err(error) = header.read_line(line, line_no) {
+            return Err(fail(error, line));
         }
     }
-    let start = match pos {
-        Some(_) => start.unwrap_or_else(|| Position::startpos(Variant::Standard)),
-        None => start_position(&mut start, &diagram_rows, hands, diagram_turn)?,
-    };
-    Ok(GameRecord { start, moves, ending, headers })
+    let start = header.start().map_err(|error| RecordFailure {
+        error,
+        at: Location { line: 1, column: 1 },
+        token: String::new(),
+    })?;
+    let record = GameRecord { start, moves, ending, headers: header.into_headers() };
+    Ok(PartialRecord { record, moves_at, error: failure })
 }
 
 /// The start: a board diagram if there is one, else the handicap, else the standard start.
@@ -315,110 +419,13 @@ fn read_hand(text: &str) -> Option<Hand> {
     Some(hand)
 }
 
-/// Reads `７六歩(77)`, `同　歩(77)`, `５五角打`, `２二角成(88)`, `２二角不成(88)`.
-/// `None` if unreadable; `Some(Err(..))` if readable but no legal move fits.
-#[allow(clippy::type_complexity)]
-fn read_move(
-    pos: &Position,
-    word: &str,
-    last_to: Option<Square>,
-) -> Option<Result<Move, Option<crate::shogi::IllegalMoveKind>>> {
-    let mut s = word;
-    let to = if let Some(rest) = s.strip_prefix('同') {
-        s = rest.trim_start_matches(['　', ' ']);
-        last_to?
-    } else {
-        let mut chars = s.chars();
-        let file = digit_value(chars.next()?)?;
-        let rank = digit_value(chars.next()?)?;
-        s = chars.as_str();
-        Square::new(file, rank).filter(|sq| sq.is_on(pos.variant()))?
-    };
-    let (name, role) = NAMES.iter().chain(&[("杏", Role::ProLance)]).find(|(n, _)| s.starts_with(n))?;
-    s = &s[name.len()..];
-    s = s.trim_start_matches(['右', '左', '直', '上', '引', '寄', '行', '入']);
-    let mut promotion = None;
-    let mut drop = false;
-    if let Some(rest) = s.strip_prefix("不成") {
-        promotion = Some(false);
-        s = rest;
-    } else if let Some(rest) = s.strip_prefix('成') {
-        promotion = Some(true);
-        s = rest;
-    } else if let Some(rest) = s.strip_prefix('打') {
-        drop = true;
-        s = rest;
-    }
-    let origin = if let Some(rest) = s.strip_prefix('(') {
-        let b = rest.as_bytes();
-        if b.len() != 3 || b[2] != b')' {
-            return None;
-        }
-        s = "";
-        Some(Square::new(b[0].checked_sub(b'0')?, b[1].checked_sub(b'0')?)?)
-    } else {
-        None
-    };
-    if !s.is_empty() {
-        return None;
-    }
-    if drop {
-        if !role.is_hand_role() || origin.is_some() {
-            return None;
-        }
-        return Some(Ok(Move::Drop { role: *role, to }));
-    }
-    if let Some(from) = origin {
-        let promote = promotion.unwrap_or(false);
-        if pos.piece_at(from).map(|p| p.role) != Some(*role) {
-            return Some(Err(Some(crate::shogi::IllegalMoveKind::NoPiece)));
-        }
-        return Some(Ok(Move::Normal { from, to, promote }));
-    }
-    // No origin (KI2 style): resolve against the legal moves.
-    let legal = pos.legal_moves();
-    let matching: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| match *m {
-            Move::Normal { from, to: t, promote } => {
-                t == to
-                    && pos.piece_at(from).map(|p| p.role) == Some(*role)
-                    && promote == promotion.unwrap_or(false)
-            }
-            Move::Drop { .. } => false,
-        })
-        .collect();
-    Some(match matching.as_slice() {
-        [m] => Ok(*m),
-        [] if promotion.is_none() && role.is_hand_role() => Ok(Move::Drop { role: *role, to }),
-        _ => Err(None),
-    })
-}
-
-fn square_text(sq: Square) -> String {
-    format!("{}{}", WIDE_DIGITS[usize::from(sq.file() - 1)], KANJI_DIGITS[usize::from(sq.rank() - 1)])
-}
-
 /// Writes a record in KIF (UTF-8). Standard starts and handicaps are written as
 /// `手合割`, other positions as a board diagram.
 pub fn write(record: &GameRecord) -> String {
     let mut out = String::from("# KIF written by Tavoliere\n");
-    let start = &record.start;
-    match handicap_name(start) {
-        Some(name) => out.push_str(&format!("{HANDICAP_KEY}：{name}\n")),
-        None => write_diagram(&mut out, start),
-    }
-    for (key, value) in &record.headers {
-        let key = match key.as_str() {
-            BLACK_NAME => "先手",
-            WHITE_NAME => "後手",
-            other => other,
-        };
-        out.push_str(&format!("{key}：{value}\n"));
-    }
+    write_header(&mut out, record);
     out.push_str("手数----指手---------消費時間--\n");
-    let mut pos = start.clone();
+    let mut pos = record.start.clone();
     let mut last_to = None;
     for (i, &m) in record.moves.iter().enumerate() {
         let mut text = String::new();
@@ -451,6 +458,29 @@ pub fn write(record: &GameRecord) -> String {
     if let Some(ending) = record.ending {
         out.push_str(&format!("{:>4} {}\n", n + 1, ending_word(ending)));
     }
+    write_summary(&mut out, record);
+    out
+}
+
+/// The header of a KIF or KI2 record: the handicap (or a board diagram) and the fields.
+pub(crate) fn write_header(out: &mut String, record: &GameRecord) {
+    match handicap_name(&record.start) {
+        Some(name) => out.push_str(&format!("{HANDICAP_KEY}：{name}\n")),
+        None => write_diagram(out, &record.start),
+    }
+    for (key, value) in &record.headers {
+        let key = match key.as_str() {
+            BLACK_NAME => "先手",
+            WHITE_NAME => "後手",
+            other => other,
+        };
+        out.push_str(&format!("{key}：{value}\n"));
+    }
+}
+
+/// The `まで…` summary line of a KIF or KI2 record, when the game has a result.
+pub(crate) fn write_summary(out: &mut String, record: &GameRecord) {
+    let n = record.moves.len();
     match record.outcome() {
         Some(outcome) => match outcome.winner() {
             Some(Color::First) => out.push_str(&format!("まで{n}手で先手の勝ち\n")),
@@ -463,7 +493,6 @@ pub fn write(record: &GameRecord) -> String {
         None if record.ending == Some(Ending::Interrupted) => out.push_str(&format!("まで{n}手で中断\n")),
         None => {}
     }
-    out
 }
 
 fn write_diagram(out: &mut String, pos: &Position) {

@@ -3,8 +3,10 @@
 //!
 //! Italian piece letters T chariot, C horse, E elephant, M advisor, R king, B cannon,
 //! P soldier; origin and destination with files a..i and ranks 1..10 from Red's side.
-//! Reading accepts any letter case, an optional piece letter, a separator `-`, `x` or
-//! `:` (capture) between the squares, and a trailing `+` (check) or `#`. Writing adds
+//! Reading accepts any letter case, a separator `-`, `x` or `:` (capture) between the
+//! squares, and a trailing `+` (check) or `#`. The piece letter is required: without it a
+//! text such as `a4a5` would also be an ICCS move with ranks counted from 0, and a typo
+//! in one notation would become a different move in the other (issue 15 §4). Writing adds
 //! `+` when the move gives check.
 
 use unicode_normalization::UnicodeNormalization;
@@ -51,15 +53,11 @@ fn read_square(cs: &[char]) -> Option<(Square, &[char])> {
     Some((Square::new(file, rank - 1)?, rest))
 }
 
-/// Reads the structure of a FIX token: optional role, origin, target.
-fn read(text: &str) -> Option<(Option<Role>, Move)> {
+/// Reads the structure of a FIX token: role, origin, target.
+fn read(text: &str) -> Option<(Role, Move)> {
     let chars: Vec<char> = text.chars().collect();
-    let mut cs = &chars[..];
-    let mut role = None;
-    if cs.len() >= 2 && cs[1].is_ascii_alphabetic() {
-        role = Some(role_of(cs[0])?);
-        cs = &cs[1..];
-    }
+    let (&letter, cs) = chars.split_first()?;
+    let role = role_of(letter)?;
     let (from, rest) = read_square(cs)?;
     let rest = match rest.first() {
         Some('-' | 'x' | 'X' | ':') => &rest[1..],
@@ -73,14 +71,15 @@ fn read(text: &str) -> Option<(Option<Role>, Move)> {
 ///
 /// # Errors
 ///
-/// [`NotationError::Unreadable`] if the text is not FIX, [`NotationError::Illegal`] if
-/// the move is illegal or the piece letter does not match the piece on the origin.
+/// [`NotationError::Unreadable`] if the text is not FIX (a piece letter missing included),
+/// [`NotationError::Illegal`] if the move is illegal or the piece letter does not match
+/// the piece on the origin.
 pub fn parse(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let normalized: String = text.nfkc().collect();
     let token = strip_annotation(normalized.trim());
     let token = token.strip_suffix('+').map_or(token, strip_annotation);
     let (role, m) = read(token).ok_or(NotationError::Unreadable)?;
-    if let (Some(role), Some(piece)) = (role, pos.piece_at(m.from)) {
+    if let Some(piece) = pos.piece_at(m.from) {
         if piece.role != role {
             return Err(NotationError::Illegal(None));
         }
@@ -107,7 +106,7 @@ mod tests {
         let pos = Position::new();
         let m = iccs::parse(&pos, "h2e2").unwrap();
         assert_eq!(parse(&pos, "Bh3e3"), Ok(m));
-        assert_eq!(parse(&pos, "h3-e3"), Ok(m));
+        assert_eq!(parse(&pos, "Bh3-e3"), Ok(m));
         assert_eq!(parse(&pos, "bH3E3!"), Ok(m));
         assert_eq!(write(&pos, m), "Bh3e3");
         let pos = pos.play(m).unwrap();
@@ -125,6 +124,8 @@ mod tests {
     fn distinguishes_unreadable_and_illegal() {
         let pos = Position::new();
         assert_eq!(parse(&pos, "Bh3"), Err(NotationError::Unreadable));
+        assert_eq!(parse(&pos, "h3e3"), Err(NotationError::Unreadable), "the piece letter is required");
+        assert_eq!(parse(&pos, "h3-e3"), Err(NotationError::Unreadable));
         assert_eq!(parse(&pos, "Bh0e3"), Err(NotationError::Unreadable));
         assert_eq!(parse(&pos, "Bh11e3"), Err(NotationError::Unreadable));
         assert_eq!(parse(&pos, "Xh3e3"), Err(NotationError::Unreadable));
