@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, preferences, session, tables, tokens, tournaments, vacation,
+    accounts, challenges, games, health, imports, preferences, session, tables, tokens, tournaments, vacation,
     AppState,
 };
 
@@ -59,6 +59,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(challenges::cancel))
         .routes(routes!(challenges::leave))
         .routes(routes!(games::list))
+        .routes(routes!(imports::import))
         .routes(routes!(games::show))
         .routes(routes!(games::submit_move))
         .routes(routes!(games::check_move))

@@ -18,6 +18,7 @@ use crate::domain::preferences;
 use crate::domain::{Domain, DomainError, ErrorKind};
 use crate::web::board::{self as svg_board, BoardOptions};
 use crate::web::records::RecordFormat;
+use crate::web::ruling::RulingRecord;
 
 /// A player as the page shows them.
 pub struct PlayerLine {
@@ -66,6 +67,9 @@ pub struct GamePage {
     records: Vec<(&'static str, String)>,
     /// A live game in play: the page upgrades itself to live mode (static/live.js).
     live: bool,
+    /// Why a game law ended the game, explained in the reader's language (HTML,
+    /// [`crate::web::ruling::paragraph`]).
+    ruling: Option<String>,
 }
 
 async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
@@ -156,7 +160,17 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             .map(|f| (f.name(), t.get(&format!("record.{}", f.name())).to_owned()))
             .collect(),
         live: active && view.time_control.is_live(),
+        ruling: ruling_paragraph(ctx, view, variant)?,
     })
+}
+
+/// The ruling's paragraph, its plies named in the notation of the move list.
+fn ruling_paragraph(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Option<String>, PageError> {
+    let Some(ruling) = &view.ruling else { return Ok(None) };
+    let texts = preferences::moves_in(view, ctx.prefs.notation_for(variant))
+        .map_err(|e| PageError::Internal(e.to_string()))?;
+    let record = RulingRecord { variant, moves: &texts };
+    Ok(Some(crate::web::ruling::paragraph(ruling, &record, ctx.t.lang())))
 }
 
 /// The lines of the move list, in the notation the viewer chose for the game's family.
