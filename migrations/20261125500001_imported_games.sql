@@ -10,5 +10,5 @@ alter table game_seat
 alter table game
     -- Who uploaded the record, for an imported game; null for a game played here.
     add column imported_by bigint references account (account_id),
-    -- The record's format as detected (`pgn`, `kif`, `ki2`, `csa`, `lines`).
+    -- The record's format as detected (`pgn`, `kif`, `ki2`, `csa`, `usi`, `lines`).
     add column imported_format text;

@@ -272,7 +272,8 @@ fn replay_game(variant: Variant, number: usize, text: &GameText, options: &Repla
         token: p.token.clone(),
         reason: p.reason.to_owned(),
     });
-    let mut report = replay_tokens(variant, number, start, tokens, record_result.as_deref(), trailing, options);
+    let mut report =
+        replay_tokens(variant, number, start, tokens, record_result.as_deref(), trailing, options);
     let tag = |names: &[&str]| names.iter().find_map(|n| text.tag(n)).map(str::to_owned);
     report.players = if variant == Variant::Xiangqi {
         [tag(&["Red", "White"]), tag(&["Black"])]
@@ -398,7 +399,8 @@ fn replay_shogi_record(
     let result = if partial.error.is_none() { record.outcome().map(|o| o.result_str()) } else { None };
     let mut report = replay_tokens(variant, 1, Some(&start), tokens, result, None, options);
     let name = |key: &str| record.headers.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    report.players = [name(crate::notation::shogi::game::BLACK_NAME), name(crate::notation::shogi::game::WHITE_NAME)];
+    report.players =
+        [name(crate::notation::shogi::game::BLACK_NAME), name(crate::notation::shogi::game::WHITE_NAME)];
     // Name the moves as the record writes them.
     if let Some(error) = &mut report.error {
         if let Some((_, written)) = partial.moves_at.get(error.ply as usize - 1) {

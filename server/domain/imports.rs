@@ -1,6 +1,6 @@
 //! Game import (issue 15 §7): a player or a director uploads a game record (PGN with
-//! ICCS, WXF, Chinese or FIX moves; KIF in UTF-8 or Shift_JIS; KI2; CSA; USI or ICCS
-//! move lines). The record is read and validated move by move by the rules crate's
+//! ICCS, WXF, Chinese or FIX moves; KIF in UTF-8 or Shift_JIS; KI2; CSA; a USI
+//! `position` command; USI or ICCS move lines). The record is read and validated move by move by the rules crate's
 //! replay (`rules/src/replay.rs`, the same laws as a game played here) and stored, in one
 //! transaction, as a finished game whose players are the names the record gives (text,
 //! no account: migration 500001). Where a law ended the game before the record did, the
@@ -67,7 +67,8 @@ impl From<sqlx::Error> for ImportError {
 /// An imported game.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ImportedGame {
-    /// The record's format as detected: `pgn`, `kif`, `ki2`, `csa` or `lines`.
+    /// The record's format as detected: `pgn`, `kif`, `ki2`, `csa`, `usi` (a USI
+    /// `position` command) or `lines`.
     pub format: &'static str,
     /// The ply at which a game law ended the game before the record did (the game is
     /// stored up to it); `null` when the record ends where the game does.
@@ -135,10 +136,49 @@ fn variant_for(text: &str, asked: Option<&str>, format: RecordFormat) -> Result<
     Ok(if reach(Variant::Shogi) > reach(Variant::Xiangqi) { Variant::Shogi } else { Variant::Xiangqi })
 }
 
-/// Reads and replays a record: one game, every move legal, the first problem with its
-/// place otherwise.
-fn replay_record(text: &str, variant: Variant, format: RecordFormat) -> Result<GameReport, ImportError> {
-    let mut reports = replay_text(variant, text, &ReplayOptions::default());
+/// A USI `position` command (`position startpos moves 7g7f ...` or `position sfen <SFEN>
+/// moves ...`, the USI export): its start, and the text with the command's words
+/// blanked so that the moves keep their lines and columns. `None` for anything else.
+fn usi_position(text: &str) -> Option<(Option<String>, String)> {
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        match (c.is_whitespace(), start) {
+            (true, Some(from)) => {
+                words.push((from, &text[from..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if words.first()?.1 != "position" || text.trim().lines().count() != 1 {
+        return None;
+    }
+    let (sfen, mut skip) = match words.get(1)?.1 {
+        "startpos" => (None, 2),
+        "sfen" if words.len() >= 6 => {
+            (Some(words[2..6].iter().map(|(_, w)| *w).collect::<Vec<_>>().join(" ")), 6)
+        }
+        _ => return None,
+    };
+    if words.get(skip).map(|(_, w)| *w) == Some("moves") {
+        skip += 1;
+    }
+    let moves_at = words.get(skip).map_or(text.len(), |(at, _)| *at);
+    let blanked: String = text[..moves_at].chars().map(|c| if c == '\n' { c } else { ' ' }).collect();
+    Some((sfen, blanked + &text[moves_at..]))
+}
+
+/// Reads and replays a record (from `from`, a FEN or SFEN, when given): one game, every
+/// move legal, the first problem with its place otherwise.
+fn replay_record(
+    text: &str,
+    variant: Variant,
+    format: RecordFormat,
+    from: Option<String>,
+) -> Result<GameReport, ImportError> {
+    let mut reports = replay_text(variant, text, &ReplayOptions { from, ..ReplayOptions::default() });
     if reports.len() > 1 {
         return Err(problem(
             "import.several-games",
@@ -185,9 +225,22 @@ pub async fn import(
     if text.trim().is_empty() {
         return Err(problem("import.empty", "The record is empty."));
     }
+    let usi = usi_position(text);
+    let (text, from) = match &usi {
+        Some((from, moves)) => (moves.as_str(), from.clone()),
+        None => (text, None),
+    };
     let format = detect_format(text);
-    let variant = variant_for(text, variant, format)?;
-    let report = replay_record(text, variant, format)?;
+    let variant = match (&usi, variant.filter(|v| !v.trim().is_empty())) {
+        // A USI command is Shogi, MiniShogi when its board has five ranks.
+        (Some((sfen, _)), None) => match sfen.as_deref().map(|s| s.split(' ').next().unwrap_or("").split('/').count()) {
+            Some(5) => Variant::MiniShogi,
+            _ => Variant::Shogi,
+        },
+        (_, asked) => variant_for(text, asked, format)?,
+    };
+    let format_label = if usi.is_some() { "usi" } else { format_name(format) };
+    let report = replay_record(text, variant, format, from)?;
     let ruleset = variant.default_ruleset();
     let standard = AnyGame::new(variant, None).map_err(DomainError::from)?.start_fen();
     let start = (report.start != standard).then_some(report.start.as_str());
@@ -204,7 +257,8 @@ pub async fn import(
             turn += 1;
         }
         last_seat = Some(seat);
-        let played = game.play(text).map_err(|e| DomainError::Internal(anyhow::anyhow!("import replay: {e}")))?;
+        let played =
+            game.play(text).map_err(|e| DomainError::Internal(anyhow::anyhow!("import replay: {e}")))?;
         rows.push((seat, turn, played.position_key as i64));
     }
     // The result: the law's when a law ended the game (the replay's `result` then), else
@@ -231,7 +285,7 @@ pub async fn import(
     .bind(Json(TimeControl::DaysPerMove { days: 1 }))
     .bind(now)
     .bind(uploader)
-    .bind(format_name(format))
+    .bind(format_label)
     .fetch_one(&mut *tx)
     .await?;
     for (seat, color) in Color::ALL.iter().enumerate() {
@@ -274,7 +328,7 @@ pub async fn import(
     .await?;
     tx.commit().await?;
     let view = games::view(domain, game_id).await?;
-    Ok(ImportedGame { format: format_name(format), ended_at: report.ended_at, game: view })
+    Ok(ImportedGame { format: format_label, ended_at: report.ended_at, game: view })
 }
 
 /// A seat's outcome, points and place under a two-player result.
@@ -296,5 +350,24 @@ impl ImportError {
             ImportError::Record(_) => ErrorKind::Invalid,
             ImportError::Domain(e) => e.kind(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_usi_position_command_gives_its_start_and_keeps_the_columns_of_its_moves() {
+        let (start, moves) = usi_position("position startpos moves 7g7f 3c3d\n").unwrap();
+        assert_eq!(start, None);
+        assert_eq!(moves, "                        7g7f 3c3d\n");
+        let sfen = "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 1e2d";
+        let (start, moves) = usi_position(sfen).unwrap();
+        assert_eq!(start.as_deref(), Some("rbsgk/4p/5/P4/KGSBR b - 1"));
+        assert_eq!(moves.trim_start(), "1e2d");
+        assert_eq!(moves.len(), sfen.len());
+        assert_eq!(usi_position("7g7f 3c3d"), None);
+        assert_eq!(usi_position("position"), None);
     }
 }

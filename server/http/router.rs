@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, imports, preferences, session, tables, tokens, tournaments, vacation,
-    AppState,
+    accounts, challenges, games, health, imports, preferences, session, tables, tokens, tournaments,
+    vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;

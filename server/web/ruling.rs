@@ -10,7 +10,7 @@
 //! ruling's own data (squares, moves, player names) is escaped.
 
 use tavoliere_rules::game::ruling::{
-    CountedPiece, CxqSeries, Declaration, DeadPosition, EffectiveMoves, Evidence, MoveLimit, NoLegalMove,
+    CountedPiece, CxqSeries, DeadPosition, Declaration, EffectiveMoves, Evidence, MoveLimit, NoLegalMove,
     NoProgress, PieceAt, PointCount, Repetition, SeriesExplained, SeriesKind, SevenKingdoms,
 };
 use tavoliere_rules::game::Ruling;
@@ -239,7 +239,10 @@ impl Writer<'_> {
             SeriesKind::Check => "ruling.cxq.ply.check",
             SeriesKind::Chase => "ruling.cxq.ply.chase",
         };
-        self.say(key, &[("ply", &self.ply(p.ply, &p.mv)), ("by", &by.join(", ")), ("target", &self.piece(&p.target))])
+        self.say(
+            key,
+            &[("ply", &self.ply(p.ply, &p.mv)), ("by", &by.join(", ")), ("target", &self.piece(&p.target))],
+        )
     }
 
     /// `xiangqi.md` "CXQ automatic draws" 2.
@@ -297,7 +300,9 @@ impl Writer<'_> {
         let pieces: Vec<String> = e
             .pieces
             .iter()
-            .map(|p| self.say("ruling.side_piece", &[("side", &self.side(p.side)), ("piece", &self.piece(p))]))
+            .map(|p| {
+                self.say("ruling.side_piece", &[("side", &self.side(p.side)), ("piece", &self.piece(p))])
+            })
             .collect();
         self.say("ruling.dead_position", &[("pieces", &pieces.join(", "))])
     }
@@ -354,7 +359,9 @@ impl Writer<'_> {
         let kings: Vec<String> = e
             .kings
             .iter()
-            .map(|k| self.say("ruling.side_piece", &[("side", &self.side(k.side)), ("piece", &self.piece(k))]))
+            .map(|k| {
+                self.say("ruling.side_piece", &[("side", &self.side(k.side)), ("piece", &self.piece(k))])
+            })
             .collect();
         let mut out = vec![self.say("ruling.points.kings", &[("kings", &kings.join(", "))])];
         for side in &e.counts {
@@ -388,7 +395,14 @@ impl Writer<'_> {
                 ("pieces_needed", &e.pieces_needed.to_string()),
                 ("points", &e.points.to_string()),
                 ("points_needed", &e.points_needed.to_string()),
-                ("valid", self.t.get(if e.valid { "ruling.declaration.valid" } else { "ruling.declaration.invalid" })),
+                (
+                    "valid",
+                    self.t.get(if e.valid {
+                        "ruling.declaration.valid"
+                    } else {
+                        "ruling.declaration.invalid"
+                    }),
+                ),
                 ("counted", &self.counted(&e.pieces)),
             ],
         )
@@ -426,7 +440,7 @@ impl Writer<'_> {
 mod tests {
     use super::*;
     use tavoliere_rules::game::ruling::{
-        Citation, Evidence, MoveLimit, PointCount, SideCount, SideMoves, PlyMove,
+        Citation, Evidence, MoveLimit, PlyMove, PointCount, SideCount, SideMoves,
     };
     use tavoliere_rules::replay::{replay_text, ReplayOptions};
     use tavoliere_rules::variant::{AnyGame, Notation};
@@ -456,7 +470,8 @@ mod tests {
     fn liu_dahua(number: usize) -> (Ruling, Vec<String>) {
         let text = include_str!("../../rules/tests/data/records/liu-dahua-1125-iccs.pgn");
         let game = text.split("[Event ").nth(number).expect("the game");
-        let report = replay_text(Variant::Xiangqi, &format!("[Event {game}"), &ReplayOptions::default()).remove(0);
+        let report =
+            replay_text(Variant::Xiangqi, &format!("[Event {game}"), &ReplayOptions::default()).remove(0);
         let mut replay = AnyGame::new(Variant::Xiangqi, None).unwrap();
         for m in &report.moves {
             replay.play(m).unwrap();
@@ -518,7 +533,10 @@ mod tests {
         assert!(en.contains(&format!("ply 126 ({})", moves[125])), "{en}");
         assert!(en.contains(&format!("the last progress was ply 125 ({})", moves[124])), "{en}");
         assert!(it.starts_with("Patta per nessun progresso alla semimossa 185"), "{it}");
-        assert!(it.contains(&format!("l'ultimo progresso è stato la semimossa 125 ({})", moves[124])), "{it}");
+        assert!(
+            it.contains(&format!("l'ultimo progresso è stato la semimossa 125 ({})", moves[124])),
+            "{it}"
+        );
     }
 
     #[test]
@@ -611,7 +629,12 @@ mod tests {
     fn move_count_draws_name_the_counts_and_the_last_move() {
         let effective = Ruling {
             law: "move-limit-120",
-            citation: Citation { spec: "xiangqi.md", section: "CXQ automatic draws", items: &[1], interpretation: false },
+            citation: Citation {
+                spec: "xiangqi.md",
+                section: "CXQ automatic draws",
+                items: &[1],
+                interpretation: false,
+            },
             ply: 240,
             against: None,
             evidence: Evidence::EffectiveMoves(EffectiveMoves {
@@ -640,7 +663,12 @@ mod tests {
         assert!(it.contains("Nero: 120 mosse effettive, l'ultima la semimossa 240 (h9g7)"), "{it}");
         let limit = Ruling {
             law: "move-limit-300",
-            citation: Citation { spec: "xiangqi.md", section: "CXQ automatic draws", items: &[3], interpretation: false },
+            citation: Citation {
+                spec: "xiangqi.md",
+                section: "CXQ automatic draws",
+                items: &[3],
+                interpretation: false,
+            },
             ply: 600,
             against: None,
             evidence: Evidence::MoveLimit(MoveLimit { limit_per_side: 300, moves: vec![300, 300] }),
@@ -656,7 +684,8 @@ mod tests {
     fn a_checkmate_names_the_checkers() {
         // Black's king d9; Red's chariot b8 holds rank 8, the chariot a0 mates on rank 9
         // (e9 faces Red's king).
-        let (ruling, moves) = replayed(Variant::Xiangqi, Some("3k5/1R7/9/9/9/9/9/9/9/R3K4 w - - 0 1"), "a0a9");
+        let (ruling, moves) =
+            replayed(Variant::Xiangqi, Some("3k5/1R7/9/9/9/9/9/9/9/R3K4 w - - 0 1"), "a0a9");
         let (en, it) = both(&ruling, Variant::Xiangqi, &moves);
         assert_complete(&en);
         assert_complete(&it);
@@ -669,7 +698,12 @@ mod tests {
     fn the_ruling_data_is_escaped() {
         let ruling = Ruling {
             law: "dead-position",
-            citation: Citation { spec: "xiangqi.md", section: "CXQ automatic draws", items: &[], interpretation: false },
+            citation: Citation {
+                spec: "xiangqi.md",
+                section: "CXQ automatic draws",
+                items: &[],
+                interpretation: false,
+            },
             ply: 3,
             against: None,
             evidence: Evidence::DeadPosition(DeadPosition {

@@ -88,11 +88,13 @@ async fn a_record_a_law_ended_shows_its_ruling_over_the_api_and_on_the_page() {
     let id = game["id"].as_i64().unwrap();
     assert_eq!(app.game(id).await["ruling"], *ruling, "GET /api/games/{{id}} carries it too");
     // The page explains it in the reader's language.
-    let english = app.client.get(format!("{}/games/{id}", app.address)).header("accept-language", "en").send();
+    let english =
+        app.client.get(format!("{}/games/{id}", app.address)).header("accept-language", "en").send();
     let english = english.await.unwrap().text().await.unwrap();
     assert!(english.contains("id=\"ruling\""), "{english}");
     assert!(english.contains("Black loses by perpetual chase at ply 92"), "{english}");
-    let italian = app.client.get(format!("{}/games/{id}", app.address)).header("accept-language", "it").send();
+    let italian =
+        app.client.get(format!("{}/games/{id}", app.address)).header("accept-language", "it").send();
     let italian = italian.await.unwrap().text().await.unwrap();
     assert!(italian.contains("Nero perde per attacco perpetuo alla semimossa 92"), "{italian}");
 }

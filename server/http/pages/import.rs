@@ -55,7 +55,12 @@ fn problem_text(ctx: &Ctx, problem: &RecordProblem) -> String {
     match (problem.line, problem.column) {
         (Some(line), Some(column)) => ctx.t.format(
             "import.error.place",
-            &[("line", &line.to_string()), ("column", &column.to_string()), ("token", &token), ("reason", &reason)],
+            &[
+                ("line", &line.to_string()),
+                ("column", &column.to_string()),
+                ("token", &token),
+                ("reason", &reason),
+            ],
         ),
         _ => reason,
     }
