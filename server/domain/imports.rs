@@ -233,10 +233,12 @@ pub async fn import(
     let format = detect_format(text);
     let variant = match (&usi, variant.filter(|v| !v.trim().is_empty())) {
         // A USI command is Shogi, MiniShogi when its board has five ranks.
-        (Some((sfen, _)), None) => match sfen.as_deref().map(|s| s.split(' ').next().unwrap_or("").split('/').count()) {
-            Some(5) => Variant::MiniShogi,
-            _ => Variant::Shogi,
-        },
+        (Some((sfen, _)), None) => {
+            match sfen.as_deref().map(|s| s.split(' ').next().unwrap_or("").split('/').count()) {
+                Some(5) => Variant::MiniShogi,
+                _ => Variant::Shogi,
+            }
+        }
         (_, asked) => variant_for(text, asked, format)?,
     };
     let format_label = if usi.is_some() { "usi" } else { format_name(format) };

@@ -16,6 +16,7 @@ use tavoliere_rules::game::ruling::{
 use tavoliere_rules::game::Ruling;
 use tavoliere_rules::variant::Variant;
 use tavoliere_rules::Color;
+use tavoliere_tournament::tables::html::escape;
 
 use super::i18n::{Lang, Texts};
 
@@ -36,22 +37,6 @@ pub fn paragraph(ruling: &Ruling, record: &RulingRecord<'_>, lang: Lang) -> Stri
     let mut sentences = vec![writer.lead(ruling)];
     sentences.extend(writer.evidence(ruling));
     sentences.join(" ")
-}
-
-/// Escapes text for HTML.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 struct Writer<'a> {
@@ -102,24 +87,27 @@ impl Writer<'_> {
         self.say("ruling.piece_at", &[("piece", &self.kind(piece.piece)), ("square", &square)])
     }
 
-    /// A ply with its move: the reader's notation where the record has it.
-    fn ply(&self, ply: u32, canonical: &str) -> String {
-        let shown = match self.record.variant {
-            // Flickering series and Seven Kingdoms turns are not one row per ply.
+    /// The move of `ply` as the reader sees it, when the record has it (Flickering series
+    /// and Seven Kingdoms turns are not one stored row per ply: none).
+    fn shown_move(&self, ply: u32) -> Option<&str> {
+        match self.record.variant {
             Variant::Flickering | Variant::SevenKingdoms => None,
-            _ => ply.checked_sub(1).and_then(|i| self.record.moves.get(i as usize)),
-        };
-        let text = shown.map_or(canonical, String::as_str);
+            _ => ply.checked_sub(1).and_then(|i| self.record.moves.get(i as usize)).map(String::as_str),
+        }
+    }
+
+    /// A ply with its move: the reader's notation where the record has it, else the
+    /// ruling's canonical move.
+    fn ply(&self, ply: u32, canonical: &str) -> String {
+        let text = self.shown_move(ply).unwrap_or(canonical);
         self.say("ruling.ply", &[("ply", &ply.to_string()), ("move", &escape(text))])
     }
 
-    /// A ply named by number only, with its move when the record has it.
+    /// A ply named by number, with its move when the record has it.
     fn ply_number(&self, ply: u32) -> String {
-        match ply.checked_sub(1).and_then(|i| self.record.moves.get(i as usize)) {
-            Some(text) if !matches!(self.record.variant, Variant::Flickering | Variant::SevenKingdoms) => {
-                self.say("ruling.ply", &[("ply", &ply.to_string()), ("move", &escape(text))])
-            }
-            _ => self.say("ruling.ply_bare", &[("ply", &ply.to_string())]),
+        match self.shown_move(ply) {
+            Some(text) => self.ply(ply, text),
+            None => self.say("ruling.ply_bare", &[("ply", &ply.to_string())]),
         }
     }
 
