@@ -199,3 +199,20 @@ async fn an_imported_xiangqi_game_exports_in_every_format_and_reads_back() {
         assert_eq!(reply.body["game"]["result"], first["game"]["result"]);
     }
 }
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_ruling_and_the_import() {
+    let app = TestApp::spawn().await;
+    let doc = app.get("/api/openapi.json", None).await.expect(StatusCode::OK).clone();
+    let schemas = &doc["components"]["schemas"];
+    assert!(schemas["GameView"]["properties"]["ruling"].is_object(), "{}", schemas["GameView"]);
+    for field in ["law", "citation", "ply", "against", "evidence"] {
+        assert!(schemas["Ruling"]["properties"][field].is_object(), "Ruling.{field}: {}", schemas["Ruling"]);
+    }
+    assert!(schemas["Evidence"].is_object(), "the evidence's kinds are described");
+    let import = &doc["paths"]["/api/games/import"]["post"];
+    assert!(import["responses"]["201"].is_object(), "{import}");
+    for field in ["variant", "record", "record_base64"] {
+        assert!(schemas["ImportRequest"]["properties"][field].is_object(), "{field}");
+    }
+}
