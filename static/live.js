@@ -151,7 +151,8 @@ if (root && root.dataset.live === "true") {
         ply = event.move.ply;
         root.dataset.ply = String(ply);
         // A Flickering series comes as several moves; only the last carries the position.
-        if (event.position) redraw(arrived);
+        // The mover's page may have drawn it already from its form's answer.
+        if (event.position && Number(document.getElementById("game")?.dataset.ply) !== ply) redraw(arrived);
         break;
       case "clock":
         setClock(event);

@@ -541,17 +541,29 @@ async fn connected(client: &Client) {
     wait_css(client, r#"#connection[data-state="connected"]"#).await;
 }
 
-/// The durations (ms) from an event's arrival to the redrawn board, as the page measured
-/// them with the performance API.
-async fn redraw_times(client: &Client) -> Vec<f64> {
+/// The durations (ms) from an event's arrival to the redrawn board, and of the panel's
+/// requests alone, as the page measured them with the performance API.
+async fn redraw_times(client: &Client) -> (Vec<f64>, Vec<f64>) {
     let times = client
         .execute(
-            "return performance.getEntriesByName('live-redraw').map((e) => e.duration);",
+            "return [performance.getEntriesByName('live-redraw').map((e) => e.duration), \
+             performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/panel')) \
+             .map((e) => e.duration)];",
             vec![],
         )
         .await
         .unwrap();
-    times.as_array().unwrap().iter().filter_map(|t| t.as_f64()).collect()
+    let list = |i: usize| times[i].as_array().unwrap().iter().filter_map(|t| t.as_f64()).collect();
+    (list(0), list(1))
+}
+
+/// "n measured, median, max" of `times`.
+fn summary(mut times: Vec<f64>) -> String {
+    times.sort_by(f64::total_cmp);
+    match times.len() {
+        0 => "none measured".to_owned(),
+        n => format!("{n} measured, median {:.1} ms, max {:.1} ms", times[n / 2], times[n - 1]),
+    }
 }
 
 /// Live games from the web form to the end, in three browsers that never reload: a
@@ -620,9 +632,11 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
         wait_for_text(page, "#result", "resignation").await;
         still_the_same_page(page, "a player or the spectator").await;
     }
-    let mut times = Vec::new();
+    let (mut times, mut requests) = (Vec::new(), Vec::new());
     for page in [&ann, &ben, &watcher] {
-        times.extend(redraw_times(page).await);
+        let (redraws, panels) = redraw_times(page).await;
+        times.extend(redraws);
+        requests.extend(panels);
     }
 
     // Shogi, byoyomi 1 min + 3 × 30 s: a promotion, a capture and a drop, then gote
@@ -653,7 +667,9 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
     for page in [&ann, &ben] {
         wait_for_text(page, "#result", "1-0").await;
         still_the_same_page(page, "a shogi player").await;
-        times.extend(redraw_times(page).await);
+        let (redraws, panels) = redraw_times(page).await;
+        times.extend(redraws);
+        requests.extend(panels);
     }
 
     // A flag falls: 6 seconds for Red, who does not move.
@@ -672,10 +688,11 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
         still_the_same_page(page, "a player whose game ended on time").await;
     }
 
-    times.sort_by(f64::total_cmp);
-    let median = times[times.len() / 2];
-    let max = times[times.len() - 1];
-    let note = format!("live redraws: {} measured, median {median:.1} ms, max {max:.1} ms\n", times.len());
+    let note = format!(
+        "event to redrawn board: {}\nthe panel's request alone: {}\n",
+        summary(times),
+        summary(requests)
+    );
     eprint!("{note}");
     std::fs::create_dir_all(artefact_dir()).unwrap();
     std::fs::write(artefact_dir().join("live-redraw.txt"), note).unwrap();

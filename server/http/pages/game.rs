@@ -508,3 +508,27 @@ pub async fn action(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn live_clocks_read_minutes_and_seconds_and_tenths_under_ten_seconds() {
+        let fischer = TimeControl::LiveFischer { base_seconds: 300, increment_seconds: 5 };
+        assert_eq!(clock_text(fischer, 300_000), "5:00");
+        assert_eq!(clock_text(fischer, 299_001), "5:00", "a second begun is shown whole");
+        assert_eq!(clock_text(fischer, 61_000), "1:01");
+        assert_eq!(clock_text(fischer, 10_000), "0:10");
+        assert_eq!(clock_text(fischer, 9_950), "9.9");
+        assert_eq!(clock_text(fischer, -5), "0.0", "never below zero");
+    }
+
+    #[test]
+    fn byoyomi_clocks_show_the_periods_left() {
+        let byoyomi = TimeControl::Byoyomi { base_seconds: 60, period_seconds: 30, periods: 3 };
+        assert_eq!(clock_text(byoyomi, 150_000), "1:00 + 3×30s", "main time, then the periods");
+        assert_eq!(clock_text(byoyomi, 90_000), "0:30 (3×30s)", "main time gone: the first period");
+        assert_eq!(clock_text(byoyomi, 35_000), "5.0 (2×30s)", "a period lost");
+    }
+}
