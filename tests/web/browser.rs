@@ -508,7 +508,9 @@ async fn live_button(client: &Client, css: &str) {
 /// move, without a reload: the piece on its square, the turn marker and the running clock
 /// on `seat` (its clock ticking), and the move form for the player to move only.
 async fn follows(client: &Client, square: &str, seat: u8, to_move: bool) {
-    wait_css(client, &format!(r#"#board g.piece[data-square="{square}"]"#)).await;
+    // Xiangqi and Shogi name squares, chess and the Seven Kingdoms points.
+    wait_css(client, &format!(r#"#board g.piece[data-square="{square}"], #board g.piece[data-point="{square}"]"#))
+        .await;
     wait_css(client, &format!(r#"li.to-move[data-seat="{seat}"]"#)).await;
     let running = format!(r#"li[data-seat="{seat}"] .clock.running"#);
     wait_css(client, &running).await;
@@ -568,8 +570,9 @@ fn summary(mut times: Vec<f64>) -> String {
 
 /// Live games from the web form to the end, in three browsers that never reload: a
 /// Xiangqi game (live Fischer) with a spectator, a dropped socket, a draw offer declined
-/// and a resignation; a Shogi game (byoyomi) with a promotion and a drop, resigned; a game
-/// lost on time. Every move is made by clicking, and the other pages follow it.
+/// and a resignation; a Shogi game (byoyomi) with a promotion and a drop, and a
+/// Flickering chess series built by clicks, each resigned; a game lost on time. Every move
+/// is made by clicking, and the other pages follow it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
     let Some(stage) = Stage::open("live-play").await else { return };
@@ -590,7 +593,8 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
     }
     wait_for_text(&ann, "#watchers", "3").await;
     let clock = text_of(&ann, r#"li[data-seat="0"] .clock"#).await;
-    assert!(clock.starts_with("5:00") || clock.starts_with("4:5"), "minutes and seconds: {clock}");
+    let (minutes, seconds) = clock.split_once(':').expect("minutes and seconds");
+    assert!(["4", "5"].contains(&minutes) && seconds.len() == 2, "minutes and seconds, 5 at most: {clock}");
     assert!(text_of(&ann, ".time-control").await.contains("5 min + 5 s"));
     // The spectator has the same page without the controls.
     assert!(watcher.find(Locator::Css("#resign")).await.is_err(), "no controls for a spectator");
@@ -670,6 +674,26 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
         let (redraws, panels) = redraw_times(page).await;
         times.extend(redraws);
         requests.extend(panels);
+    }
+
+    // Flickering chess: a series built by clicks arrives as one turn.
+    let url = stage.game_with(&ann, &ben, "ben", "flickering", &fischer).await;
+    wait_css(&ann, "#live #game").await;
+    assert_eq!(ann.current_url().await.unwrap().as_str(), url);
+    for page in [&ann, &ben] {
+        connected(page).await;
+        mark_page(page).await;
+    }
+    live_click(&ann, r#"g.piece[data-point="e2"]"#, "e4").await;
+    click(&ann, r#"g.piece[data-point="f1"]"#).await;
+    click(&ann, r#"circle.target[data-target="c4"]"#).await;
+    click(&ann, "#play").await;
+    follows(&ben, "c4", 1, true).await;
+    wait_for_text(&ben, "#moves", "e4, Bc4").await;
+    live_button(&ben, "#resign").await;
+    for page in [&ann, &ben] {
+        wait_for_text(page, "#result", "1-0").await;
+        still_the_same_page(page, "a Flickering chess player").await;
     }
 
     // A flag falls: 6 seconds for Red, who does not move.
