@@ -509,8 +509,11 @@ async fn live_button(client: &Client, css: &str) {
 /// on `seat` (its clock ticking), and the move form for the player to move only.
 async fn follows(client: &Client, square: &str, seat: u8, to_move: bool) {
     // Xiangqi and Shogi name squares, chess and the Seven Kingdoms points.
-    wait_css(client, &format!(r#"#board g.piece[data-square="{square}"], #board g.piece[data-point="{square}"]"#))
-        .await;
+    wait_css(
+        client,
+        &format!(r#"#board g.piece[data-square="{square}"], #board g.piece[data-point="{square}"]"#),
+    )
+    .await;
     wait_css(client, &format!(r#"li.to-move[data-seat="{seat}"]"#)).await;
     let running = format!(r#"li[data-seat="{seat}"] .clock.running"#);
     wait_css(client, &running).await;
@@ -615,8 +618,13 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
     follows(&ben, "c2", 1, true).await;
     connected(&ben).await;
     let log = ben.execute("return window.tavoliereLive.log;", vec![]).await.unwrap();
-    let plies: Vec<i64> =
-        log.as_array().unwrap().iter().filter(|e| e["type"] == "move").filter_map(|e| e["ply"].as_i64()).collect();
+    let plies: Vec<i64> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .filter_map(|e| e["ply"].as_i64())
+        .collect();
     assert_eq!(plies, [1, 2, 3], "every move once, in order: {log}");
     assert!(log.as_array().unwrap().iter().any(|e| e["type"] == "resume"), "resumed with since_ply: {log}");
     assert!(!log.as_array().unwrap().iter().any(|e| e["type"] == "duplicate"), "{log}");

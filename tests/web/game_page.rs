@@ -37,21 +37,56 @@ fn text_of(body: &str, id: &str) -> String {
     text[..text.find('<').unwrap_or(text.len())].trim().replace("&#39;", "'")
 }
 
+/// What the game page of a variant shows.
+struct Case {
+    variant: &'static str,
+    /// An example the move field's hint gives.
+    example: &'static str,
+    /// Examples of other variants it must not give.
+    foreign: &'static [&'static str],
+    /// The record links' names.
+    records: &'static [&'static str],
+    /// The claim button's words, where there is one.
+    claim: Option<&'static str>,
+}
+
 #[tokio::test]
 async fn the_move_field_the_records_and_the_claim_fit_each_variant() {
     let app = TestApp::spawn().await;
     let (mut alice, mut bob) = (app.browser(), app.browser());
     alice.sign_up("alice").await;
     bob.sign_up("bob").await;
-    // (variant, an example of the hint, examples of other variants it must not give, the
-    // record links' names, the claim button's words or none.)
-    let cases: [(&str, &str, &[&str], &[&str], Option<&str>); 4] = [
-        ("xiangqi", "C2=5", &["7g7f", "P-7f"], &["PGN (ICCS)", "PGN (WXF)"], None),
-        ("shogi", "P-7f", &["h2e2", "C2=5"], &["KIF", "CSA"], Some("Ask for the impasse count")),
-        ("minishogi", "5d5c", &["h2e2", "7g7f"], &["AISE"], None),
-        ("flickering", "e2e4, g1f3", &["h2e2", "7g7f"], &["PGN (Flickering chess series)"], Some("Claim a draw")),
+    let cases = [
+        Case {
+            variant: "xiangqi",
+            example: "C2=5",
+            foreign: &["7g7f", "P-7f"],
+            records: &["PGN (ICCS)", "PGN (WXF)"],
+            claim: None,
+        },
+        Case {
+            variant: "shogi",
+            example: "P-7f",
+            foreign: &["h2e2", "C2=5"],
+            records: &["KIF", "CSA"],
+            claim: Some("Ask for the impasse count"),
+        },
+        Case {
+            variant: "minishogi",
+            example: "5d5c",
+            foreign: &["h2e2", "7g7f"],
+            records: &["AISE"],
+            claim: None,
+        },
+        Case {
+            variant: "flickering",
+            example: "e2e4, g1f3",
+            foreign: &["h2e2", "7g7f"],
+            records: &["PGN (Flickering chess series)"],
+            claim: Some("Claim a draw"),
+        },
     ];
-    for (variant, example, foreign, records, claim) in cases {
+    for Case { variant, example, foreign, records, claim } in cases {
         let path = game(&mut alice, &mut bob, "bob", variant, &DAYS).await;
         let page = alice.get(&path).await;
         let hint = text_of(&page.body, "move-hint");
@@ -96,7 +131,12 @@ async fn a_live_game_page_shows_its_clocks_and_works_without_javascript() {
         .submit(
             "/challenges/new",
             "/challenges",
-            &[("variant", "xiangqi"), ("tc_kind", "live-fischer"), ("base_minutes", "0"), ("increment_seconds", "2")],
+            &[
+                ("variant", "xiangqi"),
+                ("tc_kind", "live-fischer"),
+                ("base_minutes", "0"),
+                ("increment_seconds", "2"),
+            ],
         )
         .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
@@ -116,7 +156,8 @@ async fn a_live_game_page_shows_its_clocks_and_works_without_javascript() {
 
     // Without JavaScript: the form, then a reload shows the move.
     let ply = attribute_after(&page.body, r#"name="ply" value=""#).unwrap();
-    let moved = alice.post(&format!("{path}/move"), &[("csrf", &page.csrf()), ("move", "h2e2"), ("ply", &ply)]).await;
+    let moved =
+        alice.post(&format!("{path}/move"), &[("csrf", &page.csrf()), ("move", "h2e2"), ("ply", &ply)]).await;
     assert_eq!(moved.status, StatusCode::SEE_OTHER);
     let after = bob.get(&path).await;
     assert!(after.body.contains(r#"id="move-form""#) && after.body.contains("C2=5"));
@@ -133,7 +174,8 @@ async fn a_live_game_page_shows_its_clocks_and_works_without_javascript() {
     assert_eq!(app.browser().get("/games/999999/panel").await.status, StatusCode::NOT_FOUND);
 
     // Byoyomi: the main time and the periods.
-    let byoyomi = [("tc_kind", "byoyomi"), ("base_minutes", "0.5"), ("period_seconds", "10"), ("periods", "2")];
+    let byoyomi =
+        [("tc_kind", "byoyomi"), ("base_minutes", "0.5"), ("period_seconds", "10"), ("periods", "2")];
     let path = game(&mut alice, &mut bob, "bob", "shogi", &byoyomi).await;
     let page = bob.get(&path).await;
     assert!(page.body.contains(">0:30 + 2×10s</span>"), "{}", page.body);

@@ -168,10 +168,14 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
             }
             _ => None,
         },
-        "live-fischer" => seconds_of_minutes(&form.base_minutes)
-            .zip(number(&form.increment_seconds))
-            .map(|(base_seconds, increment_seconds)| TimeControl::LiveFischer { base_seconds, increment_seconds }),
-        "byoyomi" => match (seconds_of_minutes(&form.base_minutes), number(&form.period_seconds), number(&form.periods)) {
+        "live-fischer" => seconds_of_minutes(&form.base_minutes).zip(number(&form.increment_seconds)).map(
+            |(base_seconds, increment_seconds)| TimeControl::LiveFischer { base_seconds, increment_seconds },
+        ),
+        "byoyomi" => match (
+            seconds_of_minutes(&form.base_minutes),
+            number(&form.period_seconds),
+            number(&form.periods),
+        ) {
             (Some(base_seconds), Some(period_seconds), Some(periods)) => {
                 Some(TimeControl::Byoyomi { base_seconds, period_seconds, periods })
             }

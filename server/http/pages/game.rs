@@ -16,9 +16,9 @@ use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PagePath,
 use crate::domain::games::{self, GameView};
 use crate::domain::preferences;
 use crate::domain::time_control::TimeControl;
-use crate::web::i18n::Texts;
 use crate::domain::{Domain, DomainError, ErrorKind};
 use crate::web::board::{self as svg_board, BoardOptions};
+use crate::web::i18n::Texts;
 use crate::web::records::RecordFormat;
 
 /// A player as the page shows them.
@@ -225,7 +225,10 @@ const CLAIMS: [&str; 3] = ["shogi-24", "shogi-27", "flickering"];
 /// The claim button's words and what it claims, where the ruleset has a claim.
 fn claim_words(t: Texts, ruleset: &str) -> Option<(String, String)> {
     CLAIMS.contains(&ruleset).then(|| {
-        (t.get(&format!("game.claim.{ruleset}")).to_owned(), t.get(&format!("game.claim_help.{ruleset}")).to_owned())
+        (
+            t.get(&format!("game.claim.{ruleset}")).to_owned(),
+            t.get(&format!("game.claim_help.{ruleset}")).to_owned(),
+        )
     })
 }
 
@@ -272,7 +275,7 @@ fn clock_text(control: TimeControl, ms: i64) -> String {
 /// A live control in words, e.g. "5 min + 5 s"; empty for correspondence controls.
 fn time_control_text(t: Texts, control: TimeControl) -> String {
     let minutes = |seconds: u32| {
-        if seconds % 60 == 0 {
+        if seconds.is_multiple_of(60) {
             (seconds / 60).to_string()
         } else {
             format!("{:.1}", f64::from(seconds) / 60.0)
