@@ -83,9 +83,13 @@ if (root && root.dataset.live === "true") {
   }
 
   // Swaps in a fresh #game; keeps what the player was typing when the game has not moved.
+  // False when there is none to swap in.
   function swap(fresh) {
     const old = document.getElementById("game");
     if (!old || !fresh) return false;
+    // An answer overtaken by a newer one already drawn (a panel fetched before this page's
+    // own move was answered) is dropped.
+    if (Number(fresh.dataset.ply) < Number(old.dataset.ply)) return true;
     const typed = old.querySelector("input[name=move]");
     const focused = document.activeElement === typed;
     if (typed && typed.value && fresh.dataset.ply === old.dataset.ply) {
@@ -103,9 +107,12 @@ if (root && root.dataset.live === "true") {
   // first of them arrived.
   let redrawing = false;
   let waitingSince = null;
-  async function redraw(arrived) {
+  let sending = 0; // forms of this page being sent: their answer redraws the page
+  let changedWhileSending = false; // an event besides moves came meanwhile
+  async function redraw(arrived, moved = false) {
+    if (sending > 0 && !moved) changedWhileSending = true;
     if (waitingSince === null) waitingSince = arrived;
-    if (redrawing) return;
+    if (redrawing || sending > 0) return;
     redrawing = true;
     try {
       while (waitingSince !== null) {
@@ -152,7 +159,7 @@ if (root && root.dataset.live === "true") {
         root.dataset.ply = String(ply);
         // A Flickering series comes as several moves; only the last carries the position.
         // The mover's page may have drawn it already from its form's answer.
-        if (event.position && Number(document.getElementById("game")?.dataset.ply) !== ply) redraw(arrived);
+        if (event.position && Number(document.getElementById("game")?.dataset.ply) !== ply) redraw(arrived, true);
         break;
       case "clock":
         setClock(event);
@@ -218,22 +225,36 @@ if (root && root.dataset.live === "true") {
     e.preventDefault();
     const body = new URLSearchParams(new FormData(form));
     form.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    if (sending === 0) changedWhileSending = false;
+    sending += 1;
     try {
       const action = new URL(form.getAttribute("action"), location.href);
       const response = await fetch(action, { method: "POST", body, credentials: "same-origin" });
       const page = new DOMParser().parseFromString(await response.text(), "text/html");
       // Anything but the game page (a refused form token, a signed-out session): show it.
-      if (!swap(page.getElementById("game"))) window.location.assign(response.url);
+      if (!swap(page.getElementById("game"))) {
+        window.location.assign(response.url);
+        return;
+      }
     } catch (_) {
       form.submit();
+      return;
+    } finally {
+      sending -= 1;
     }
+    // The events that arrived meanwhile (this very move among them) are drawn already
+    // unless the game went further than the answer shows.
+    const drawn = Number(document.getElementById("game")?.dataset.ply) >= ply;
+    if (drawn && !changedWhileSending) waitingSince = null;
+    changedWhileSending = false;
+    if (waitingSince !== null) redraw(waitingSince);
   });
 
   window.tavoliereLive = {
     log,
     redraw: () => redraw(performance.now()),
     // A redraw is under way or asked for (the page is about to change).
-    busy: () => redrawing || waitingSince !== null,
+    busy: () => redrawing || sending > 0 || waitingSince !== null,
     move: (text) => send({ type: "move", move: text, ply }),
     resign: () => send({ type: "resign" }),
     draw: (action) => send({ type: "draw", action }),
