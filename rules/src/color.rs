@@ -10,6 +10,7 @@ use std::ops::Not;
 /// attached to the pieces, not to the move order of a particular game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Color {
     /// Red in Xiangqi, Black (sente) in Shogi.
     First,

@@ -80,6 +80,13 @@ pub struct GameReport {
     pub ruling: Option<Ruling>,
     /// The first bad move, if any.
     pub error: Option<ReplayError>,
+    /// The start position (FEN or SFEN) the moves were played from.
+    pub start: String,
+    /// The moves replayed, canonical (ICCS, USI, coordinate series), one per ply.
+    pub moves: Vec<String>,
+    /// The players the record names, first player first (PGN `Red`/`White` and `Black`
+    /// tags for Xiangqi; the KIF, KI2 and CSA names of sente and gote for Shogi).
+    pub players: [Option<String>; 2],
 }
 
 impl GameReport {
@@ -93,6 +100,9 @@ impl GameReport {
             ended_at: None,
             ruling: None,
             error: None,
+            start: String::new(),
+            moves: Vec::new(),
+            players: [None, None],
         }
     }
 }
@@ -262,7 +272,15 @@ fn replay_game(variant: Variant, number: usize, text: &GameText, options: &Repla
         token: p.token.clone(),
         reason: p.reason.to_owned(),
     });
-    replay_tokens(variant, number, start, tokens, record_result.as_deref(), trailing, options)
+    let mut report =
+        replay_tokens(variant, number, start, tokens, record_result.as_deref(), trailing, options);
+    let tag = |names: &[&str]| names.iter().find_map(|n| text.tag(n)).map(str::to_owned);
+    report.players = if variant == Variant::Xiangqi {
+        [tag(&["Red", "White"]), tag(&["Black"])]
+    } else {
+        [tag(&["Sente", "Black"]), tag(&["Gote", "White"])]
+    };
+    report
 }
 
 fn replay_tokens<'a>(
@@ -282,6 +300,7 @@ fn replay_tokens<'a>(
             return report;
         }
     };
+    report.start = game.start_fen();
     let tokens: Vec<Token<'a>> = tokens.collect();
     let mut stopped = false;
     for token in &tokens {
@@ -310,10 +329,11 @@ fn replay_tokens<'a>(
                 }
             }
         }
-        let played = resolve(&game, token.text, options.notation).and_then(|m| game.play(&m));
+        let played = resolve(&game, token.text, options.notation).and_then(|m| Ok((game.play(&m)?, m)));
         match played {
-            Ok(played) => {
+            Ok((played, canonical)) => {
                 report.plies = ply;
+                report.moves.push(canonical);
                 if let (Some(outcome), None) = (played.outcome, report.ended_at) {
                     report.result = outcome.result_str().to_owned();
                     report.reason = Some(outcome.reason().as_str().to_owned());
@@ -378,6 +398,9 @@ fn replay_shogi_record(
         .map(|(i, text)| Token { text, at: partial.moves_at.get(i).map(|(at, _)| *at) });
     let result = if partial.error.is_none() { record.outcome().map(|o| o.result_str()) } else { None };
     let mut report = replay_tokens(variant, 1, Some(&start), tokens, result, None, options);
+    let name = |key: &str| record.headers.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    report.players =
+        [name(crate::notation::shogi::game::BLACK_NAME), name(crate::notation::shogi::game::WHITE_NAME)];
     // Name the moves as the record writes them.
     if let Some(error) = &mut report.error {
         if let Some((_, written)) = partial.moves_at.get(error.ply as usize - 1) {

@@ -4,6 +4,7 @@
 use serde::Serialize;
 use sqlx::types::Json;
 use sqlx::{Postgres, Transaction};
+use tavoliere_rules::game::Ruling;
 use tavoliere_rules::{Color, EndReason};
 use time::OffsetDateTime;
 
@@ -178,6 +179,11 @@ pub struct GameView {
     pub reason: Option<String>,
     /// Seat that offers a draw, if any.
     pub draw_offer_seat: Option<i32>,
+    /// Why a game law ended the game, as a director checks it against the rule text
+    /// (issue 15 §2): the law, its citation, the ply, the side ruled against, the
+    /// evidence. `null` while the game goes on and when no law ended it (resignation,
+    /// agreement, time, a director's decision).
+    pub ruling: Option<Ruling>,
     /// The game row's revision this view was built from (bumped by every change; the live
     /// hub's resync compares it, server/live/hub.rs). Not part of the API.
     #[serde(skip)]
@@ -267,7 +273,10 @@ fn variant_of(row: &GameRow) -> DomainResult<Variant> {
 }
 
 /// The seat columns ([`SeatRow`]) of game `g`'s seats `s`.
-const SEAT_COLUMNS: &str = r#"s.seat, s.account_id, a.username, s.remaining_ms, s.moves_made,
+/// An imported game's seat has no account (migration 500001): its `account_id` reads as
+/// 0, which is nobody's, and its username is the name the record gave.
+const SEAT_COLUMNS: &str = r#"s.seat, coalesce(s.account_id, 0) as account_id,
+    coalesce(a.username, s.player_name) as username, s.remaining_ms, s.moves_made,
     s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
     exists(select 1 from vacation v
            where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave"#;
@@ -275,7 +284,7 @@ const SEAT_COLUMNS: &str = r#"s.seat, s.account_id, a.username, s.remaining_ms, 
 async fn load_seats(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<Vec<SeatRow>> {
     Ok(sqlx::query_as::<_, SeatRow>(&format!(
         r#"select {SEAT_COLUMNS}
-           from game_seat s join account a on a.account_id = s.account_id
+           from game_seat s left join account a on a.account_id = s.account_id
                join game g on g.game_id = s.game_id
            where s.game_id = $1 order by s.seat"#
     ))
@@ -301,7 +310,7 @@ async fn lock_game_with_seats(
         r#"select {GAME_COLUMNS},
                (select coalesce(json_agg(seat_row order by seat_row.seat), '[]'::json)
                 from (select {SEAT_COLUMNS}
-                      from game_seat s join account a on a.account_id = s.account_id
+                      from game_seat s left join account a on a.account_id = s.account_id
                       where s.game_id = g.game_id) as seat_row) as seats
            from game g where g.game_id = $1 for update of g"#
     ))
@@ -1311,6 +1320,8 @@ fn assemble(
         result: row.result.clone(),
         reason: row.reason.clone(),
         draw_offer_seat: row.draw_offer_seat,
+        // The rules' ruling only where the stored reason is its law.
+        ruling: game.ruling().filter(|r| row.reason.as_deref() == Some(r.law)),
         revision: row.revision,
     })
 }

@@ -6,6 +6,7 @@ pub mod challenges;
 pub mod clock;
 pub mod error;
 pub mod games;
+pub mod imports;
 pub mod preferences;
 pub mod rules_adapter;
 pub mod time_control;

@@ -49,6 +49,12 @@ impl ApiError {
         self
     }
 
+    /// The same error with `meta`: the parameters of the refusal (an object).
+    pub fn with_meta(mut self, meta: Value) -> ApiError {
+        self.meta = Some(meta);
+        self
+    }
+
     /// The `Retry-After` seconds, if any.
     pub fn retry_after(&self) -> Option<u64> {
         self.retry_after

@@ -7,6 +7,7 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod health;
+pub mod imports;
 pub mod limits;
 pub mod openapi;
 pub mod pages;

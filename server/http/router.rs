@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, preferences, session, tables, tokens, tournaments, vacation,
-    AppState,
+    accounts, challenges, games, health, imports, preferences, session, tables, tokens, tournaments,
+    vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -59,6 +59,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(challenges::cancel))
         .routes(routes!(challenges::leave))
         .routes(routes!(games::list))
+        .routes(routes!(imports::import))
         .routes(routes!(games::show))
         .routes(routes!(games::submit_move))
         .routes(routes!(games::check_move))

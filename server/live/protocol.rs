@@ -135,6 +135,8 @@ pub enum ServerMessage<'a> {
         result: Option<&'a str>,
         /// Why (kebab-case), e.g. `timeout`, `resignation`, `checkmate`.
         reason: Option<&'a str>,
+        /// Why a game law ended it, as in the game state's `ruling` (`null` otherwise).
+        ruling: Option<&'a tavoliere_rules::game::Ruling>,
     },
     /// The number of watchers changed.
     Watchers {

@@ -291,6 +291,7 @@ impl Connection {
                     status: &view.status,
                     result: view.result.as_deref(),
                     reason: view.reason.as_deref(),
+                    ruling: view.ruling.as_ref(),
                 }
                 .to_text(),
             );

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod i18n;
 pub mod records;
+pub mod ruling;
 
 #[cfg(test)]
 mod snapshots;

@@ -8,6 +8,7 @@ mod concurrency;
 mod cookies;
 mod errors;
 mod games;
+mod imports;
 mod instances;
 mod live;
 mod live_limits;

@@ -4,6 +4,7 @@
 
 mod browser;
 mod game_page;
+mod import;
 mod pages;
 mod settings;
 mod support;

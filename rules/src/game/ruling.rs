@@ -33,6 +33,7 @@ use crate::Color;
 /// Why a law ended a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ruling {
     /// The law, as the kebab-case code the game's end reason has everywhere else
     /// ([`crate::EndReason::as_str`], or the Seven Kingdoms' `EndCause::as_str`):
@@ -53,6 +54,7 @@ pub struct Ruling {
 /// A place in the specification (`../shared/rules/*.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Citation {
     /// The specification file, e.g. `xiangqi.md`.
     pub spec: &'static str,
@@ -67,6 +69,7 @@ pub struct Citation {
 /// A piece as a ruling names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PieceAt {
     /// The kind, kebab-case: `chariot`, `horse`, `promoted-silver`, `queen`...
     pub piece: &'static str,
@@ -79,6 +82,7 @@ pub struct PieceAt {
 /// A ply and its move, canonical.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PlyMove {
     /// 1-based ply.
     pub ply: u32,
@@ -90,6 +94,7 @@ pub struct PlyMove {
 /// What the law looked at, by kind of law.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(tag = "kind", rename_all = "kebab-case"))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Evidence {
     /// Checkmate, stalemate, no legal move (Xiangqi, Shogi, MiniShogi), mate and
     /// stalemate over series (Flickering chess).
@@ -118,6 +123,7 @@ pub enum Evidence {
 /// its king free).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NoLegalMove {
     /// The side to move, which could not move (or not save its king).
     pub side: Color,
@@ -133,6 +139,7 @@ pub struct NoLegalMove {
 /// A CXQ series ruling (`xiangqi.md` "CXQ supplementary rules").
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CxqSeries {
     /// The series the ending move made perpetual (the mover's).
     pub series: SeriesExplained,
@@ -148,6 +155,7 @@ pub struct CxqSeries {
 /// The series limits of the ruleset (`CxqLimits`, rule 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SeriesLimits {
     /// Moves allowed per distinct piece (6).
     pub per_piece: u32,
@@ -158,6 +166,7 @@ pub struct SeriesLimits {
 /// Check or chase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum SeriesKind {
     /// A check series (rule 1).
     Check,
@@ -168,6 +177,7 @@ pub enum SeriesKind {
 /// One series, ply by ply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SeriesExplained {
     /// Check or chase.
     pub kind: SeriesKind,
@@ -194,6 +204,7 @@ pub struct SeriesExplained {
 /// One move of a series.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SeriesPly {
     /// 1-based ply.
     pub ply: u32,
@@ -209,6 +220,7 @@ pub struct SeriesPly {
 /// CXQ automatic draw 2 (`xiangqi.md` "CXQ automatic draws" 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NoProgress {
     /// Moves each side may make without progress (30).
     pub limit_per_side: u32,
@@ -226,6 +238,7 @@ pub struct NoProgress {
 /// CXQ automatic draw 1 (`xiangqi.md` "CXQ automatic draws" 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EffectiveMoves {
     /// Effective moves each side must have made (120).
     pub limit_per_side: u32,
@@ -236,6 +249,7 @@ pub struct EffectiveMoves {
 /// One side's moves counted by a move-count law.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SideMoves {
     /// The side.
     pub side: Color,
@@ -250,6 +264,7 @@ pub struct SideMoves {
 /// CXQ automatic draw 3 (`xiangqi.md` "CXQ automatic draws" 3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MoveLimit {
     /// Moves each side must have made (300).
     pub limit_per_side: u32,
@@ -260,6 +275,7 @@ pub struct MoveLimit {
 /// CXQ dead position (`xiangqi.md` "CXQ automatic draws").
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeadPosition {
     /// Every piece left on the board.
     pub pieces: Vec<PieceAt>,
@@ -268,6 +284,7 @@ pub struct DeadPosition {
 /// A repeated position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Repetition {
     /// The position (FEN or SFEN).
     pub position: String,
@@ -282,6 +299,7 @@ pub struct Repetition {
 /// A point count of both sides (jishogi, the 24-point impasse).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PointCount {
     /// Both kings, in the zones that brought the count.
     pub kings: Vec<PieceAt>,
@@ -295,6 +313,7 @@ pub struct PointCount {
 /// One side's points, piece by piece.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SideCount {
     /// The side.
     pub side: Color,
@@ -307,6 +326,7 @@ pub struct SideCount {
 /// A piece counted for points.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CountedPiece {
     /// The kind as it stands (`dragon`, `promoted-pawn`...).
     pub piece: &'static str,
@@ -321,6 +341,7 @@ pub struct CountedPiece {
 /// The 27-point declaration (`shogi.md` "End of the game", Impasse).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Declaration {
     /// Who declared.
     pub declarer: Color,
@@ -348,6 +369,7 @@ pub struct Declaration {
 /// victory").
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SevenKingdoms {
     /// The hegemon, or the seat whose alliance remains; `None` when no kingdom could move.
     pub seat: Option<usize>,
@@ -362,6 +384,7 @@ pub struct SevenKingdoms {
 /// One seat's captures at the end of a Seven Kingdoms game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct KingdomsStanding {
     /// The seat, 0-based in turn order.
     pub seat: usize,

@@ -20,6 +20,7 @@ use crate::domain::{Domain, DomainError, ErrorKind};
 use crate::web::board::{self as svg_board, BoardOptions};
 use crate::web::i18n::Texts;
 use crate::web::records::RecordFormat;
+use crate::web::ruling::RulingRecord;
 
 /// A player as the page shows them.
 pub struct PlayerLine {
@@ -87,6 +88,9 @@ pub struct GamePage {
     /// The claim this game's rules offer the players: the button's words and what it
     /// claims (none where nothing can be claimed, issue 23 §3).
     claim: Option<(String, String)>,
+    /// Why a game law ended the game, explained in the reader's language (HTML,
+    /// [`crate::web::ruling::paragraph`]).
+    ruling: Option<String>,
 }
 
 async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
@@ -204,7 +208,17 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         },
         move_hint: t.get(&format!("game.notation_hint.{}", view.variant)).to_owned(),
         claim: claim_words(t, &view.ruleset),
+        ruling: ruling_paragraph(ctx, view, variant)?,
     })
+}
+
+/// The ruling's paragraph, its plies named in the notation of the move list.
+fn ruling_paragraph(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Option<String>, PageError> {
+    let Some(ruling) = &view.ruling else { return Ok(None) };
+    let texts = preferences::moves_in(view, ctx.prefs.notation_for(variant))
+        .map_err(|e| PageError::Internal(e.to_string()))?;
+    let record = RulingRecord { variant, moves: &texts };
+    Ok(Some(crate::web::ruling::paragraph(ruling, &record, ctx.t.lang())))
 }
 
 /// The catalogue key naming a record format on the page: the variant's own record

@@ -15,6 +15,7 @@ pub mod board;
 pub mod challenges;
 pub mod dashboard;
 pub mod game;
+pub mod import;
 pub mod settings;
 
 use std::fmt;
@@ -69,6 +70,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/board.svg", get(board::svg))
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
+        .route("/import", get(import::form).post(import::submit))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
 

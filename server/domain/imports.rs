@@ -1,0 +1,375 @@
+//! Game import (issue 15 §7): a player or a director uploads a game record (PGN with
+//! ICCS, WXF, Chinese or FIX moves; KIF in UTF-8 or Shift_JIS; KI2; CSA; a USI
+//! `position` command; USI or ICCS move lines). The record is read and validated move by move by the rules crate's
+//! replay (`rules/src/replay.rs`, the same laws as a game played here) and stored, in one
+//! transaction, as a finished game whose players are the names the record gives (text,
+//! no account: migration 500001). Where a law ended the game before the record did, the
+//! game is stored up to that ply, with the law's result and its ruling.
+
+use serde::Serialize;
+use sqlx::types::Json;
+use tavoliere_rules::replay::{detect_format, replay_text, GameReport, RecordFormat, ReplayOptions};
+use tavoliere_rules::variant::{AnyGame, Variant};
+use tavoliere_rules::Color;
+
+use super::error::{DomainError, ErrorKind};
+use super::games::{self, GameView};
+use super::rules_adapter;
+use super::time_control::TimeControl;
+use super::Domain;
+
+/// The name stored for a player the record does not name (the usual "nomen nescio").
+const UNNAMED: &str = "N.N.";
+
+/// The variants a record can be imported for: the two-player games whose records the
+/// replay reads in the formats above.
+const IMPORTABLE: [Variant; 3] = [Variant::Xiangqi, Variant::Shogi, Variant::MiniShogi];
+
+/// A record that cannot be imported: where and why (the rules' own code and sentence).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordProblem {
+    /// The rules' code (`illegal-move.blocked`, `notation.unreadable`,
+    /// `record.unreadable`...) or the import's own (`import.empty`...).
+    pub code: &'static str,
+    /// A sentence for people.
+    pub detail: String,
+    /// 1-based line of the record, when known.
+    pub line: Option<usize>,
+    /// 1-based column (characters) of the token, when known.
+    pub column: Option<usize>,
+    /// The token as the record writes it.
+    pub token: Option<String>,
+    /// The ply the token would have been.
+    pub ply: Option<u32>,
+}
+
+/// Why an import failed.
+#[derive(Debug)]
+pub enum ImportError {
+    /// The record does not replay (HTTP 422, with its place).
+    Record(RecordProblem),
+    /// Anything else the domain refuses or fails at.
+    Domain(DomainError),
+}
+
+impl From<DomainError> for ImportError {
+    fn from(error: DomainError) -> ImportError {
+        ImportError::Domain(error)
+    }
+}
+
+impl From<sqlx::Error> for ImportError {
+    fn from(error: sqlx::Error) -> ImportError {
+        ImportError::Domain(error.into())
+    }
+}
+
+/// An imported game.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ImportedGame {
+    /// The record's format as detected: `pgn`, `kif`, `ki2`, `csa`, `usi` (a USI
+    /// `position` command) or `lines`.
+    pub format: &'static str,
+    /// The ply at which a game law ended the game before the record did (the game is
+    /// stored up to it); `null` when the record ends where the game does.
+    pub ended_at: Option<u32>,
+    /// The game as stored, as `GET /api/games/{id}` shows it (with its `ruling`).
+    pub game: GameView,
+}
+
+/// The format's name as the API and the `game.imported_format` column write it.
+fn format_name(format: RecordFormat) -> &'static str {
+    match format {
+        RecordFormat::Pgn => "pgn",
+        RecordFormat::Csa => "csa",
+        RecordFormat::Kif => "kif",
+        RecordFormat::Ki2 => "ki2",
+        RecordFormat::Lines => "lines",
+    }
+}
+
+fn problem(code: &'static str, detail: impl Into<String>) -> ImportError {
+    ImportError::Record(RecordProblem {
+        code,
+        detail: detail.into(),
+        line: None,
+        column: None,
+        token: None,
+        ply: None,
+    })
+}
+
+/// The variant of a record: the one asked for, else the Japanese formats' Shogi, a PGN
+/// `Variant`/`Game` tag, else Xiangqi unless only Shogi reads the first move.
+fn variant_for(text: &str, asked: Option<&str>, format: RecordFormat) -> Result<Variant, ImportError> {
+    if let Some(name) = asked.map(str::trim).filter(|n| !n.is_empty()) {
+        let variant = rules_adapter::parse_variant(name)?;
+        if !IMPORTABLE.contains(&variant) {
+            return Err(problem(
+                "import.unsupported-variant",
+                format!("Records of {variant} games cannot be imported: xiangqi, shogi and minishogi can."),
+            ));
+        }
+        return Ok(variant);
+    }
+    if matches!(format, RecordFormat::Kif | RecordFormat::Ki2 | RecordFormat::Csa) {
+        return Ok(Variant::Shogi);
+    }
+    let tagged = text.lines().find_map(|line| {
+        let line = line.trim();
+        let rest = line.strip_prefix("[Variant ").or_else(|| line.strip_prefix("[Game "))?;
+        Some(rest.trim_end_matches(']').trim().trim_matches('"').to_ascii_lowercase())
+    });
+    if let Some(tag) = tagged {
+        if let Some(variant) = IMPORTABLE.into_iter().find(|v| tag.contains(v.name())) {
+            return Ok(variant);
+        }
+        if tag.contains("chinese") {
+            return Ok(Variant::Xiangqi);
+        }
+    }
+    // Untagged moves: Xiangqi, unless Shogi reads further.
+    let reach = |variant| {
+        let report = replay_text(variant, text, &ReplayOptions::default());
+        report.first().map_or(0, |r| if r.error.is_none() { u32::MAX } else { r.plies })
+    };
+    Ok(if reach(Variant::Shogi) > reach(Variant::Xiangqi) { Variant::Shogi } else { Variant::Xiangqi })
+}
+
+/// A USI `position` command (`position startpos moves 7g7f ...` or `position sfen <SFEN>
+/// moves ...`, the USI export): its start, and the text with the command's words
+/// blanked so that the moves keep their lines and columns. `None` for anything else.
+fn usi_position(text: &str) -> Option<(Option<String>, String)> {
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        match (c.is_whitespace(), start) {
+            (true, Some(from)) => {
+                words.push((from, &text[from..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if words.first()?.1 != "position" || text.trim().lines().count() != 1 {
+        return None;
+    }
+    let (sfen, mut skip) = match words.get(1)?.1 {
+        "startpos" => (None, 2),
+        "sfen" if words.len() >= 6 => {
+            (Some(words[2..6].iter().map(|(_, w)| *w).collect::<Vec<_>>().join(" ")), 6)
+        }
+        _ => return None,
+    };
+    if words.get(skip).map(|(_, w)| *w) == Some("moves") {
+        skip += 1;
+    }
+    let moves_at = words.get(skip).map_or(text.len(), |(at, _)| *at);
+    let blanked: String = text[..moves_at].chars().map(|c| if c == '\n' { c } else { ' ' }).collect();
+    Some((sfen, blanked + &text[moves_at..]))
+}
+
+/// Reads and replays a record (from `from`, a FEN or SFEN, when given): one game, every
+/// move legal, the first problem with its place otherwise.
+fn replay_record(
+    text: &str,
+    variant: Variant,
+    format: RecordFormat,
+    from: Option<String>,
+) -> Result<GameReport, ImportError> {
+    let mut reports = replay_text(variant, text, &ReplayOptions { from, ..ReplayOptions::default() });
+    if reports.len() > 1 {
+        return Err(problem(
+            "import.several-games",
+            format!("The record holds {} games: import them one at a time.", reports.len()),
+        ));
+    }
+    let Some(report) = reports.pop() else {
+        return Err(problem("import.empty", "The record holds no game."));
+    };
+    if let Some(error) = &report.error {
+        let place = match error.at {
+            Some(at) => format!("Line {}, column {}: ", at.line, at.column),
+            None => String::new(),
+        };
+        return Err(ImportError::Record(RecordProblem {
+            code: error.code,
+            detail: format!("{place}{} (ply {}, “{}”)", error.reason, error.ply, error.token),
+            line: error.at.map(|at| at.line),
+            column: error.at.map(|at| at.column),
+            token: Some(error.token.clone()),
+            ply: Some(error.ply),
+        }));
+    }
+    if report.moves.is_empty() {
+        let what = if format == RecordFormat::Lines { "no moves" } else { "a game without moves" };
+        return Err(problem("import.empty", format!("The record holds {what}: there is nothing to import.")));
+    }
+    Ok(report)
+}
+
+/// Imports a record for `uploader`: replays it with the rules, then stores the game, its
+/// seats (the players as the record names them) and its moves in one transaction.
+///
+/// # Errors
+/// [`ImportError::Record`] (422) for a record that does not replay, with its line, column
+/// and token; an unknown or unsupported variant (422); nothing is stored then.
+pub async fn import(
+    domain: &Domain,
+    uploader: i64,
+    variant: Option<&str>,
+    text: &str,
+) -> Result<ImportedGame, ImportError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(problem("import.empty", "The record is empty."));
+    }
+    let usi = usi_position(text);
+    let (text, from) = match &usi {
+        Some((from, moves)) => (moves.as_str(), from.clone()),
+        None => (text, None),
+    };
+    let format = detect_format(text);
+    let variant = match (&usi, variant.filter(|v| !v.trim().is_empty())) {
+        // A USI command is Shogi, MiniShogi when its board has five ranks.
+        (Some((sfen, _)), None) => {
+            match sfen.as_deref().map(|s| s.split(' ').next().unwrap_or("").split('/').count()) {
+                Some(5) => Variant::MiniShogi,
+                _ => Variant::Shogi,
+            }
+        }
+        (_, asked) => variant_for(text, asked, format)?,
+    };
+    let format_label = if usi.is_some() { "usi" } else { format_name(format) };
+    let report = replay_record(text, variant, format, from)?;
+    let ruleset = variant.default_ruleset();
+    let standard = AnyGame::new(variant, None).map_err(DomainError::from)?.start_fen();
+    let start = (report.start != standard).then_some(report.start.as_str());
+    // The moves once more, for the stored rows: the seat that made each, its turn, the
+    // key of the position after it. The replay above accepted them, so a refusal here is
+    // a defect.
+    let mut game = rules_adapter::new_game(variant, ruleset.name(), None, start, 2)?;
+    let mut rows = Vec::with_capacity(report.moves.len());
+    let mut turn = 0;
+    let mut last_seat = None;
+    for text in &report.moves {
+        let seat = game.seat_to_move() as i32;
+        if last_seat != Some(seat) {
+            turn += 1;
+        }
+        last_seat = Some(seat);
+        let played =
+            game.play(text).map_err(|e| DomainError::Internal(anyhow::anyhow!("import replay: {e}")))?;
+        rows.push((seat, turn, played.position_key as i64));
+    }
+    // The result: the law's when a law ended the game (the replay's `result` then), else
+    // the record's own; none for `*`.
+    let result = Some(report.result.as_str()).filter(|r| *r != "*");
+    let now = domain.clock.now();
+    let mut tx = domain.pool.begin().await?;
+    let game_id: i64 = sqlx::query_scalar(
+        r#"insert into game (variant, ruleset, handicap, start_position, seat_count, status,
+               result, reason, current_ply, turn_seat, time_control, vacation_allowed,
+               turn_started_at, deadline, finished_at, imported_by, imported_format)
+           values ($1, $2, null, $3, 2, 'finished', $4, $5, $6, $7, $8, false, $9, null, $9,
+                   $10, $11)
+           returning game_id"#,
+    )
+    .bind(variant.name())
+    .bind(ruleset.name())
+    .bind(start)
+    .bind(result)
+    .bind(report.reason.as_deref())
+    .bind(report.moves.len() as i32)
+    .bind(game.seat_to_move() as i32)
+    // The record's clock is not known: a nominal correspondence control.
+    .bind(Json(TimeControl::DaysPerMove { days: 1 }))
+    .bind(now)
+    .bind(uploader)
+    .bind(format_label)
+    .fetch_one(&mut *tx)
+    .await?;
+    for (seat, color) in Color::ALL.iter().enumerate() {
+        let name = report.players[seat].as_deref().map(str::trim).filter(|n| !n.is_empty());
+        let (outcome, points, place) = seat_outcome(result, *color);
+        let moves_made = rows.iter().filter(|(s, _, _)| *s == seat as i32).count() as i32;
+        sqlx::query(
+            r#"insert into game_seat (game_id, seat, account_id, player_name, remaining_ms,
+                   moves_made, outcome, points, place)
+               values ($1, $2, null, $3, 0, $4, $5, $6, $7)"#,
+        )
+        .bind(game_id)
+        .bind(seat as i32)
+        .bind(name.unwrap_or(UNNAMED))
+        .bind(moves_made)
+        .bind(outcome)
+        .bind(points)
+        .bind(place)
+        .execute(&mut *tx)
+        .await?;
+    }
+    let plies: Vec<i32> = (1..=rows.len() as i32).collect();
+    let seats: Vec<i32> = rows.iter().map(|r| r.0).collect();
+    let turns: Vec<i32> = rows.iter().map(|r| r.1).collect();
+    let keys: Vec<i64> = rows.iter().map(|r| r.2).collect();
+    sqlx::query(
+        r#"insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
+           select $1, m.ply, m.turn, m.seat, m.notation, m.key, $7
+           from unnest($2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[])
+               as m(ply, turn, seat, notation, key)"#,
+    )
+    .bind(game_id)
+    .bind(&plies)
+    .bind(&turns)
+    .bind(&seats)
+    .bind(&report.moves)
+    .bind(&keys)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    let view = games::view(domain, game_id).await?;
+    Ok(ImportedGame { format: format_label, ended_at: report.ended_at, game: view })
+}
+
+/// A seat's outcome, points and place under a two-player result.
+fn seat_outcome(result: Option<&str>, color: Color) -> (Option<&'static str>, Option<f64>, Option<i32>) {
+    let first = color == Color::First;
+    match result {
+        Some("1-0") if first => (Some("win"), Some(1.0), Some(1)),
+        Some("0-1") if !first => (Some("win"), Some(1.0), Some(1)),
+        Some("1-0" | "0-1") => (Some("loss"), Some(0.0), Some(2)),
+        Some(_) => (Some("draw"), Some(0.5), Some(1)),
+        None => (None, None, None),
+    }
+}
+
+impl ImportError {
+    /// The error's kind (for a status): a record's problem is invalid input.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ImportError::Record(_) => ErrorKind::Invalid,
+            ImportError::Domain(e) => e.kind(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_usi_position_command_gives_its_start_and_keeps_the_columns_of_its_moves() {
+        let (start, moves) = usi_position("position startpos moves 7g7f 3c3d\n").unwrap();
+        assert_eq!(start, None);
+        assert_eq!(moves, "                        7g7f 3c3d\n");
+        let sfen = "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 1e2d";
+        let (start, moves) = usi_position(sfen).unwrap();
+        assert_eq!(start.as_deref(), Some("rbsgk/4p/5/P4/KGSBR b - 1"));
+        assert_eq!(moves.trim_start(), "1e2d");
+        assert_eq!(moves.len(), sfen.len());
+        assert_eq!(usi_position("7g7f 3c3d"), None);
+        assert_eq!(usi_position("position"), None);
+    }
+}

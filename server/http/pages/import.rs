@@ -1,0 +1,82 @@
+//! The import form (issue 15 §7): `GET /import` shows it, `POST /import` imports the
+//! pasted record through [`imports::import`], the function behind `POST
+//! /api/games/import`, and goes to the stored game's page. Works without JavaScript; the
+//! form carries the session's CSRF token.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect};
+use axum::Form;
+use serde::Deserialize;
+
+use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use crate::domain::imports::{self, ImportError, RecordProblem};
+use crate::domain::{Domain, DomainError};
+
+/// The variants the form offers ("" = detect from the record).
+pub const VARIANTS: [&str; 4] = ["", "xiangqi", "shogi", "minishogi"];
+
+/// What the form sends.
+#[derive(Debug, Default, Deserialize)]
+pub struct ImportForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    variant: String,
+    #[serde(default)]
+    record: String,
+}
+
+/// The import page.
+#[derive(askama::Template)]
+#[template(path = "import.html")]
+pub struct ImportPage {
+    chrome: Chrome,
+    form: ImportForm,
+    error: Option<String>,
+}
+
+/// `GET /import`.
+pub async fn form(ctx: Ctx) -> PageResult {
+    ctx.require_user()?;
+    render(&ImportPage { chrome: ctx.chrome("import.title"), form: ImportForm::default(), error: None })
+}
+
+/// A record's problem in the reader's language: its place, its token and the rules'
+/// reason (the catalogue's `refusal.<code>`, else the English sentence).
+fn problem_text(ctx: &Ctx, problem: &RecordProblem) -> String {
+    let token = problem.token.clone().unwrap_or_default();
+    let reason = ctx
+        .t
+        .lookup(&format!("refusal.{}", problem.code))
+        .map(|text| text.replace("{move}", &token))
+        .filter(|text| !text.contains('{'))
+        .unwrap_or_else(|| problem.detail.clone());
+    match (problem.line, problem.column) {
+        (Some(line), Some(column)) => ctx.t.format(
+            "import.error.place",
+            &[
+                ("line", &line.to_string()),
+                ("column", &column.to_string()),
+                ("token", &token),
+                ("reason", &reason),
+            ],
+        ),
+        _ => reason,
+    }
+}
+
+/// `POST /import`.
+pub async fn submit(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<ImportForm>) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let me = ctx.require_user()?.clone();
+    let variant = Some(form.variant.as_str()).filter(|v| !v.is_empty());
+    let error = match imports::import(&domain, me.id, variant, &form.record).await {
+        Ok(imported) => return Ok(Redirect::to(&format!("/games/{}", imported.game.id)).into_response()),
+        Err(ImportError::Record(problem)) => problem_text(&ctx, &problem),
+        Err(ImportError::Domain(DomainError::Internal(e))) => return Err(PageError::Internal(e.to_string())),
+        Err(ImportError::Domain(error)) => super::refusal_text(ctx.t, &error),
+    };
+    let page = ImportPage { chrome: ctx.chrome("import.title"), form, error: Some(error) };
+    render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
+}
