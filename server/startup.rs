@@ -77,6 +77,7 @@ impl Application {
             clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),
             games: Arc::default(),
             tokens: Arc::default(),
+            rooms: Arc::default(),
         };
         let state = AppState {
             domain: domain.clone(),
@@ -87,6 +88,9 @@ impl Application {
             default_language: settings.application.default_language,
         };
         let live = Arc::clone(&state.live);
+        // Every change made on this instance reaches its sockets directly.
+        let watchers: std::sync::Weak<dyn crate::domain::Watchers> = Arc::downgrade(&live) as std::sync::Weak<live::Hub>;
+        domain.rooms.attach(watchers);
         let password_hashing = Arc::clone(&state.password_hashing);
         let sessions = SessionManagerLayer::new(session_store.clone())
             .with_secure(settings.application.secure_cookies)

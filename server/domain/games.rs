@@ -4,11 +4,13 @@
 use serde::Serialize;
 use sqlx::types::Json;
 use sqlx::{Postgres, Transaction};
-use tavoliere_rules::{Color, EndReason};
+use tavoliere_rules::EndReason;
 use time::OffsetDateTime;
 
 use super::error::{DomainError, DomainResult, ErrorKind};
-use tavoliere_rules::variant::{AnyGame, Notation, PlayedMove, SeatResult};
+use tavoliere_rules::variant::{
+    split_series_display, AnyGame, Notation, PlayedMove, SeatExit, SeatResult, StoredMove,
+};
 
 use super::rules_adapter::{self, move_error, Variant};
 use super::time_control::{self, TimeControl};
@@ -82,7 +84,7 @@ struct MoveRow {
 }
 
 /// One seat of a game as shown to clients.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct SeatView {
     /// 0-based seat index (turn order of the start position: seat 0 plays the first colour).
     pub seat: i32,
@@ -107,10 +109,14 @@ pub struct SeatView {
     pub remaining_ms: i64,
     /// `win`, `loss` or `draw` once the game is over.
     pub outcome: Option<String>,
+    /// After how many stored moves the seat left (resigned or timed out) a game that went
+    /// on. Not part of the API (the replay of a view needs it).
+    #[serde(skip)]
+    pub exit_after_ply: Option<i32>,
 }
 
 /// A played move as shown to clients.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct MoveView {
     /// 1-based ply.
     pub ply: i32,
@@ -128,7 +134,7 @@ pub struct MoveView {
 }
 
 /// The whole state of a game.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct GameView {
     /// Game id.
     pub id: i64,
@@ -185,6 +191,39 @@ pub struct GameView {
 }
 
 impl GameView {
+    /// The rules game this view shows, replayed from its moves and seat exits (the
+    /// rules' one replay of a stored game), with its turns as row ranges.
+    pub fn replay(&self) -> DomainResult<(AnyGame, Vec<std::ops::Range<usize>>)> {
+        let broken = |e: String| DomainError::Internal(anyhow::anyhow!("game {} does not replay: {e}", self.id));
+        let variant = rules_adapter::parse_variant(&self.variant)?;
+        let start = rules_adapter::new_game(
+            variant,
+            &self.ruleset,
+            self.handicap.as_deref(),
+            self.start_position.as_deref(),
+            self.seat_count as usize,
+        )
+        .map_err(|e| broken(e.to_string()))?;
+        let rows: Vec<StoredMove<'_>> = self
+            .moves
+            .iter()
+            .map(|m| StoredMove { turn_number: m.turn_number, seat: m.seat as usize, text: &m.canonical })
+            .collect();
+        let exits: Vec<SeatExit> = self
+            .seats
+            .iter()
+            .filter_map(|s| {
+                Some(SeatExit {
+                    after_rows: s.exit_after_ply? as usize,
+                    seat: s.seat as usize,
+                    timed_out: s.status == "timed-out",
+                })
+            })
+            .collect();
+        let (game, _) = start.replay_stored(&rows, &exits, rows.len()).map_err(|e| broken(e.to_string()))?;
+        Ok((game, StoredMove::turns(variant, &rows)))
+    }
+
     /// The stored moves grouped by turn, as row ranges: a Flickering series or a handicap
     /// turn of several moves is one turn of several rows sharing its turn number.
     pub fn turn_rows(&self) -> Vec<std::ops::Range<usize>> {
@@ -252,14 +291,6 @@ pub struct MoveCheck {
     pub message: String,
 }
 
-fn seat_color(seat: i32) -> Color {
-    if seat == 0 {
-        Color::First
-    } else {
-        Color::Second
-    }
-}
-
 fn variant_of(row: &GameRow) -> DomainResult<Variant> {
     row.variant
         .parse()
@@ -322,86 +353,34 @@ async fn load_moves(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainR
     .await?)
 }
 
-/// The stored moves grouped into the turns the rules play: one row each, except that a
-/// Flickering chess series (`flickering-chess.md` "The series") is stored one row per
-/// move, all with the turn's number, and is played as one text.
-fn turns(variant: Variant, moves: &[MoveRow]) -> Vec<(usize, String)> {
-    let mut turns: Vec<(usize, String)> = Vec::with_capacity(moves.len());
-    for (i, stored) in moves.iter().enumerate() {
-        let continues = variant == Variant::Flickering
-            && i > 0
-            && moves[i - 1].turn_number == stored.turn_number
-            && moves[i - 1].seat == stored.seat;
-        match turns.last_mut() {
-            Some((rows, text)) if continues => {
-                *rows += 1;
-                text.push(',');
-                text.push_str(&stored.notation);
-            }
-            _ => turns.push((1, stored.notation.clone())),
-        }
-    }
-    turns
+/// The stored moves as the rules replay them.
+fn stored_moves(moves: &[MoveRow]) -> Vec<StoredMove<'_>> {
+    moves.iter().map(|m| StoredMove { turn_number: m.turn_number, seat: m.seat as usize, text: &m.notation }).collect()
 }
 
 /// Rebuilds the rules game from the stored canonical moves and the exits of seats that
-/// left a game of more seats, up to the first `upto` rows (whole turns only).
-fn replay(row: &GameRow, moves: &[MoveRow], seats: &[SeatRow], upto: usize) -> DomainResult<AnyGame> {
-    let variant = variant_of(row)?;
+/// left a game of more seats, up to the first `upto` rows (whole turns only): the rules'
+/// one replay of a stored game ([`AnyGame::replay_stored`]). Returns the game and the
+/// rows it played.
+fn replay(row: &GameRow, moves: &[MoveRow], seats: &[SeatRow], upto: usize) -> DomainResult<(AnyGame, usize)> {
     let corrupt = |detail: String| DomainError::Internal(anyhow::anyhow!("game {}: {detail}", row.game_id));
-    let mut game = rules_adapter::new_game(
-        variant,
+    let start = rules_adapter::new_game(
+        variant_of(row)?,
         &row.ruleset,
         row.handicap.as_deref(),
         row.start_position.as_deref(),
         row.seat_count as usize,
     )
     .map_err(|e| corrupt(e.to_string()))?;
-    let mut exits: Vec<(i32, i32, bool)> = seats
+    let rows = stored_moves(moves);
+    let exits: Vec<SeatExit> = seats
         .iter()
-        .filter_map(|s| s.exit_event().map(|(after, timed_out)| (after, s.seat, timed_out)))
+        .filter_map(|s| {
+            let (after, timed_out) = s.exit_event()?;
+            Some(SeatExit { after_rows: after as usize, seat: s.seat as usize, timed_out })
+        })
         .collect();
-    exits.sort_unstable();
-    let mut exits = exits.into_iter().peekable();
-    let mut played = 0usize;
-    let mut leave_after = |game: &mut AnyGame, played: usize| -> DomainResult<()> {
-        while let Some(&(after, seat, timed_out)) = exits.peek() {
-            if after as usize > played {
-                break;
-            }
-            exits.next();
-            game.seat_leaves(seat as usize, timed_out)
-                .map_err(|e| corrupt(format!("seat {seat} exit: {e}")))?;
-        }
-        Ok(())
-    };
-    leave_after(&mut game, 0)?;
-    for (rows, text) in turns(variant, moves) {
-        if played + rows > upto {
-            break;
-        }
-        game.play(&text)
-            .map_err(|e| corrupt(format!("ply {}: stored move {text} refused: {}", played + 1, e)))?;
-        played += rows;
-        leave_after(&mut game, played)?;
-    }
-    Ok(game)
-}
-
-/// One display text per stored row: the turn's display, or for a Flickering series of
-/// several rows its moves one by one (`a) e4, Nf3` → `e4`, `Nf3`).
-fn row_displays(display: &str, rows: usize) -> Vec<String> {
-    if rows <= 1 {
-        return vec![display.to_owned()];
-    }
-    let moves = display.split_once(") ").map_or(display, |(_, moves)| moves);
-    let parts: Vec<String> = moves.split(", ").map(str::to_owned).collect();
-    if parts.len() == rows {
-        return parts;
-    }
-    let mut whole = vec![String::new(); rows];
-    whole[0] = display.to_owned();
-    whole
+    start.replay_stored(&rows, &exits, upto).map_err(|e| corrupt(e.to_string()))
 }
 
 /// A game as the rules see it after its first `ply` stored moves and `exits` seat exits,
@@ -429,14 +408,8 @@ struct Snapshot {
 
 impl RulesState {
     fn rebuild(row: &GameRow, moves: Vec<MoveRow>, seats: &[SeatRow]) -> DomainResult<RulesState> {
-        let game = replay(row, &moves, seats, moves.len())?;
-        let variant = variant_of(row)?;
-        let display = game
-            .display_moves(Notation::Auto)
-            .iter()
-            .zip(turns(variant, &moves))
-            .flat_map(|(text, (rows, _))| row_displays(text, rows))
-            .collect();
+        let (game, _) = replay(row, &moves, seats, moves.len())?;
+        let display = game.display_rows(Notation::Auto, &StoredMove::turns(variant_of(row)?, &stored_moves(&moves)));
         Ok(RulesState {
             ply: moves.len() as i32,
             exits: exits_of(seats),
@@ -451,7 +424,7 @@ impl RulesState {
     fn play(&mut self, text: &str) -> DomainResult<PlayedMove> {
         let played = self.game.play(text).map_err(move_error)?;
         self.ply += played.parts.len() as i32;
-        self.display.extend(row_displays(&played.display, played.parts.len()));
+        self.display.extend(split_series_display(&played.display, played.parts.len()));
         Ok(played)
     }
 }
@@ -617,7 +590,7 @@ struct SeatEnd {
 
 /// How a game ends: the result, the reason and every seat's part.
 #[derive(Clone, Debug, PartialEq)]
-struct Ending {
+pub(crate) struct Ending {
     result: String,
     reason: String,
     seats: Vec<SeatEnd>,
@@ -656,7 +629,7 @@ impl Ending {
     }
 
     /// A two-seat game won by `winner_seat` (`None`: drawn) for `reason`.
-    fn two_seat(winner_seat: Option<i32>, reason: EndReason) -> Ending {
+    pub(crate) fn two_seat(winner_seat: Option<i32>, reason: EndReason) -> Ending {
         let seat = |seat: i32| {
             let (outcome, points, place) = match winner_seat {
                 None => ("draw", 0.5, 1),
@@ -668,6 +641,24 @@ impl Ending {
         Ending {
             result: two_seat_result(winner_seat),
             reason: reason.as_str().to_owned(),
+            seats: vec![seat(0), seat(1)],
+        }
+    }
+
+    /// A two-seat game both players lost by forfeit (a director's double forfeit:
+    /// `0-0`, nobody scores).
+    pub(crate) fn double_forfeit() -> Ending {
+        let seat = |seat: i32| SeatEnd {
+            seat,
+            outcome: "loss",
+            points: 0.0,
+            place: 2,
+            score: 0,
+            secondary_score: 0,
+        };
+        Ending {
+            result: "0-0".to_owned(),
+            reason: EndReason::Forfeit.as_str().to_owned(),
             seats: vec![seat(0), seat(1)],
         }
     }
@@ -686,16 +677,20 @@ fn two_seat_result(winner_seat: Option<i32>) -> String {
     .to_owned()
 }
 
-async fn finish(
+/// Ends an active game with `ending` at `now`: THE function through which a game ends
+/// with a result (the rules, a resignation, a draw agreed, the clock, a director's
+/// decision). Returns whether it ended (`false`: it was over already). The caller
+/// commits and then [`announce`]s the change.
+pub(crate) async fn finish(
     tx: &mut Transaction<'_, Postgres>,
     game_id: i64,
     ending: &Ending,
     now: OffsetDateTime,
-) -> DomainResult<()> {
-    sqlx::query(
+) -> DomainResult<bool> {
+    let ended = sqlx::query(
         r#"update game set status = 'finished', result = $2, reason = $3, deadline = null,
                draw_offer_seat = null, finished_at = $4
-           where game_id = $1"#,
+           where game_id = $1 and status = 'active'"#,
     )
     .bind(game_id)
     .bind(&ending.result)
@@ -703,6 +698,9 @@ async fn finish(
     .bind(now)
     .execute(&mut **tx)
     .await?;
+    if ended.rows_affected() == 0 {
+        return Ok(false);
+    }
     let seats: Vec<i32> = ending.seats.iter().map(|s| s.seat).collect();
     let outcomes: Vec<&str> = ending.seats.iter().map(|s| s.outcome).collect();
     let points: Vec<f64> = ending.seats.iter().map(|s| s.points).collect();
@@ -725,7 +723,28 @@ async fn finish(
     .bind(&secondary)
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    Ok(true)
+}
+
+/// Stops an active game without a result at `now` (`reason`: `aborted` by a player,
+/// `annulled` by a director). Returns whether it stopped (`false`: it was over already).
+pub(crate) async fn stop(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    reason: &str,
+    now: OffsetDateTime,
+) -> DomainResult<bool> {
+    let stopped = sqlx::query(
+        r#"update game set status = 'aborted', reason = $2, deadline = null,
+               draw_offer_seat = null, finished_at = $3
+           where game_id = $1 and status = 'active'"#,
+    )
+    .bind(game_id)
+    .bind(reason)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(stopped.rows_affected() > 0)
 }
 
 /// Submits a move: the ONE function through which every transport plays a move.
@@ -1012,7 +1031,6 @@ fn after_move(
     ending: Option<&Ending>,
 ) -> DomainResult<GameView> {
     row.current_ply = *write.plies.last().expect("a move stores at least one row");
-    domain.announcer.announce(notify::GameChanged { game_id: row.game_id, ply: row.current_ply });
     row.turn_seat = write.next_seat;
     row.turn_started_at = write.now;
     row.draw_offer_seat = write.draw_offer;
@@ -1038,7 +1056,21 @@ fn after_move(
     let view = assemble(row, seats, &state, deadline)?;
     state.snapshot = ending.is_none().then(|| Snapshot { row: row.clone(), seats: seats.to_vec() });
     domain.games.put(row.game_id, state);
-    Ok(view)
+    Ok(announce(domain, view))
+}
+
+/// The one announcement of a committed change of a game, whatever made it (a move, an
+/// action, the clock, a director): its view goes to this instance's sockets at once
+/// ([`super::LocalRooms`]), and the change to every instance just after
+/// ([`notify::Announcer`]; they read it unless they have that revision).
+pub(crate) fn announce(domain: &Domain, view: GameView) -> GameView {
+    domain.rooms.publish(&view);
+    domain.announcer.announce(notify::GameChanged {
+        game_id: view.id,
+        ply: view.ply,
+        revision: view.revision,
+    });
+    view
 }
 
 /// The rows read before `finish`, as `finish` left them.
@@ -1067,7 +1099,7 @@ pub async fn check_move(
     account_id: i64,
     text: &str,
 ) -> DomainResult<MoveCheck> {
-    let mut tx = domain.pool.begin().await?;
+    let mut tx = read_snapshot(domain).await?;
     let row = load_game(&mut tx, game_id).await?;
     let seats = load_seats(&mut tx, game_id).await?;
     seat_of(&seats, account_id)?;
@@ -1116,10 +1148,18 @@ async fn load_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainRe
 /// # Errors
 /// Unknown game (404).
 pub async fn view(domain: &Domain, game_id: i64) -> DomainResult<GameView> {
-    let mut tx = domain.pool.begin().await?;
+    let mut tx = read_snapshot(domain).await?;
     let view = view_in(domain, &mut tx, game_id).await?;
     tx.commit().await?;
     Ok(view)
+}
+
+/// A read-only transaction whose statements all see one snapshot of the database
+/// (REPEATABLE READ): a game row, its seats and its moves read in it agree with each
+/// other even while a move commits between the statements (issue 24 item 2; in READ
+/// COMMITTED each statement sees the commits made before it started).
+async fn read_snapshot(domain: &Domain) -> DomainResult<Transaction<'static, Postgres>> {
+    Ok(domain.pool.begin_with("begin isolation level repeatable read read only").await?)
 }
 
 /// Where a Flickering series being built can go next.
@@ -1140,7 +1180,7 @@ pub struct SeriesOptions {
 /// # Errors
 /// Unknown game (404), game over (409), not a series game or an illegal prefix (422).
 pub async fn series_options(domain: &Domain, game_id: i64, prefix: &str) -> DomainResult<SeriesOptions> {
-    let mut tx = domain.pool.begin().await?;
+    let mut tx = read_snapshot(domain).await?;
     let row = load_game(&mut tx, game_id).await?;
     ensure_active(&row)?;
     let seats = load_seats(&mut tx, game_id).await?;
@@ -1151,28 +1191,32 @@ pub async fn series_options(domain: &Domain, game_id: i64, prefix: &str) -> Doma
     Ok(SeriesOptions { prefix: prefix.map(str::to_owned).collect(), next, can_end })
 }
 
-/// The position of a game after its first `ply` stored moves (whole turns: within a
-/// Flickering series, the position before it), with the number of moves it shows.
+/// The game's view and its position after its first `ply` stored moves (whole turns:
+/// within a Flickering series, the position before it; `None` or more than were played:
+/// now), with the number of moves it shows, all read in one snapshot.
 ///
 /// # Errors
 /// Unknown game (404).
-pub async fn position_at(domain: &Domain, game_id: i64, ply: usize) -> DomainResult<(String, usize)> {
-    let mut tx = domain.pool.begin().await?;
+pub async fn position_at(
+    domain: &Domain,
+    game_id: i64,
+    ply: Option<usize>,
+) -> DomainResult<(GameView, String, usize)> {
+    let mut tx = read_snapshot(domain).await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    let asked = ply.map_or(view.moves.len(), |p| p.min(view.moves.len()));
+    if asked == view.moves.len() {
+        tx.commit().await?;
+        let fen = view.position.clone();
+        return Ok((view, fen, asked));
+    }
     let row = load_game(&mut tx, game_id).await?;
     let seats = load_seats(&mut tx, game_id).await?;
     let moves = load_moves(&mut tx, game_id).await?;
     tx.commit().await?;
-    let variant = variant_of(&row)?;
-    let shown = turns(variant, &moves)
-        .iter()
-        .scan(0, |rows, (n, _)| {
-            *rows += n;
-            Some(*rows)
-        })
-        .take_while(|rows| *rows <= ply)
-        .last()
-        .unwrap_or(0);
-    Ok((replay(&row, &moves, &seats, shown)?.fen(), shown))
+    let (game, shown) = replay(&row, &moves, &seats, asked)?;
+    let fen = game.fen();
+    Ok((view, fen, shown))
 }
 
 /// The game's record in the variant's own record format (Flickering chess, the Seven
@@ -1182,7 +1226,7 @@ pub async fn position_at(domain: &Domain, game_id: i64, ply: usize) -> DomainRes
 /// # Errors
 /// Unknown game (404).
 pub async fn record_text(domain: &Domain, game_id: i64) -> DomainResult<Option<String>> {
-    let mut tx = domain.pool.begin().await?;
+    let mut tx = read_snapshot(domain).await?;
     let row = load_game(&mut tx, game_id).await?;
     let seats = load_seats(&mut tx, game_id).await?;
     let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
@@ -1206,17 +1250,29 @@ pub async fn record_text(domain: &Domain, game_id: i64) -> DomainResult<Option<S
     Ok(game.record_text(&tags))
 }
 
-/// Reads the game's view, tells the live sockets of every instance (the notification is
-/// delivered at commit, see server/live) and commits.
-async fn announce_and_commit(
+/// Reads and [`announce`]s games changed by a committed transaction that did not build
+/// their views (a director's decisions). A game that cannot be read is left to the
+/// hub's resync.
+pub(crate) async fn announce_stored(domain: &Domain, game_ids: &[i64]) {
+    for &game_id in game_ids {
+        match view(domain, game_id).await {
+            Ok(view) => {
+                announce(domain, view);
+            }
+            Err(error) => tracing::warn!(game.id = game_id, %error, "cannot announce a changed game"),
+        }
+    }
+}
+
+/// Reads the game's view as the change left it, commits and [`announce`]s it.
+pub(crate) async fn announce_and_commit(
     domain: &Domain,
     mut tx: Transaction<'_, Postgres>,
     game_id: i64,
 ) -> DomainResult<GameView> {
     let view = view_in(domain, &mut tx, game_id).await?;
-    notify::game_changed(&mut tx, game_id, view.ply).await?;
     tx.commit().await?;
-    Ok(view)
+    Ok(announce(domain, view))
 }
 
 async fn view_in(
@@ -1281,6 +1337,7 @@ fn assemble(
                     remaining_seconds: s.remaining_ms / 1000,
                     remaining_ms: s.remaining_ms,
                     outcome: s.outcome.clone(),
+                    exit_after_ply: s.exit_after_ply,
                 }
             })
             .collect(),
@@ -1404,7 +1461,8 @@ async fn seat_exit(
     .execute(&mut **tx)
     .await?;
     if let Some(ending) = game.is_over().then(|| Ending::from_game(&game)).flatten() {
-        return finish(tx, game_id, &ending, at).await;
+        finish(tx, game_id, &ending, at).await?;
+        return Ok(());
     }
     let next_seat = game.seat_to_move() as i32;
     if next_seat == row.turn_seat {
@@ -1537,16 +1595,7 @@ pub async fn abort(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
             "every side has moved: the game can no longer be aborted".to_owned(),
         ));
     }
-    sqlx::query(
-        r#"update game set status = 'aborted', reason = $2, deadline = null,
-               draw_offer_seat = null, finished_at = $3
-           where game_id = $1"#,
-    )
-    .bind(game_id)
-    .bind(EndReason::Aborted.as_str())
-    .bind(domain.clock.now())
-    .execute(&mut *tx)
-    .await?;
+    stop(&mut tx, game_id, EndReason::Aborted.as_str(), domain.clock.now()).await?;
     announce_and_commit(domain, tx, game_id).await
 }
 
@@ -1686,17 +1735,13 @@ async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTime) -> Doma
     if row.seat_count > 2 {
         // The seat leaves at its deadline; the game goes on without it.
         seat_exit(domain, &mut tx, &row, &seats, seat.seat, true, deadline).await?;
-        notify::game_changed(&mut tx, game_id, row.current_ply).await?;
-        tx.commit().await?;
+        announce_and_commit(domain, tx, game_id).await?;
         tracing::info!(game.id = game_id, seat = seat.seat, "seat timed out");
         return Ok(true);
     }
     let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
     let winner = seats.iter().map(|s| s.seat).find(|s| *s != seat.seat);
-    let opponent_can_win = winner
-        .map(|w| can_possibly_win(variant_of(&row)?, &game.fen(), seat_color(w)))
-        .transpose()?
-        .unwrap_or(false);
+    let opponent_can_win = winner.is_some_and(|w| game.can_possibly_win(w as usize));
     let ending = if opponent_can_win {
         Ending::two_seat(winner, EndReason::Timeout)
     } else {
@@ -1704,48 +1749,7 @@ async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTime) -> Doma
     };
     // The game ends at the deadline, not at the sweep.
     finish(&mut tx, game_id, &ending, deadline).await?;
-    notify::game_changed(&mut tx, game_id, row.current_ply).await?;
-    tx.commit().await?;
+    announce_and_commit(domain, tx, game_id).await?;
     tracing::info!(game.id = game_id, reason = %ending.reason, "game ended on time");
     Ok(true)
-}
-
-/// Whether `color` still has material to win with.
-///
-/// Xiangqi (xiangqi.md "CXQ automatic draws", dead position: a side with no chariot,
-/// horse, cannon or soldier cannot attack): only those pieces can give mate. Shogi and MiniShogi: captured pieces return
-/// as drops, so a player can always still win.
-fn can_possibly_win(variant: Variant, fen: &str, color: Color) -> DomainResult<bool> {
-    Ok(match variant {
-        Variant::Xiangqi => {
-            let board = fen.split_whitespace().next().unwrap_or("");
-            board.chars().any(|c| {
-                let own = match color {
-                    Color::First => c.is_ascii_uppercase(),
-                    Color::Second => c.is_ascii_lowercase(),
-                };
-                own && matches!(c.to_ascii_lowercase(), 'r' | 'n' | 'h' | 'c' | 'p')
-            })
-        }
-        Variant::Shogi | Variant::MiniShogi | Variant::Flickering | Variant::SevenKingdoms => true,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_xiangqi_side_without_attackers_cannot_win() {
-        let fen = "4k4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1";
-        assert!(!can_possibly_win(Variant::Xiangqi, fen, Color::First).unwrap());
-        let with_pawn = "4k4/4a4/9/9/9/9/4P4/9/4A4/3AK4 w - - 0 1";
-        assert!(can_possibly_win(Variant::Xiangqi, with_pawn, Color::First).unwrap());
-        assert!(!can_possibly_win(Variant::Xiangqi, with_pawn, Color::Second).unwrap());
-    }
-
-    #[test]
-    fn a_shogi_player_can_always_still_win() {
-        assert!(can_possibly_win(Variant::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b - 1", Color::Second).unwrap());
-    }
 }

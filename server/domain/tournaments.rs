@@ -23,6 +23,7 @@ use time::OffsetDateTime;
 
 use super::accounts::{account_id_by_username, Account, Role};
 use super::error::{DomainError, DomainResult};
+use super::games;
 use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
@@ -982,11 +983,15 @@ pub async fn withdraw(
     let games = section_games(&mut *tx, section_id).await?;
     let records: Vec<GameRecord> = games.iter().map(SectionGame::record).collect();
     let reason = reason.map_or_else(|| format!("withdrawal of {username}"), str::to_owned);
+    let mut ended = Vec::new();
     for change in apply_withdrawal(PlayerId(player_id), &records, row.withdrawal_rule()) {
-        set_result(&mut tx, change.game.0, change.to, now).await?;
+        if set_result(&mut tx, change.game.0, change.to, now).await? {
+            ended.push(change.game.0);
+        }
         audit(&mut tx, change.game.0, actor.id, now, "withdrawal", change.from, change.to, &reason).await?;
     }
     tx.commit().await?;
+    games::announce_stored(domain, &ended).await;
     section(domain, section_id).await
 }
 
@@ -1041,7 +1046,7 @@ async fn create_game(
     second: i64,
 ) -> DomainResult<i64> {
     let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
-    let game_id = super::games::create_in(
+    let game_id = games::create_in(
         domain,
         tx,
         variant,
@@ -1377,64 +1382,35 @@ pub fn game_result(
     }
 }
 
-/// Stores a director's result: an active game ends (finished with the result, or aborted
-/// when annulled) and the decision overrides the board result in the standings.
+/// Stores a director's result: an active game ends through the games' one ending
+/// function (finished with the result, or stopped when annulled) and the decision
+/// overrides the board result in the standings. Returns whether the game itself changed
+/// (the caller announces it after the commit: [`games::announce_stored`]).
 async fn set_result(
     tx: &mut Transaction<'_, Postgres>,
     game_id: i64,
     result: GameResult,
     now: OffsetDateTime,
-) -> DomainResult<()> {
-    let (text, winner_seat, reason) = match result {
-        GameResult::FirstWins => ("1-0", Some(0), EndReason::Adjudication),
-        GameResult::SecondWins => ("0-1", Some(1), EndReason::Adjudication),
-        GameResult::Draw => ("1/2-1/2", None, EndReason::Adjudication),
-        GameResult::ForfeitFirstWins => ("1-0", Some(0), EndReason::Forfeit),
-        GameResult::ForfeitSecondWins => ("0-1", Some(1), EndReason::Forfeit),
-        GameResult::DoubleForfeit => ("0-0", Some(-1), EndReason::Forfeit),
+) -> DomainResult<bool> {
+    let ending = match result {
+        GameResult::FirstWins => games::Ending::two_seat(Some(0), EndReason::Adjudication),
+        GameResult::SecondWins => games::Ending::two_seat(Some(1), EndReason::Adjudication),
+        GameResult::Draw => games::Ending::two_seat(None, EndReason::Adjudication),
+        GameResult::ForfeitFirstWins => games::Ending::two_seat(Some(0), EndReason::Forfeit),
+        GameResult::ForfeitSecondWins => games::Ending::two_seat(Some(1), EndReason::Forfeit),
+        GameResult::DoubleForfeit => games::Ending::double_forfeit(),
         GameResult::Annulled => {
-            sqlx::query(
-                r#"update game set status = 'aborted', reason = 'annulled', deadline = null,
-                       draw_offer_seat = null, finished_at = $2
-                   where game_id = $1 and status = 'active'"#,
-            )
-            .bind(game_id)
-            .bind(now)
-            .execute(&mut **tx)
-            .await?;
-            return store_decision(tx, game_id, result).await;
+            let stopped = games::stop(tx, game_id, "annulled", now).await?;
+            store_decision(tx, game_id, result).await?;
+            return Ok(stopped);
         }
         GameResult::Pending => {
             return Err(DomainError::Invalid("a game cannot be set back to pending".to_owned()));
         }
     };
-    let ended = sqlx::query(
-        r#"update game set status = 'finished', result = $2, reason = $3, deadline = null,
-               draw_offer_seat = null, finished_at = $4
-           where game_id = $1 and status = 'active'"#,
-    )
-    .bind(game_id)
-    .bind(text)
-    .bind(reason.as_str())
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    if ended.rows_affected() > 0 {
-        // Seat outcomes as the games domain records them (-1: nobody wins, double forfeit).
-        sqlx::query(
-            r#"update game_seat set
-                   outcome = case when $2::int is null then 'draw'
-                                  when seat = $2 then 'win' else 'loss' end,
-                   points = case when $2::int is null then 0.5
-                                 when seat = $2 then 1 else 0 end
-               where game_id = $1"#,
-        )
-        .bind(game_id)
-        .bind(winner_seat)
-        .execute(&mut **tx)
-        .await?;
-    }
-    store_decision(tx, game_id, result).await
+    let ended = games::finish(tx, game_id, &ending, now).await?;
+    store_decision(tx, game_id, result).await?;
+    Ok(ended)
 }
 
 async fn store_decision(
@@ -1577,9 +1553,13 @@ pub async fn decide(
         )));
     }
     let now = domain.clock.now();
-    set_result(&mut tx, game_id, result, now).await?;
+    let ended = set_result(&mut tx, game_id, result, now).await?;
     audit(&mut tx, game_id, actor.id, now, decision.kind(), before, result, reason).await?;
     tx.commit().await?;
+    if ended {
+        // A watcher sees the director's decision at once, like any other ending.
+        games::announce_stored(domain, &[game_id]).await;
+    }
     Ok(GameDecision { game_id, result })
 }
 
