@@ -616,8 +616,11 @@ impl AnyGame {
     ) -> Result<AnyGame, SetupError> {
         let game = AnyGame::with_rules(variant, ruleset, handicap, start)?;
         // One turn per text: each its own turn number.
-        let rows: Vec<StoredMove<'_>> =
-            moves.into_iter().enumerate().map(|(i, text)| StoredMove { turn_number: i as i32, seat: 0, text }).collect();
+        let rows: Vec<StoredMove<'_>> = moves
+            .into_iter()
+            .enumerate()
+            .map(|(i, text)| StoredMove { turn_number: i as i32, seat: 0, text })
+            .collect();
         match game.replay_stored(&rows, &[], rows.len()) {
             Ok((game, _)) => Ok(game),
             Err(StoredReplayError::Move { row, error }) => Err(SetupError::Replay { ply: row as u32, error }),
@@ -1325,7 +1328,8 @@ mod tests {
         let bare = AnyGame::new(Variant::Xiangqi, Some("4k4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1")).unwrap();
         assert!(!bare.can_possibly_win(0));
         assert!(!bare.can_possibly_win(1));
-        let with_pawn = AnyGame::new(Variant::Xiangqi, Some("4k4/4a4/9/9/9/9/4P4/9/4A4/3AK4 w - - 0 1")).unwrap();
+        let with_pawn =
+            AnyGame::new(Variant::Xiangqi, Some("4k4/4a4/9/9/9/9/4P4/9/4A4/3AK4 w - - 0 1")).unwrap();
         assert!(with_pawn.can_possibly_win(0));
         assert!(!with_pawn.can_possibly_win(1));
         let start = AnyGame::new(Variant::Xiangqi, None).unwrap();

@@ -305,7 +305,8 @@ impl Hub {
             return;
         };
         let current = move |room: &Room| {
-            change.revision != GameChanged::UNKNOWN && room.revision.load(Ordering::Relaxed) >= change.revision
+            change.revision != GameChanged::UNKNOWN
+                && room.revision.load(Ordering::Relaxed) >= change.revision
         };
         if current(&room) {
             return;
@@ -341,15 +342,8 @@ impl Hub {
 /// last sent, and re-reads the games that changed unannounced: a move whose announcement
 /// was lost (the instance that stored it died right after its commit, see
 /// [`notify::Announcer`]) reaches the sockets all the same, at most `every` late.
-pub async fn resync(hub: Arc<Hub>, every: Duration, mut shutdown: watch::Receiver<bool>) {
-    let mut ticker = tokio::time::interval(every);
-    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = ticker.tick() => hub.resync_once().await,
-            _ = shutdown.changed() => return,
-        }
-    }
+pub async fn resync(hub: Arc<Hub>, every: Duration, shutdown: watch::Receiver<bool>) {
+    crate::tasks::every(every, shutdown, || hub.resync_once()).await;
 }
 
 impl Hub {

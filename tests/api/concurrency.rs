@@ -116,7 +116,12 @@ async fn reads_racing_continuous_moves_never_fail() {
     for reader in readers {
         let (reads, failures) = reader.await.unwrap();
         total += reads;
-        assert!(failures.is_empty(), "{} of {reads} reads failed: {:?}", failures.len(), &failures[..failures.len().min(5)]);
+        assert!(
+            failures.is_empty(),
+            "{} of {reads} reads failed: {:?}",
+            failures.len(),
+            &failures[..failures.len().min(5)]
+        );
     }
     assert!(total > 100, "the readers read while the moves were played ({total} reads)");
 }

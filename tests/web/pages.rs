@@ -577,8 +577,9 @@ async fn a_move_form_without_a_readable_ply_is_refused() {
     let (mut red, _black, game) = game_between(&app, "xiangqi").await;
     let page = red.get(&game).await;
     for ply in ["", "one", "1.5"] {
-        let refused =
-            red.post(&format!("{game}/move"), &[("csrf", &page.csrf()), ("move", "h2e2"), ("ply", ply)]).await;
+        let refused = red
+            .post(&format!("{game}/move"), &[("csrf", &page.csrf()), ("move", "h2e2"), ("ply", ply)])
+            .await;
         assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "ply {ply:?}");
         assert!(refused.body.contains(r#"id="move-error""#), "the refusal is shown by the field");
     }
