@@ -27,7 +27,8 @@ fuzz_target!(|data: &[u8]| {
         }
         Ok(other) => format!("{other:?}"),
         Err(e) => {
-            ServerMessage::Error { code: "malformed", message: format!("unreadable message: {e}") }.to_text()
+            ServerMessage::Error { code: "malformed", message: format!("unreadable message: {e}"), errors: None }
+                .to_text()
         }
     };
     if answer.starts_with('{') {

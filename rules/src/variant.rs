@@ -590,7 +590,17 @@ impl AnyGame {
             }
             Variant::Flickering => {
                 let position = match start {
-                    Some(fen) => chess_notation::fen::parse(fen).map_err(StartPositionError::Chess)?,
+                    Some(fen) => {
+                        let position = chess_notation::fen::parse(fen).map_err(StartPositionError::Chess)?;
+                        // A supplied start is judged within a small bound before the game
+                        // (which judges every later series with the default bound) is made.
+                        let limits = chess::SearchLimits::START_POSITION;
+                        if chess::search_saving_series(&position, limits).0 == chess::SearchResult::Undecided
+                        {
+                            return Err(StartPositionError::Undecided.into());
+                        }
+                        position
+                    }
                     None => chess::Position::new(),
                 };
                 Inner::Flickering(Box::new(chess::Game::from_position(position)))

@@ -53,6 +53,14 @@ pub struct SearchLimits {
     pub max_nodes: u64,
 }
 
+impl SearchLimits {
+    /// The bound on judging a start position someone supplied (a challenge's or an
+    /// imported record's FEN): 250,000 states, a tenth of a second or so. A start whose
+    /// mate or stalemate cannot be decided within it is refused, so that one request
+    /// cannot cost seconds of work (the fuzz target `chess_fen` found such positions).
+    pub const START_POSITION: SearchLimits = SearchLimits { max_nodes: 250_000 };
+}
+
 impl Default for SearchLimits {
     /// Four million states: well beyond the hardest positions measured (see the
     /// `chess` benchmark), a few seconds at worst.

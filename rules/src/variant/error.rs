@@ -741,6 +741,9 @@ pub enum StartPositionError {
     Kingdoms(kingdoms_notation::position_text::PositionTextError),
     /// A Seven Kingdoms seating.
     Seating(seven_kingdoms::SeatingError),
+    /// A Flickering chess start whose mate or stalemate the series search cannot decide
+    /// within [`chess::SearchLimits::START_POSITION`].
+    Undecided,
 }
 
 impl fmt::Display for StartPositionError {
@@ -751,6 +754,9 @@ impl fmt::Display for StartPositionError {
             StartPositionError::Chess(e) => e.fmt(f),
             StartPositionError::Kingdoms(e) => e.fmt(f),
             StartPositionError::Seating(e) => e.fmt(f),
+            StartPositionError::Undecided => {
+                f.write_str("whether the player to move is mated cannot be decided quickly in this position")
+            }
         }
     }
 }
