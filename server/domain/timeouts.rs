@@ -1,5 +1,5 @@
 //! The background tasks that end games whose deadline has passed: the correspondence
-//! sweep and the live clocks' flag (`crate::live::clock`), one loop over the due games.
+//! sweep and the live clocks' flag, one loop over the due games.
 //!
 //! Deadlines are stored timestamps computed from the clock state in the database, so a
 //! restart gives nobody free time: the first sweep after it ends every game whose

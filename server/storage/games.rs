@@ -9,6 +9,85 @@ use time::OffsetDateTime;
 use crate::domain::error::{DomainError, DomainResult};
 use crate::domain::time_control::TimeControl;
 
+/// A game's status, as the database constraint `game_status_check` allows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    /// Being played.
+    Active,
+    /// Over with a result.
+    Finished,
+    /// Stopped without a result (aborted by a player, annulled by a director).
+    Aborted,
+}
+
+impl GameStatus {
+    /// The stored (and shown) name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Aborted => "aborted",
+        }
+    }
+}
+
+impl std::fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for GameStatus {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<GameStatus, String> {
+        match text {
+            "active" => Ok(GameStatus::Active),
+            "finished" => Ok(GameStatus::Finished),
+            "aborted" => Ok(GameStatus::Aborted),
+            other => Err(format!("unknown game status {other:?}")),
+        }
+    }
+}
+
+impl sqlx::Type<Postgres> for GameStatus {
+    fn type_info() -> sqlx::postgres::PgTypeInfo {
+        <String as sqlx::Type<Postgres>>::type_info()
+    }
+
+    fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
+        <String as sqlx::Type<Postgres>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Postgres> for GameStatus {
+    fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<GameStatus, sqlx::error::BoxDynError> {
+        Ok(<&str as sqlx::Decode<Postgres>>::decode(value)?.parse()?)
+    }
+}
+
+/// A seat's outcome, as the database constraint `game_seat_outcome_check` allows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatOutcome {
+    /// Won (place 1 of a two-seat game).
+    Win,
+    /// Lost.
+    Loss,
+    /// Drawn.
+    Draw,
+}
+
+impl SeatOutcome {
+    /// The stored (and shown) name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeatOutcome::Win => "win",
+            SeatOutcome::Loss => "loss",
+            SeatOutcome::Draw => "draw",
+        }
+    }
+}
+
 /// A game row.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct GameRow {
@@ -18,7 +97,7 @@ pub struct GameRow {
     pub(crate) handicap: Option<String>,
     pub(crate) start_position: Option<String>,
     pub(crate) seat_count: i32,
-    pub(crate) status: String,
+    pub(crate) status: GameStatus,
     pub(crate) result: Option<String>,
     pub(crate) reason: Option<String>,
     pub(crate) current_ply: i32,
@@ -218,7 +297,7 @@ pub(crate) async fn write_move(
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SeatEnd {
     pub(crate) seat: i32,
-    pub(crate) outcome: &'static str,
+    pub(crate) outcome: SeatOutcome,
     pub(crate) points: f64,
     pub(crate) place: i32,
     pub(crate) score: i32,
@@ -381,7 +460,7 @@ pub(crate) async fn store_ending(
         return Ok(false);
     }
     let seats: Vec<i32> = ends.iter().map(|s| s.seat).collect();
-    let outcomes: Vec<&str> = ends.iter().map(|s| s.outcome).collect();
+    let outcomes: Vec<&str> = ends.iter().map(|s| s.outcome.as_str()).collect();
     let points: Vec<f64> = ends.iter().map(|s| s.points).collect();
     let places: Vec<i32> = ends.iter().map(|s| s.place).collect();
     let scores: Vec<i32> = ends.iter().map(|s| s.score).collect();

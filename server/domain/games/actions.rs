@@ -37,7 +37,7 @@ pub(crate) async fn begin_player_action(
 }
 
 pub(crate) fn ensure_active(row: &GameRow) -> DomainResult<()> {
-    if row.status == "active" {
+    if row.status == GameStatus::Active {
         Ok(())
     } else {
         Err(DomainError::coded(

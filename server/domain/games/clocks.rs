@@ -26,7 +26,7 @@ pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult
     for game_id in ids {
         let mut tx = domain.pool.begin().await?;
         let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
-        if row.status == "active" {
+        if row.status == GameStatus::Active {
             if let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) {
                 let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
                 let deadline =
@@ -66,7 +66,7 @@ pub(crate) async fn expire_if_overdue(
 pub(crate) async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTime) -> DomainResult<bool> {
     let mut tx = domain.pool.begin().await?;
     let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
-    if row.status != "active" {
+    if row.status != GameStatus::Active {
         return Ok(false);
     }
     let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) else {

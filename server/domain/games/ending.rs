@@ -21,9 +21,9 @@ impl Ending {
             .iter()
             .map(|s| {
                 let (outcome, points) = match s.result {
-                    SeatResult::Win => ("win", 1.0),
-                    SeatResult::Draw => ("draw", 0.5),
-                    SeatResult::Loss => ("loss", 0.0),
+                    SeatResult::Win => (SeatOutcome::Win, 1.0),
+                    SeatResult::Draw => (SeatOutcome::Draw, 0.5),
+                    SeatResult::Loss => (SeatOutcome::Loss, 0.0),
                 };
                 SeatEnd {
                     seat: s.seat as i32,
@@ -37,7 +37,7 @@ impl Ending {
             .collect();
         seats.sort_by_key(|s| s.seat);
         let result = if seats.len() == 2 {
-            two_seat_result(seats.iter().find(|s| s.outcome == "win").map(|s| s.seat))
+            two_seat_result(seats.iter().find(|s| s.outcome == SeatOutcome::Win).map(|s| s.seat))
         } else {
             seats.iter().map(|s| s.place.to_string()).collect::<Vec<_>>().join("-")
         };
@@ -48,9 +48,9 @@ impl Ending {
     pub(crate) fn two_seat(winner_seat: Option<i32>, reason: EndReason) -> Ending {
         let seat = |seat: i32| {
             let (outcome, points, place) = match winner_seat {
-                None => ("draw", 0.5, 1),
-                Some(w) if w == seat => ("win", 1.0, 1),
-                Some(_) => ("loss", 0.0, 2),
+                None => (SeatOutcome::Draw, 0.5, 1),
+                Some(w) if w == seat => (SeatOutcome::Win, 1.0, 1),
+                Some(_) => (SeatOutcome::Loss, 0.0, 2),
             };
             SeatEnd { seat, outcome, points, place, score: 0, secondary_score: 0 }
         };
@@ -66,7 +66,7 @@ impl Ending {
     pub(crate) fn double_forfeit() -> Ending {
         let seat = |seat: i32| SeatEnd {
             seat,
-            outcome: "loss",
+            outcome: SeatOutcome::Loss,
             points: 0.0,
             place: 2,
             score: 0,
@@ -158,13 +158,13 @@ pub(crate) async fn announce_and_commit(
 
 /// The rows read before `finish`, as `finish` left them.
 pub(crate) fn end_rows(row: &mut GameRow, seats: &mut [SeatRow], ending: &Ending) {
-    row.status = "finished".to_owned();
+    row.status = GameStatus::Finished;
     row.result = Some(ending.result.clone());
     row.reason = Some(ending.reason.clone());
     row.draw_offer_seat = None;
     for seat in seats.iter_mut() {
         if let Some(end) = ending.of_seat(seat.seat) {
-            seat.outcome = Some(end.outcome.to_owned());
+            seat.outcome = Some(end.outcome.as_str().to_owned());
             seat.place = Some(end.place);
             seat.score = Some(end.score);
             seat.secondary_score = Some(end.secondary_score);

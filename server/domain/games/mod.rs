@@ -29,8 +29,8 @@ use tavoliere_rules::variant::{
 use super::rules_adapter::{self, move_error, Variant};
 use super::time_control::{self, TimeControl};
 use super::Domain;
-pub use crate::storage::games::GameSummary;
 use crate::storage::games::*;
+pub use crate::storage::games::{GameStatus, GameSummary};
 use crate::storage::notify;
 use crate::storage::vacation::{leave_after, leave_of_accounts};
 

@@ -52,8 +52,9 @@ pub(crate) async fn move_on_copy(
     let game_id = row.game_id;
     let mover = seats.iter().find(|s| s.account_id == account_id && s.seat == row.turn_seat).cloned();
     // Leave to count needs the leave periods: the locked path reads them.
-    let plain =
-        row.status == "active" && row.current_ply == expected_ply && !seats.iter().any(|s| s.has_leave);
+    let plain = row.status == GameStatus::Active
+        && row.current_ply == expected_ply
+        && !seats.iter().any(|s| s.has_leave);
     let (true, Some(mine)) = (plain, mover) else {
         state.snapshot = Some(Snapshot { row, seats });
         domain.games.put(game_id, state);

@@ -217,7 +217,7 @@ pub(crate) async fn view_in(
     let row = load_game(tx, game_id).await?;
     let seats = load_seats(tx, game_id).await?;
     let state = rules_state(domain, tx, &row, &seats, false).await?;
-    let active = row.status == "active";
+    let active = row.status == GameStatus::Active;
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
         Some(seat) => {
@@ -241,7 +241,7 @@ pub(crate) fn assemble(
     let game = &state.game;
     let display = &state.display;
     let moves = &state.rows;
-    let active = row.status == "active";
+    let active = row.status == GameStatus::Active;
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     // Scores while the game goes on (Seven Kingdoms captures); the stored ones once over.
     let standings = if row.seat_count > 2 && active { game.standings_now() } else { Vec::new() };
@@ -298,7 +298,7 @@ pub(crate) fn assemble(
         time_control: row.time_control.0,
         vacation_allowed: row.vacation_allowed,
         deadline,
-        status: row.status.clone(),
+        status: row.status.as_str().to_owned(),
         result: row.result.clone(),
         reason: row.reason.clone(),
         draw_offer_seat: row.draw_offer_seat,
@@ -450,7 +450,7 @@ pub async fn list_for_player(
     status: Option<&str>,
 ) -> DomainResult<Vec<GameSummary>> {
     if let Some(s) = status {
-        if !["active", "finished", "aborted"].contains(&s) {
+        if s.parse::<GameStatus>().is_err() {
             return Err(DomainError::Invalid(format!(
                 "unknown status {s:?} (known: active, finished, aborted)"
             )));
