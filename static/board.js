@@ -11,10 +11,12 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-const game = document.getElementById("game");
-const form = document.getElementById("move-form");
-const wrap = document.getElementById("board");
-const svg = wrap ? wrap.querySelector("svg") : null;
+// The page's elements, found again each time live mode swaps in a redrawn game
+// (static/live.js dispatches "tavoliere:redrawn").
+let game = null;
+let form = null;
+let wrap = null;
+let svg = null;
 
 // The board's size in points: [files, ranks].
 function boardSize(variant) {
@@ -88,7 +90,9 @@ function moveField() {
 
 function submitMove(text) {
   moveField().value = text;
-  form.submit();
+  // requestSubmit fires the submit event, so live mode can send the form without a reload.
+  if (form.requestSubmit) form.requestSubmit();
+  else form.submit();
 }
 
 // Offers `options` (label, value) as buttons; `pick` gets the chosen value.
@@ -149,7 +153,7 @@ function showTargets(variant, from, legal, play) {
 }
 
 // Flickering chess: the series being built, and the legal next moves after it.
-const series = { moves: [], canEnd: false };
+let series = { moves: [], canEnd: false };
 
 // Shows a move of the series on the drawing: the piece slides to its target, a piece
 // standing there is taken off. (Castling's rook and en passant are shown by the server
@@ -188,12 +192,18 @@ function addSeriesClear() {
   button.type = "button";
   button.id = "series-clear";
   button.textContent = form.dataset.seriesClear || "×";
-  button.addEventListener("click", () => window.location.reload());
+  button.addEventListener("click", () => (window.tavoliereLive ? window.tavoliereLive.redraw() : window.location.reload()));
   form.appendChild(button);
 }
 
 async function start() {
+  game = document.getElementById("game");
+  form = document.getElementById("move-form");
+  wrap = document.getElementById("board");
+  svg = wrap ? wrap.querySelector("svg") : null;
+  series = { moves: [], canEnd: false };
   if (!game || !form || !svg || !window.fetch) return;
+  const drawn = game;
   const variant = game.dataset.variant;
   let legal = [];
   try {
@@ -205,6 +215,7 @@ async function start() {
   } catch (_) {
     return;
   }
+  if (document.getElementById("game") !== drawn) return; // redrawn meanwhile
   const building = variant === "flickering";
   if (building) addSeriesClear();
   const play = building
@@ -226,3 +237,4 @@ async function start() {
 }
 
 start();
+document.addEventListener("tavoliere:redrawn", start);

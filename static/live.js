@@ -1,113 +1,180 @@
-// Live mode of the game page (docs/live-protocol.md). Include with
-//   <script type="module" src="/static/live.js"></script>
-// on a page holding <div data-live-game="{id}" data-ply="{ply}" data-live="true|false">.
-// Hooks (all optional): [data-live-clock="0|1"], [data-live-moves] (an <ol>, redrawn after
-// each move from GET /games/{id}/moves: the server writes it in the viewer's notation),
-// [data-live-watchers], [data-live-status], [data-live-board] (gets data-position),
-// form[data-live-move] with an input named "move". Every event is also dispatched on the
-// root element as a "live:<type>" CustomEvent, so the board renderer can follow.
+// Live mode of the game page (docs/live-protocol.md, "The game page in the browser").
+// Included by the page of a live game in play, inside
+//   <div id="live" data-live-game="{id}" data-ply="{ply}" data-live="true">
+// holding the live bar (#connection, [data-live-watchers]) and the element #game.
+//
+// The board is drawn in one place, by the server: after every event that changes the
+// game (a move ending a turn, a draw offer, a seat leaving, the result, a full state) the
+// script fetches GET /games/{id}/panel, the element #game exactly as the page draws it for
+// this viewer (the server's SVG board, players and clocks, status, the move form and
+// buttons enabled for whoever is to move now, the move list in the viewer's notation,
+// the result and its explanation), and swaps it in. The forms inside #game are sent with
+// fetch and the page they answer with is swapped in the same way, so nobody reloads.
+//
+// Clocks tick here from the server's `clock` events, corrected by the offset between the
+// server's clock and the browser's; `clockText` writes them as the server does
+// (server/http/pages/game.rs `clock_text`).
+//
+// For tests and debugging, window.tavoliereLive offers: log (the events received, with
+// their ply), drop(ms) (close the socket as a network failure would; reconnect after ms),
+// busy() (a redraw is under way),
+// and the performance entries "live-redraw" (event arrival to the swapped-in board).
 
-const root = document.querySelector("[data-live-game]");
-if (root && root.dataset.live !== "false") {
+const root = document.getElementById("live");
+if (root && root.dataset.live === "true") {
   const gameId = root.dataset.liveGame;
   let ply = Number(root.dataset.ply || 0);
-  let clock = null;       // last clock event
-  let offsetMs = 0;       // server time - local time
+  let clock = null; // last clock event
+  let offsetMs = 0; // server time - local time
   let retryMs = 500;
+  let holdMs = 0; // drop(ms): the next reconnect waits this long
   let socket = null;
   let pingTimer = null;
-  let listRequest = 0;    // the newest move-list request: older answers are dropped
-  let unlisted = [];      // moves received since the list was last redrawn
-  const $ = (selector) => root.querySelector(selector);
+  const log = [];
 
-  function fmt(ms) {
-    const s = Math.max(0, Math.ceil(ms / 1000));
-    const m = Math.floor(s / 60);
-    return `${m}:${String(s % 60).padStart(2, "0")}`;
+  const connection = document.getElementById("connection");
+  function showConnection(state) {
+    if (!connection) return;
+    connection.dataset.state = state;
+    connection.textContent = connection.dataset[state] || state;
+  }
+
+  // Minutes and seconds, tenths under ten seconds; byoyomi: main time + periods, then the
+  // current period and the periods left.
+  function plain(ms) {
+    if (ms < 10000) return `${Math.floor(ms / 1000)}.${Math.floor((ms % 1000) / 100)}`;
+    const s = Math.ceil(ms / 1000);
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+  function clockText(ms, period, periods) {
+    ms = Math.max(0, Math.floor(ms));
+    if (!period) return plain(ms);
+    const all = period * periods;
+    if (ms > all) return `${plain(ms - all)} + ${periods}×${period / 1000}s`;
+    const left = Math.max(1, Math.ceil(ms / period));
+    return `${plain(ms - (left - 1) * period)} (${left}×${period / 1000}s)`;
   }
 
   function tick() {
-    if (clock) {
-      clock.remaining_ms.forEach((remaining, seat) => {
-        const el = $(`[data-live-clock="${seat}"]`);
-        if (!el) return;
-        let shown = remaining;
-        if (clock.running_seat === seat && clock.deadline) {
-          shown = Date.parse(clock.deadline) - (Date.now() + offsetMs);
-        }
-        el.textContent = fmt(shown);
-        el.classList.toggle("running", clock.running_seat === seat);
-      });
-    }
-    requestAnimationFrame(tick);
+    const game = document.getElementById("game");
+    if (!clock || !game) return;
+    const period = Number(game.dataset.periodMs || 0);
+    const periods = Number(game.dataset.periods || 0);
+    clock.remaining_ms.forEach((remaining, seat) => {
+      const el = game.querySelector(`[data-live-clock="${seat}"]`);
+      if (!el) return;
+      const running = clock.running_seat === seat && Boolean(clock.deadline);
+      const shown = running ? Date.parse(clock.deadline) - (Date.now() + offsetMs) : remaining;
+      el.textContent = clockText(shown, period, periods);
+      el.classList.toggle("running", running);
+      el.classList.toggle("low", shown < 10000);
+    });
   }
 
-  // Redraws the move list as the page would show it (the notation the viewer chose, one
-  // line per pair of turns). If the server cannot be reached, the moves are appended in
-  // their default notation instead.
-  async function redrawMoves() {
-    const list = $("[data-live-moves]");
-    if (!list) return;
-    const request = ++listRequest;
-    const moves = unlisted;
-    unlisted = [];
+  function setClock(event) {
+    clock = event;
+    offsetMs = Date.parse(event.server_time) - Date.now();
+    tick();
+  }
+
+  function setWatchers(count) {
+    const el = root.querySelector("[data-live-watchers]");
+    if (el) el.textContent = String(count);
+  }
+
+  // Swaps in a fresh #game; keeps what the player was typing when the game has not moved.
+  // False when there is none to swap in.
+  function swap(fresh) {
+    const old = document.getElementById("game");
+    if (!old || !fresh) return false;
+    // An answer overtaken by a newer one already drawn (a panel fetched before this page's
+    // own move was answered) is dropped.
+    if (Number(fresh.dataset.ply) < Number(old.dataset.ply)) return true;
+    const typed = old.querySelector("input[name=move]");
+    const focused = document.activeElement === typed;
+    if (typed && typed.value && fresh.dataset.ply === old.dataset.ply) {
+      const field = fresh.querySelector("input[name=move]");
+      if (field && !field.value) field.value = typed.value;
+    }
+    old.replaceWith(fresh);
+    if (focused) fresh.querySelector("input[name=move]")?.focus();
+    tick();
+    document.dispatchEvent(new CustomEvent("tavoliere:redrawn"));
+    return true;
+  }
+
+  // One redraw at a time; events arriving meanwhile ask for one more, from the time the
+  // first of them arrived.
+  let redrawing = false;
+  let waitingSince = null;
+  let sending = 0; // forms of this page being sent: their answer redraws the page
+  let changedWhileSending = false; // an event besides moves came meanwhile
+  async function redraw(arrived, moved = false) {
+    if (sending > 0 && !moved) changedWhileSending = true;
+    if (waitingSince === null) waitingSince = arrived;
+    if (redrawing || sending > 0) return;
+    redrawing = true;
     try {
-      const response = await fetch(`/games/${gameId}/moves`, { credentials: "same-origin" });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const items = await response.text();
-      if (request === listRequest) list.innerHTML = items;
-    } catch (e) {
-      console.warn("live: cannot redraw the move list", e);
-      for (const move of moves) {
-        const item = document.createElement("li");
-        item.textContent = move.display || move.canonical;
-        list.appendChild(item);
+      while (waitingSince !== null) {
+        const since = waitingSince;
+        waitingSince = null;
+        const response = await fetch(`/games/${gameId}/panel`, { credentials: "same-origin", cache: "no-store" });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const template = document.createElement("template");
+        template.innerHTML = (await response.text()).trim();
+        if (swap(template.content.getElementById("game"))) {
+          performance.measure("live-redraw", { start: since, end: performance.now() });
+        }
       }
+    } catch (e) {
+      console.warn("live: cannot redraw", e);
+    } finally {
+      redrawing = false;
     }
   }
 
-  function addMove(move, position) {
-    unlisted.push(move);
-    // A Flickering series comes as several moves; only the last carries the position.
-    if (position) redrawMoves();
-    ply = move.ply;
-    root.dataset.ply = String(ply);
-    const board = $("[data-live-board]");
-    if (board && position) board.dataset.position = position;
-  }
-
-  function handle(event) {
+  function handle(event, arrived) {
     switch (event.type) {
       case "state":
+        log.push({ type: "state", ply: event.game.ply });
         ply = event.game.ply;
-        root.dataset.ply = String(ply);
-        clock = event.clock;
-        offsetMs = Date.parse(event.clock.server_time) - Date.now();
-        unlisted = [];
-        redrawMoves();
+        setClock(event.clock);
+        setWatchers(event.watchers);
+        redraw(arrived);
+        break;
+      case "resume":
+        log.push({ type: "resume", ply: event.ply, since: event.since_ply });
+        setWatchers(event.watchers);
+        redraw(arrived);
         break;
       case "move":
-        addMove(event.move, event.position);
+        // A move already shown is never shown twice (the server sends each once; this
+        // guards the page all the same).
+        if (event.move.ply <= ply) {
+          log.push({ type: "duplicate", ply: event.move.ply });
+          break;
+        }
+        log.push({ type: "move", ply: event.move.ply });
+        ply = event.move.ply;
+        root.dataset.ply = String(ply);
+        // A Flickering series comes as several moves; only the last carries the position.
+        // The mover's page may have drawn it already from its form's answer.
+        if (event.position && Number(document.getElementById("game")?.dataset.ply) !== ply) redraw(arrived, true);
         break;
       case "clock":
-        clock = event;
-        offsetMs = Date.parse(event.server_time) - Date.now();
+        setClock(event);
         break;
-      case "watchers": {
-        const el = $("[data-live-watchers]");
-        if (el) el.textContent = String(event.count);
+      case "draw_offer":
+      case "seats":
+      case "result":
+        log.push({ type: event.type });
+        redraw(arrived);
         break;
-      }
-      case "result": {
-        const el = $("[data-live-status]");
-        if (el) el.textContent = `${event.result || ""} (${event.reason || event.status})`;
-        break;
-      }
-      case "resync":
-        // A state follows, which redraws the move list.
+      case "watchers":
+        setWatchers(event.count);
         break;
       case "error": {
-        const el = $("[data-live-status]");
+        const el = document.getElementById("live-error");
         if (el) el.textContent = event.message;
         break;
       }
@@ -117,22 +184,29 @@ if (root && root.dataset.live !== "false") {
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(`${scheme}//${location.host}/api/games/${gameId}/socket?since_ply=${ply}`);
-    socket.onopen = () => {
+    const opened = new WebSocket(`${scheme}//${location.host}/api/games/${gameId}/socket?since_ply=${ply}`);
+    socket = opened;
+    opened.onopen = () => {
       retryMs = 500;
+      showConnection("connected");
       pingTimer = setInterval(() => send({ type: "ping", id: Date.now() }), 20000);
     };
-    socket.onmessage = (message) => {
+    opened.onmessage = (message) => {
+      const arrived = performance.now();
       try {
-        handle(JSON.parse(message.data));
+        handle(JSON.parse(message.data), arrived);
       } catch (e) {
         console.warn("live: bad event", e);
       }
     };
-    socket.onclose = () => {
+    opened.onclose = () => {
+      if (socket !== opened) return;
       clearInterval(pingTimer);
-      // Reconnect with backoff; since_ply resumes without gaps.
-      setTimeout(connect, retryMs);
+      showConnection("reconnecting");
+      // Reconnect with backoff; since_ply resumes without gaps or repeats.
+      const wait = holdMs || retryMs;
+      holdMs = 0;
+      setTimeout(connect, wait);
       retryMs = Math.min(retryMs * 2, 10000);
     };
   }
@@ -141,21 +215,55 @@ if (root && root.dataset.live !== "false") {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
 
-  const form = root.querySelector("form[data-live-move]");
-  if (form) {
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const input = form.elements.namedItem("move");
-      send({ type: "move", move: input.value, ply });
-      input.value = "";
-    });
-  }
+  // The forms of #game (move, confirmation, draw, resign, claim) are sent with fetch; the
+  // page they answer with (the game page again, or with the refusal) is swapped in.
+  document.addEventListener("submit", async (e) => {
+    const form = e.target;
+    // The attributes, not the properties: a field named "action" shadows form.action.
+    const method = (form.getAttribute("method") || "get").toLowerCase();
+    if (!(form instanceof HTMLFormElement) || !form.closest("#game") || method !== "post") return;
+    e.preventDefault();
+    const body = new URLSearchParams(new FormData(form));
+    form.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    if (sending === 0) changedWhileSending = false;
+    sending += 1;
+    try {
+      const action = new URL(form.getAttribute("action"), location.href);
+      const response = await fetch(action, { method: "POST", body, credentials: "same-origin" });
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      // Anything but the game page (a refused form token, a signed-out session): show it.
+      if (!swap(page.getElementById("game"))) {
+        window.location.assign(response.url);
+        return;
+      }
+    } catch (_) {
+      form.submit();
+      return;
+    } finally {
+      sending -= 1;
+    }
+    // The events that arrived meanwhile (this very move among them) are drawn already
+    // unless the game went further than the answer shows.
+    const drawn = Number(document.getElementById("game")?.dataset.ply) >= ply;
+    if (drawn && !changedWhileSending) waitingSince = null;
+    changedWhileSending = false;
+    if (waitingSince !== null) redraw(waitingSince);
+  });
 
   window.tavoliereLive = {
+    log,
+    redraw: () => redraw(performance.now()),
+    // A redraw is under way or asked for (the page is about to change).
+    busy: () => redrawing || sending > 0 || waitingSince !== null,
     move: (text) => send({ type: "move", move: text, ply }),
     resign: () => send({ type: "resign" }),
     draw: (action) => send({ type: "draw", action }),
+    drop: (ms) => {
+      holdMs = ms || 0;
+      if (socket) socket.close();
+    },
   };
+  showConnection("reconnecting");
   connect();
-  requestAnimationFrame(tick);
+  setInterval(tick, 100);
 }

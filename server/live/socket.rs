@@ -154,7 +154,12 @@ impl Connection {
                         .to_text(),
                     );
                     self.last_ply = since;
-                    self.apply(&view, &mut out);
+                    // The clocks follow even when nothing was missed: a page that resumes
+                    // from the ply it was drawn at ticks from them.
+                    if !self.apply(&view, &mut out) {
+                        let now = self.hub.domain().clock.now();
+                        out.push(ServerMessage::Clock(ClockState::of(&view, now)).to_text());
+                    }
                 }
                 Some(since) => {
                     out.push(error("invalid", format!("since_ply {since} is not a ply of this game")));
@@ -207,7 +212,9 @@ impl Connection {
                     Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
                 },
                 event = subscription.recv() => match event {
-                    Ok(RoomEvent::Changed(view)) => self.apply(&view, &mut out),
+                    Ok(RoomEvent::Changed(view)) => {
+                        self.apply(&view, &mut out);
+                    }
                     Ok(RoomEvent::Watchers(count)) => {
                         out.push(ServerMessage::Watchers { count }.to_text());
                     }
@@ -243,9 +250,10 @@ impl Connection {
     }
 
     /// The events this socket has not seen yet in `view` (older states are ignored).
-    fn apply(&mut self, view: &GameView, out: &mut Vec<String>) {
+    /// Whether a `clock` event was among them.
+    fn apply(&mut self, view: &GameView, out: &mut Vec<String>) -> bool {
         if view.ply < self.last_ply {
-            return;
+            return false;
         }
         let mut clock_changed = false;
         // A view read while another move commits may list a move past its own ply (its
@@ -290,6 +298,7 @@ impl Connection {
         if clock_changed {
             out.push(ServerMessage::Clock(ClockState::of(view, self.hub.domain().clock.now())).to_text());
         }
+        clock_changed
     }
 
     /// One client message.

@@ -266,6 +266,23 @@ async fn a_claim_is_judged_by_the_rules_on_the_claimants_turn() {
     assert_eq!(body["reason"], "impasse-declaration");
 }
 
+/// Under the 24-point rule either player may ask for the impasse count, on either turn
+/// (shogi.md "Impasse"; issue 23 §3): here gote asks on sente's turn, and loses on points.
+#[tokio::test]
+async fn either_player_may_ask_for_the_impasse_count() {
+    let app = TestApp::spawn().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let fields = json!({"variant": "shogi", "ruleset": "shogi-24", "start_position": IMPASSE,
+                        "time_control": three_days()});
+    let game = app.start_game_with(&alice, &bob, fields).await;
+    assert_eq!(app.game(game).await["to_move"], "alice", "sente's turn");
+    let counted = app.act(Some(&bob), game, "claim").await;
+    let body = counted.expect(StatusCode::OK);
+    assert_eq!(body["result"], "1-0", "gote has 16 points, sente 28: {body}");
+    assert_eq!(body["reason"], "impasse-24");
+}
+
 #[tokio::test]
 async fn in_a_handicap_game_the_side_the_rules_name_moves_first() {
     let app = TestApp::spawn().await;

@@ -208,10 +208,29 @@ impl Stage {
     /// `host` challenges `guest_name` to `variant` taking the first seat; `guest` accepts
     /// from the list and lands on the game → its URL.
     async fn game(&self, host: &Client, guest: &Client, guest_name: &str, variant: &str) -> String {
+        self.game_with(host, guest, guest_name, variant, &[]).await
+    }
+
+    /// [`Stage::game`] with a time control from the form: `tc_kind` and its fields.
+    async fn game_with(
+        &self,
+        host: &Client,
+        guest: &Client,
+        guest_name: &str,
+        variant: &str,
+        time_control: &[(&str, &str)],
+    ) -> String {
         host.goto(&format!("{}/challenges/new", self.base)).await.unwrap();
         host.find(Locator::Css("#variant")).await.unwrap().select_by_value(variant).await.unwrap();
         fill(host, "#opponent", guest_name).await;
         host.find(Locator::Css("#color")).await.unwrap().select_by_value("first").await.unwrap();
+        for (field, value) in time_control {
+            if *field == "tc_kind" {
+                host.find(Locator::Css("#tc_kind")).await.unwrap().select_by_value(value).await.unwrap();
+            } else {
+                fill(host, &format!("#{field}"), value).await;
+            }
+        }
         click(host, "form.card button[type=submit]").await;
         wait_for_text(host, "#open-challenges", guest_name).await;
         guest.goto(&format!("{}/challenges", self.base)).await.unwrap();
@@ -434,4 +453,280 @@ async fn a_live_game_page_follows_the_moves_in_the_chosen_notation_in_chromium()
     let same_page = red.execute("return window.notReloaded === true;", vec![]).await.unwrap();
     assert_eq!(same_page, json!(true), "the moves came without a reload");
     stage.close(vec![red]).await;
+}
+
+/// Waits until `css` matches an element of the page (without reloading it).
+async fn wait_css(client: &Client, css: &str) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        if client.find(Locator::Css(css)).await.is_ok() {
+            return;
+        }
+        if Instant::now() > deadline {
+            let source = client.source().await.unwrap_or_default();
+            panic!("{css} never appeared; page:\n{source}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The text of `css`, or "" while it is missing (a redraw may be swapping it).
+async fn text_of(client: &Client, css: &str) -> String {
+    match client.find(Locator::Css(css)).await {
+        Ok(element) => element.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// On the page of a live game: clicks the piece `piece` (a CSS selector) and the
+/// destination `to`, once the redrawn board has its legal moves.
+async fn live_click(client: &Client, piece: &str, to: &str) {
+    settled(client).await;
+    wait_css(client, "#move-form").await;
+    wait_css(client, ".board-wrap.js").await;
+    click(client, piece).await;
+    click(client, &format!(r#"circle.target[data-target="{to}"]"#)).await;
+}
+
+/// Waits until the live page has no redraw under way, so that a click does not land on
+/// an element about to be swapped out.
+async fn settled(client: &Client) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while client.execute("return window.tavoliereLive.busy();", vec![]).await.unwrap() != json!(false) {
+        assert!(Instant::now() < deadline, "the live page never settled");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Clicks the button `css` of a settled live page.
+async fn live_button(client: &Client, css: &str) {
+    settled(client).await;
+    click(client, css).await;
+}
+
+/// What another page of a live game must show after a move to `square`, `seat` now to
+/// move, without a reload: the piece on its square, the turn marker and the running clock
+/// on `seat` (its clock ticking), and the move form for the player to move only.
+async fn follows(client: &Client, square: &str, seat: u8, to_move: bool) {
+    // Xiangqi and Shogi name squares, chess and the Seven Kingdoms points.
+    wait_css(
+        client,
+        &format!(r#"#board g.piece[data-square="{square}"], #board g.piece[data-point="{square}"]"#),
+    )
+    .await;
+    wait_css(client, &format!(r#"li.to-move[data-seat="{seat}"]"#)).await;
+    let running = format!(r#"li[data-seat="{seat}"] .clock.running"#);
+    wait_css(client, &running).await;
+    let before = text_of(client, &running).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while text_of(client, &running).await == before {
+        assert!(Instant::now() < deadline, "the running clock of seat {seat} does not tick: {before}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    if to_move {
+        let field = client.find(Locator::Css("#move-form input[name=move]")).await.expect("the move form");
+        assert!(field.is_enabled().await.unwrap(), "the move field is enabled for the player to move");
+    } else {
+        assert!(client.find(Locator::Css("input[name=move]")).await.is_err(), "no move field off turn");
+    }
+}
+
+/// Marks the page; [`still_the_same_page`] checks the mark is there (no reload since).
+async fn mark_page(client: &Client) {
+    client.execute("window.notReloaded = true; return null;", vec![]).await.unwrap();
+}
+
+async fn still_the_same_page(client: &Client, who: &str) {
+    let same = client.execute("return window.notReloaded === true;", vec![]).await.unwrap();
+    assert_eq!(same, json!(true), "{who}'s page was reloaded");
+}
+
+/// The live page of `client` is connected.
+async fn connected(client: &Client) {
+    wait_css(client, r#"#connection[data-state="connected"]"#).await;
+}
+
+/// The durations (ms) from an event's arrival to the redrawn board, and of the panel's
+/// requests alone, as the page measured them with the performance API.
+async fn redraw_times(client: &Client) -> (Vec<f64>, Vec<f64>) {
+    let times = client
+        .execute(
+            "return [performance.getEntriesByName('live-redraw').map((e) => e.duration), \
+             performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/panel')) \
+             .map((e) => e.duration)];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let list = |i: usize| times[i].as_array().unwrap().iter().filter_map(|t| t.as_f64()).collect();
+    (list(0), list(1))
+}
+
+/// "n measured, median, max" of `times`.
+fn summary(mut times: Vec<f64>) -> String {
+    times.sort_by(f64::total_cmp);
+    match times.len() {
+        0 => "none measured".to_owned(),
+        n => format!("{n} measured, median {:.1} ms, max {:.1} ms", times[n / 2], times[n - 1]),
+    }
+}
+
+/// Live games from the web form to the end, in three browsers that never reload: a
+/// Xiangqi game (live Fischer) with a spectator, a dropped socket, a draw offer declined
+/// and a resignation; a Shogi game (byoyomi) with a promotion and a drop, and a
+/// Flickering chess series built by clicks, each resigned; a game lost on time. Every move
+/// is made by clicking, and the other pages follow it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
+    let Some(stage) = Stage::open("live-play").await else { return };
+    let ann = stage.player("ann", true).await;
+    let ben = stage.player("ben", true).await;
+    let watcher = browser(&stage.driver, true, &stage.profiles.join("watcher")).await;
+
+    // Xiangqi, live Fischer 5 min + 5 s, created by the form: accepting leads both players
+    // to the game.
+    let fischer = [("tc_kind", "live-fischer"), ("base_minutes", "5"), ("increment_seconds", "5")];
+    let url = stage.game_with(&ann, &ben, "ben", "xiangqi", &fischer).await;
+    wait_css(&ann, "#live #game").await;
+    assert_eq!(ann.current_url().await.unwrap().as_str(), url, "the challenger is led to the game");
+    watcher.goto(&url).await.unwrap();
+    for page in [&ann, &ben, &watcher] {
+        connected(page).await;
+        mark_page(page).await;
+    }
+    wait_for_text(&ann, "#watchers", "3").await;
+    let clock = text_of(&ann, r#"li[data-seat="0"] .clock"#).await;
+    let (minutes, seconds) = clock.split_once(':').expect("minutes and seconds");
+    assert!(["4", "5"].contains(&minutes) && seconds.len() == 2, "minutes and seconds, 5 at most: {clock}");
+    assert!(text_of(&ann, ".time-control").await.contains("5 min + 5 s"));
+    // The spectator has the same page without the controls.
+    assert!(watcher.find(Locator::Css("#resign")).await.is_err(), "no controls for a spectator");
+
+    // Red (ann) plays C2=5 by clicking; Black's page and the spectator's follow.
+    live_click(&ann, r#"g.piece[data-square="h2"]"#, "e2").await;
+    follows(&ben, "e2", 1, true).await;
+    follows(&watcher, "e2", 1, false).await;
+    assert!(watcher.find(Locator::Css("#resign")).await.is_err(), "no controls for a spectator");
+    live_click(&ben, r#"g.piece[data-square="h9"]"#, "g7").await;
+    follows(&ann, "g7", 0, true).await;
+
+    // Ben's socket drops; ann moves meanwhile; ben's page resumes from its last ply.
+    ben.execute("window.tavoliereLive.drop(3000); return null;", vec![]).await.unwrap();
+    wait_css(&ben, r#"#connection[data-state="reconnecting"]"#).await;
+    live_click(&ann, r#"g.piece[data-square="b0"]"#, "c2").await;
+    follows(&watcher, "c2", 1, false).await;
+    follows(&ben, "c2", 1, true).await;
+    connected(&ben).await;
+    let log = ben.execute("return window.tavoliereLive.log;", vec![]).await.unwrap();
+    let plies: Vec<i64> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .filter_map(|e| e["ply"].as_i64())
+        .collect();
+    assert_eq!(plies, [1, 2, 3], "every move once, in order: {log}");
+    assert!(log.as_array().unwrap().iter().any(|e| e["type"] == "resume"), "resumed with since_ply: {log}");
+    assert!(!log.as_array().unwrap().iter().any(|e| e["type"] == "duplicate"), "{log}");
+    wait_moves(&ben, 3).await;
+    assert_eq!(text_of(&ben, "#moves").await.split_whitespace().count(), 3, "no doubled move");
+
+    // A draw offered by button arrives live; declined, the offer disappears on both pages.
+    live_button(&ben, "#offer-draw").await;
+    wait_css(&ann, "#accept-draw").await;
+    wait_css(&ben, "p.draw-offer").await;
+    live_button(&ann, "#decline-draw").await;
+    wait_css(&ben, "#offer-draw").await;
+    // Ann resigns: the result reaches every page.
+    live_button(&ann, "#resign").await;
+    for page in [&ann, &ben, &watcher] {
+        wait_for_text(page, "#result", "0-1").await;
+        wait_for_text(page, "#result", "resignation").await;
+        still_the_same_page(page, "a player or the spectator").await;
+    }
+    let (mut times, mut requests) = (Vec::new(), Vec::new());
+    for page in [&ann, &ben, &watcher] {
+        let (redraws, panels) = redraw_times(page).await;
+        times.extend(redraws);
+        requests.extend(panels);
+    }
+
+    // Shogi, byoyomi 1 min + 3 × 30 s: a promotion, a capture and a drop, then gote
+    // resigns.
+    let byoyomi = [("tc_kind", "byoyomi"), ("base_minutes", "1"), ("period_seconds", "30"), ("periods", "3")];
+    let url = stage.game_with(&ann, &ben, "ben", "shogi", &byoyomi).await;
+    wait_css(&ann, "#live #game").await;
+    assert_eq!(ann.current_url().await.unwrap().as_str(), url);
+    for page in [&ann, &ben] {
+        connected(page).await;
+        mark_page(page).await;
+    }
+    assert!(text_of(&ben, r#"li[data-seat="1"] .clock"#).await.contains("3×30s"), "byoyomi periods shown");
+    live_click(&ann, r#"g.piece[data-square="7g"]"#, "7f").await;
+    follows(&ben, "7f", 1, true).await;
+    live_click(&ben, r#"g.piece[data-square="3c"]"#, "3d").await;
+    follows(&ann, "3d", 0, true).await;
+    live_click(&ann, r#"g.piece[data-square="8h"]"#, "2b").await;
+    click(&ann, ".promotion button:first-child").await;
+    follows(&ben, "2b", 1, true).await;
+    live_click(&ben, r#"g.piece[data-square="3a"]"#, "2b").await;
+    follows(&ann, "2b", 0, true).await;
+    live_click(&ann, r#".hand-first g.piece[data-hand="B"]"#, "5e").await;
+    follows(&ben, "5e", 1, true).await;
+    let moves = text_of(&ben, "#moves").await;
+    assert!(moves.contains("Bx2b+") && moves.contains("B*5e"), "promotion and drop: {moves}");
+    live_button(&ben, "#resign").await;
+    for page in [&ann, &ben] {
+        wait_for_text(page, "#result", "1-0").await;
+        still_the_same_page(page, "a shogi player").await;
+        let (redraws, panels) = redraw_times(page).await;
+        times.extend(redraws);
+        requests.extend(panels);
+    }
+
+    // Flickering chess: a series built by clicks arrives as one turn.
+    let url = stage.game_with(&ann, &ben, "ben", "flickering", &fischer).await;
+    wait_css(&ann, "#live #game").await;
+    assert_eq!(ann.current_url().await.unwrap().as_str(), url);
+    for page in [&ann, &ben] {
+        connected(page).await;
+        mark_page(page).await;
+    }
+    live_click(&ann, r#"g.piece[data-point="e2"]"#, "e4").await;
+    click(&ann, r#"g.piece[data-point="f1"]"#).await;
+    click(&ann, r#"circle.target[data-target="c4"]"#).await;
+    click(&ann, "#play").await;
+    follows(&ben, "c4", 1, true).await;
+    wait_for_text(&ben, "#moves", "e4, Bc4").await;
+    live_button(&ben, "#resign").await;
+    for page in [&ann, &ben] {
+        wait_for_text(page, "#result", "1-0").await;
+        still_the_same_page(page, "a Flickering chess player").await;
+    }
+
+    // A flag falls: 6 seconds for Red, who does not move.
+    let blitz = [("tc_kind", "live-fischer"), ("base_minutes", "0.1"), ("increment_seconds", "0")];
+    let url = stage.game_with(&ann, &ben, "ben", "xiangqi", &blitz).await;
+    wait_css(&ann, "#live #game").await;
+    assert_eq!(ann.current_url().await.unwrap().as_str(), url);
+    for page in [&ann, &ben] {
+        connected(page).await;
+        mark_page(page).await;
+    }
+    for page in [&ann, &ben] {
+        wait_for_text(page, "#result", "0-1").await;
+        wait_for_text(page, "#result", "time out").await;
+        wait_css(page, r#"li[data-seat="0"] .flag"#).await;
+        still_the_same_page(page, "a player whose game ended on time").await;
+    }
+
+    let note = format!(
+        "event to redrawn board: {}\nthe panel's request alone: {}\n",
+        summary(times),
+        summary(requests)
+    );
+    eprint!("{note}");
+    std::fs::create_dir_all(artefact_dir()).unwrap();
+    std::fs::write(artefact_dir().join("live-redraw.txt"), note).unwrap();
+    stage.close(vec![ann, ben, watcher]).await;
 }

@@ -3,6 +3,7 @@
 //! real-browser end-to-end game (headless Chromium over WebDriver).
 
 mod browser;
+mod game_page;
 mod pages;
 mod settings;
 mod support;

@@ -388,6 +388,7 @@ async fn a_seven_kingdoms_game_by_form() {
     assert!(page.body.contains(r#"id="move-form""#), "Qin moves first");
     assert!(!page.body.contains(r#"id="offer-draw""#), "no draws by agreement with three players");
     assert!(page.body.contains("/record/record"), "the record link");
+    assert!(page.body.contains(">Seven Kingdoms record (spec notation)</a>"), "named, not a catalogue key");
     let moved = play(&mut players[0], &game, "Qin 騎 a7-d3").await;
     assert_eq!(moved.status, StatusCode::SEE_OTHER, "{}", moved.body);
     // The other seats are drawn: exactly one of the two guests (Chu's) may move now.

@@ -165,15 +165,18 @@ pub async fn decline_draw(domain: &Domain, game_id: i64, account_id: i64) -> Dom
     announce_and_commit(domain, tx, game_id).await
 }
 
-/// Makes the claim the rules allow on the caller's turn (Shogi impasse declaration,
-/// shogi.md "End of the game": a declaration that does not meet the conditions loses).
+/// Makes the claim the rules allow: the Shogi impasse count (either player), the impasse
+/// declaration (on the caller's turn; shogi.md "Impasse": a declaration that does not
+/// meet the conditions loses), the Flickering chess repetition (on the caller's turn).
 ///
 /// # Errors
 /// Unknown game (404), not a player (403), game over or not your turn (409), no claim
 /// available (422, with the rules' reason).
 pub async fn claim(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<GameView> {
     let PlayerAction { mut tx, row, seats, mine } = begin_player_action(domain, game_id, account_id).await?;
-    if mine.seat != row.turn_seat {
+    // shogi.md "Impasse", 24-point rule: either player may ask for the count; the
+    // declaration and the repetition claim are made on one's own turn.
+    if mine.seat != row.turn_seat && row.ruleset != "shogi-24" {
         return Err(DomainError::Conflict("a claim is made on your own turn".to_owned()));
     }
     let mut game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;

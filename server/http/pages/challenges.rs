@@ -44,6 +44,15 @@ pub struct ChallengeForm {
     increment_days: String,
     #[serde(default)]
     cap_days: String,
+    /// Live controls: the base time in minutes (decimals allowed, e.g. `0.5`).
+    #[serde(default)]
+    base_minutes: String,
+    #[serde(default)]
+    increment_seconds: String,
+    #[serde(default)]
+    period_seconds: String,
+    #[serde(default)]
+    periods: String,
 }
 
 /// Errors of the form, by field.
@@ -84,6 +93,9 @@ pub struct OpenLine {
 pub struct ChallengesPage {
     chrome: Chrome,
     open: Vec<OpenLine>,
+    /// Some of the open challenges are mine: the page follows them (`static/challenges.js`)
+    /// and opens the game once one is accepted.
+    waiting: bool,
 }
 
 /// `GET /challenges/new`.
@@ -94,6 +106,10 @@ pub async fn new_form(ctx: Ctx) -> PageResult {
         color: "random".into(),
         tc_kind: "days-per-move".into(),
         days: "3".into(),
+        base_minutes: "5".into(),
+        increment_seconds: "5".into(),
+        period_seconds: "30".into(),
+        periods: "3".into(),
         ..ChallengeForm::default()
     };
     render(&NewChallengePage {
@@ -105,6 +121,13 @@ pub async fn new_form(ctx: Ctx) -> PageResult {
 
 fn number(text: &str) -> Option<u32> {
     text.trim().parse().ok()
+}
+
+/// Minutes as typed (`5`, `0.5`, `1,5`) in whole seconds.
+fn seconds_of_minutes(text: &str) -> Option<u32> {
+    let minutes: f64 = text.trim().replace(',', ".").parse().ok()?;
+    let seconds = (minutes * 60.0).round();
+    (minutes.is_finite() && (0.0..=f64::from(u32::MAX)).contains(&seconds)).then_some(seconds as u32)
 }
 
 fn non_empty(text: &str) -> Option<String> {
@@ -142,6 +165,19 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
         "fischer" => match (number(&form.days), number(&form.increment_days), number(&form.cap_days)) {
             (Some(initial_days), Some(increment_days), Some(cap_days)) => {
                 Some(TimeControl::Fischer { initial_days, increment_days, cap_days })
+            }
+            _ => None,
+        },
+        "live-fischer" => seconds_of_minutes(&form.base_minutes).zip(number(&form.increment_seconds)).map(
+            |(base_seconds, increment_seconds)| TimeControl::LiveFischer { base_seconds, increment_seconds },
+        ),
+        "byoyomi" => match (
+            seconds_of_minutes(&form.base_minutes),
+            number(&form.period_seconds),
+            number(&form.periods),
+        ) {
+            (Some(base_seconds), Some(period_seconds), Some(periods)) => {
+                Some(TimeControl::Byoyomi { base_seconds, period_seconds, periods })
             }
             _ => None,
         },
@@ -236,8 +272,9 @@ pub async fn list(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
             ruleset: c.ruleset,
             color: ctx.t.get(&format!("challenge.color.{}", c.color)).to_owned(),
         })
-        .collect();
-    render(&ChallengesPage { chrome: ctx.chrome("challenge.list_title"), open })
+        .collect::<Vec<OpenLine>>();
+    let waiting = open.iter().any(|c| c.mine || c.joined);
+    render(&ChallengesPage { chrome: ctx.chrome("challenge.list_title"), open, waiting })
 }
 
 /// `POST /challenges/{id}/accept`: starts the game and opens it.

@@ -15,16 +15,23 @@ use super::dashboard::time_left;
 use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::games::{self, GameView};
 use crate::domain::preferences;
+use crate::domain::time_control::TimeControl;
 use crate::domain::{Domain, DomainError, ErrorKind};
 use crate::web::board::{self as svg_board, BoardOptions};
+use crate::web::i18n::Texts;
 use crate::web::records::RecordFormat;
 
 /// A player as the page shows them.
 pub struct PlayerLine {
+    seat: i32,
     username: String,
     color: String,
     clock: String,
+    /// Clock time left at the start of the turn (live clocks tick from it in the page).
+    remaining_ms: i64,
     to_move: bool,
+    /// This seat lost on time.
+    flagged: bool,
 }
 
 /// One line of the move list: turn number and the moves of both sides.
@@ -66,6 +73,20 @@ pub struct GamePage {
     records: Vec<(&'static str, String)>,
     /// A live game in play: the page upgrades itself to live mode (static/live.js).
     live: bool,
+    /// `active`, `finished` or `aborted`.
+    status: String,
+    /// Who is to move, or that the game is over.
+    status_line: String,
+    /// The live time control in words (empty for correspondence games).
+    time_control: String,
+    /// Byoyomi: the period in milliseconds and the number of periods (the page's clocks
+    /// show the periods left).
+    byoyomi: Option<(i64, u32)>,
+    /// Examples of moves in this variant's notations.
+    move_hint: String,
+    /// The claim this game's rules offer the players: the button's words and what it
+    /// claims (none where nothing can be claimed, issue 23 §3).
+    claim: Option<(String, String)>,
 }
 
 async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
@@ -91,10 +112,13 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         .map_err(|e| PageError::Internal(format!("board of game {}: {e}", view.id)))?;
     let moves = move_lines(ctx, view, variant)?;
     let active = view.status == "active";
+    let live = view.time_control.is_live();
+    let now = domain.clock.now();
     let players = view
         .seats
         .iter()
         .map(|s| PlayerLine {
+            seat: s.seat,
             username: s.username.clone(),
             color: if view.seat_count == 2 {
                 t.get(&format!("color.{}.{}", view.variant, s.color)).to_owned()
@@ -110,13 +134,26 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
                     ],
                 )
             },
-            clock: time_left(t, s.remaining_seconds),
+            clock: if live {
+                // The running clock as it stands now; the others as they stood when the
+                // turn began.
+                let running = active && view.to_move_seat == Some(s.seat);
+                let left = match view.deadline.filter(|_| running) {
+                    Some(deadline) => (deadline - now).whole_milliseconds() as i64,
+                    None => s.remaining_ms,
+                };
+                clock_text(view.time_control, left)
+            } else {
+                time_left(t, s.remaining_seconds)
+            },
+            remaining_ms: s.remaining_ms,
             to_move: active && view.to_move_seat == Some(s.seat),
+            flagged: view.reason.as_deref() == Some("timeout") && s.outcome.as_deref() == Some("loss"),
         })
         .collect();
     let deadline = view
         .deadline
-        .filter(|_| active)
+        .filter(|_| active && !live)
         .map(|d| time_left(t, (d - domain.clock.now()).whole_seconds()))
         .unwrap_or_default();
     let result = view.result.as_ref().map(|r| {
@@ -153,10 +190,112 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         pending: None,
         records: RecordFormat::for_variant(variant)
             .iter()
-            .map(|f| (f.name(), t.get(&format!("record.{}", f.name())).to_owned()))
+            .map(|f| (f.name(), t.get(&record_label_key(variant, *f)).to_owned()))
             .collect(),
-        live: active && view.time_control.is_live(),
+        live: active && live,
+        status: view.status.clone(),
+        status_line: status_line(t, view, my_seat),
+        time_control: time_control_text(t, view.time_control),
+        byoyomi: match view.time_control {
+            TimeControl::Byoyomi { period_seconds, periods, .. } => {
+                Some((i64::from(period_seconds) * 1000, periods))
+            }
+            _ => None,
+        },
+        move_hint: t.get(&format!("game.notation_hint.{}", view.variant)).to_owned(),
+        claim: claim_words(t, &view.ruleset),
     })
+}
+
+/// The catalogue key naming a record format on the page: the variant's own record
+/// (Flickering chess, the Seven Kingdoms) is named after its variant (issue 23 §1).
+fn record_label_key(variant: Variant, format: RecordFormat) -> String {
+    match format {
+        RecordFormat::Record => format!("record.record.{}", variant.name()),
+        other => format!("record.{}", other.name()),
+    }
+}
+
+/// The rulesets with a claim, by their stored name: the shogi impasse count (shogi.md
+/// "Impasse", 24-point rule), the 27-point declaration, and the Flickering chess
+/// repetition (flickering-chess.md "End of the game": a draw claimed). Xiangqi, MiniShogi
+/// and the Seven Kingdoms end by themselves: nothing to claim (issue 23 §3).
+const CLAIMS: [&str; 3] = ["shogi-24", "shogi-27", "flickering"];
+
+/// The claim button's words and what it claims, where the ruleset has a claim.
+fn claim_words(t: Texts, ruleset: &str) -> Option<(String, String)> {
+    CLAIMS.contains(&ruleset).then(|| {
+        (
+            t.get(&format!("game.claim.{ruleset}")).to_owned(),
+            t.get(&format!("game.claim_help.{ruleset}")).to_owned(),
+        )
+    })
+}
+
+/// Who is to move (the reader, another player, a kingdom's seat), or that the game is over.
+fn status_line(t: Texts, view: &GameView, my_seat: Option<i32>) -> String {
+    if view.status != "active" {
+        return t.get("game.status.over").to_owned();
+    }
+    match (view.to_move_seat, view.to_move.as_deref()) {
+        (Some(seat), _) if Some(seat) == my_seat => t.get("game.status.your_move").to_owned(),
+        (_, Some(player)) => t.format("game.status.to_move", &[("player", player)]),
+        _ => String::new(),
+    }
+}
+
+/// A live clock: minutes and seconds, tenths under ten seconds; byoyomi shows the main
+/// time and the periods, then the current period and the periods left. `static/live.js`
+/// writes the ticking clocks the same way (`clockText`).
+fn clock_text(control: TimeControl, ms: i64) -> String {
+    let ms = ms.max(0);
+    let plain = |ms: i64| {
+        if ms < 10_000 {
+            format!("{}.{}", ms / 1000, ms % 1000 / 100)
+        } else {
+            let seconds = (ms + 999) / 1000;
+            format!("{}:{:02}", seconds / 60, seconds % 60)
+        }
+    };
+    match control {
+        TimeControl::Byoyomi { period_seconds, periods, .. } => {
+            let period = i64::from(period_seconds) * 1000;
+            let all_periods = period * i64::from(periods);
+            if ms > all_periods {
+                format!("{} + {}×{}s", plain(ms - all_periods), periods, period_seconds)
+            } else {
+                let left = ((ms + period - 1) / period).max(1);
+                format!("{} ({}×{}s)", plain(ms - (left - 1) * period), left, period_seconds)
+            }
+        }
+        _ => plain(ms),
+    }
+}
+
+/// A live control in words, e.g. "5 min + 5 s"; empty for correspondence controls.
+fn time_control_text(t: Texts, control: TimeControl) -> String {
+    let minutes = |seconds: u32| {
+        if seconds.is_multiple_of(60) {
+            (seconds / 60).to_string()
+        } else {
+            format!("{:.1}", f64::from(seconds) / 60.0)
+        }
+    };
+    match control {
+        TimeControl::LiveFischer { base_seconds, increment_seconds } => t.format(
+            "tc.summary.live-fischer",
+            &[("minutes", &minutes(base_seconds)), ("increment", &increment_seconds.to_string())],
+        ),
+        TimeControl::Byoyomi { base_seconds, period_seconds, periods } => t.format(
+            "tc.summary.byoyomi",
+            &[
+                ("minutes", &minutes(base_seconds)),
+                ("periods", &periods.to_string()),
+                ("period", &period_seconds.to_string()),
+            ],
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The lines of the move list, in the notation the viewer chose for the game's family.
@@ -192,6 +331,33 @@ fn move_lines(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Vec<MoveLi
 pub async fn show(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath<i64>) -> PageResult {
     let view = load(&domain, &ctx, id).await?;
     render(&page(&domain, &ctx, &view)?)
+}
+
+/// The game page's `panel` block alone: the element `#game` (board, players and clocks,
+/// status, forms, move list) as the page draws it for this viewer.
+#[derive(askama::Template)]
+#[template(path = "game.html", block = "panel")]
+pub struct GamePanel {
+    page: GamePage,
+}
+
+impl std::ops::Deref for GamePanel {
+    type Target = GamePage;
+
+    fn deref(&self) -> &GamePage {
+        &self.page
+    }
+}
+
+/// `GET /games/{id}/panel`: the element `#game` of the game page, drawn by the same
+/// template for this viewer. Live mode (`static/live.js`) swaps it in after every event
+/// that changes the game, so the board is drawn in one place, by the server
+/// (`web/board`), and the forms are enabled for whoever is to move now.
+pub async fn panel(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath<i64>) -> PageResult {
+    let view = load(&domain, &ctx, id).await?;
+    let mut response = render(&GamePanel { page: page(&domain, &ctx, &view)? })?;
+    response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
 }
 
 /// The items of the game page's move list alone.
@@ -350,5 +516,29 @@ pub async fn action(
             });
             render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn live_clocks_read_minutes_and_seconds_and_tenths_under_ten_seconds() {
+        let fischer = TimeControl::LiveFischer { base_seconds: 300, increment_seconds: 5 };
+        assert_eq!(clock_text(fischer, 300_000), "5:00");
+        assert_eq!(clock_text(fischer, 299_001), "5:00", "a second begun is shown whole");
+        assert_eq!(clock_text(fischer, 61_000), "1:01");
+        assert_eq!(clock_text(fischer, 10_000), "0:10");
+        assert_eq!(clock_text(fischer, 9_950), "9.9");
+        assert_eq!(clock_text(fischer, -5), "0.0", "never below zero");
+    }
+
+    #[test]
+    fn byoyomi_clocks_show_the_periods_left() {
+        let byoyomi = TimeControl::Byoyomi { base_seconds: 60, period_seconds: 30, periods: 3 };
+        assert_eq!(clock_text(byoyomi, 150_000), "1:00 + 3×30s", "main time, then the periods");
+        assert_eq!(clock_text(byoyomi, 90_000), "0:30 (3×30s)", "main time gone: the first period");
+        assert_eq!(clock_text(byoyomi, 35_000), "5.0 (2×30s)", "a period lost");
     }
 }

@@ -63,6 +63,7 @@ pub fn router() -> Router<AppState> {
         .route("/challenges/{id}/decline", post(challenges::decline))
         .route("/games/{id}", get(game::show))
         .route("/games/{id}/moves", get(game::moves))
+        .route("/games/{id}/panel", get(game::panel))
         .route("/games/{id}/move", post(game::play))
         .route("/games/{id}/action", post(game::action))
         .route("/games/{id}/board.svg", get(board::svg))

@@ -168,6 +168,10 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
             svg::last_move(&mut out, (x + 1, y + 1), (CELL - 2, CELL - 2), "#7fbf7f", "0.6");
         }
     }
+    if let Some(king) = position.king_square(position.turn()).filter(|_| position.is_check()) {
+        let (x, y) = corner(king);
+        svg::check(&mut out, (x + CELL / 2, y + CELL / 2), CELL / 2);
+    }
     // Pieces, rank by rank from the top, each from Black's left. The pieces of the player
     // at the top of the drawing point down.
     for square in (1..=size).flat_map(squares) {
@@ -222,6 +226,17 @@ mod tests {
         assert!(move_squares("9z9a", &start).is_empty(), "no mark for what is no move");
         let mini = Position::startpos(Variant::Mini);
         assert!(move_squares("7g7f", &mini).is_empty(), "7g is off the MiniShogi board");
+    }
+
+    #[test]
+    fn a_king_in_check_is_marked() {
+        let start = Position::startpos(Variant::Standard);
+        assert!(!render(&start, BoardOptions::default()).contains(r#"class="check""#));
+        // Sente's rook on 5e checks gote's king on 5a.
+        let check = sfen::parse("4k4/9/9/9/4R4/9/9/9/4K4 w - 1", Some(Variant::Standard)).unwrap();
+        let drawn = render(&check, BoardOptions::default());
+        let mark = drawn.find(r#"class="check""#).expect("the check mark");
+        assert!(mark < drawn.find(r#"data-square="5a""#).unwrap(), "drawn under the king");
     }
 
     #[test]

@@ -79,3 +79,12 @@ pub(super) fn last_move(out: &mut String, corner: (i32, i32), size: (i32, i32), 
         opacity = opacity,
     );
 }
+
+/// The mark of a king in check: a red halo centred on `centre`, drawn under the piece.
+pub(super) fn check(out: &mut String, centre: (i32, i32), radius: i32) {
+    let _ = write!(
+        out,
+        r##"<circle class="check" cx="{}" cy="{}" r="{radius}" fill="#e0301e" fill-opacity="0.55"/>"##,
+        centre.0, centre.1
+    );
+}

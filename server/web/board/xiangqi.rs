@@ -123,6 +123,9 @@ pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
         let corner = (x - CELL / 2 + 1, y - CELL / 2 + 1);
         svg::last_move(&mut out, corner, (CELL - 2, CELL - 2), "#7fbf7f", "0.6");
     }
+    if position.is_check() {
+        svg::check(&mut out, at(position.king(position.turn())), CELL / 2);
+    }
     // Pieces, from Black's back rank down, each file from Red's left.
     for rank in (0..RANKS).rev() {
         for point in (0..FILES).filter_map(|file| Square::new(file, rank)) {
@@ -163,6 +166,16 @@ mod tests {
         let names: Vec<String> = move_points("h2e2").iter().map(Square::to_string).collect();
         assert_eq!(names, ["h2", "e2"]);
         assert!(move_points("z9z9").is_empty(), "no mark for what is no move");
+    }
+
+    #[test]
+    fn a_king_in_check_is_marked() {
+        let start =
+            fen::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
+        assert!(!render(&start, BoardOptions::default()).contains(r#"class="check""#));
+        // Red's chariot on e2 checks the black general up an empty file.
+        let check = fen::parse("4k4/9/9/9/9/9/9/4R4/9/3K5 b - - 0 1").unwrap();
+        assert!(render(&check, BoardOptions::default()).contains(r#"<circle class="check" cx="190" cy="30""#));
     }
 
     #[test]

@@ -1,0 +1,183 @@
+//! The game page fitted to its variant and time control: the move field's examples, the
+//! record formats and the claim button of each variant (issue 23 §1-3), and the live
+//! game's page without JavaScript and its panel (issue 22).
+
+use reqwest::StatusCode;
+
+use crate::support::{attribute_after, Browser, TestApp};
+
+/// `first` challenges `second_name` (in `second`'s browser) to `variant` with the form's
+/// `time_control` fields, taking the first seat; `second` accepts → the game's path.
+async fn game(
+    first: &mut Browser,
+    second: &mut Browser,
+    second_name: &str,
+    variant: &str,
+    time_control: &[(&str, &str)],
+) -> String {
+    let mut fields = vec![("variant", variant), ("opponent", second_name), ("color", "first")];
+    fields.extend_from_slice(time_control);
+    let created = first.submit("/challenges/new", "/challenges", &fields).await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
+    let list = second.get("/challenges").await;
+    let accept = attribute_after(&list.body, r#"<form method="post" action="/challenges/"#)
+        .expect("an open challenge");
+    let accepted = second.post(&format!("/challenges/{accept}"), &[("csrf", &list.csrf())]).await;
+    assert_eq!(accepted.status, StatusCode::SEE_OTHER);
+    accepted.location().to_owned()
+}
+
+const DAYS: [(&str, &str); 2] = [("tc_kind", "days-per-move"), ("days", "3")];
+
+/// The text of the element with `id`, up to its first tag.
+fn text_of(body: &str, id: &str) -> String {
+    let start = body.find(&format!(r#"id="{id}""#)).unwrap_or_else(|| panic!("no #{id} in {body}"));
+    let text = &body[start..];
+    let text = &text[text.find('>').expect("a tag") + 1..];
+    text[..text.find('<').unwrap_or(text.len())].trim().replace("&#39;", "'")
+}
+
+/// What the game page of a variant shows.
+struct Case {
+    variant: &'static str,
+    /// An example the move field's hint gives.
+    example: &'static str,
+    /// Examples of other variants it must not give.
+    foreign: &'static [&'static str],
+    /// The record links' names.
+    records: &'static [&'static str],
+    /// The claim button's words, where there is one.
+    claim: Option<&'static str>,
+}
+
+#[tokio::test]
+async fn the_move_field_the_records_and_the_claim_fit_each_variant() {
+    let app = TestApp::spawn().await;
+    let (mut alice, mut bob) = (app.browser(), app.browser());
+    alice.sign_up("alice").await;
+    bob.sign_up("bob").await;
+    let cases = [
+        Case {
+            variant: "xiangqi",
+            example: "C2=5",
+            foreign: &["7g7f", "P-7f"],
+            records: &["PGN (ICCS)", "PGN (WXF)"],
+            claim: None,
+        },
+        Case {
+            variant: "shogi",
+            example: "P-7f",
+            foreign: &["h2e2", "C2=5"],
+            records: &["KIF", "CSA"],
+            claim: Some("Ask for the impasse count"),
+        },
+        Case {
+            variant: "minishogi",
+            example: "5d5c",
+            foreign: &["h2e2", "7g7f"],
+            records: &["AISE"],
+            claim: None,
+        },
+        Case {
+            variant: "flickering",
+            example: "e2e4, g1f3",
+            foreign: &["h2e2", "7g7f"],
+            records: &["PGN (Flickering chess series)"],
+            claim: Some("Claim a draw"),
+        },
+    ];
+    for Case { variant, example, foreign, records, claim } in cases {
+        let path = game(&mut alice, &mut bob, "bob", variant, &DAYS).await;
+        let page = alice.get(&path).await;
+        let hint = text_of(&page.body, "move-hint");
+        assert!(hint.contains(example), "{variant}: {hint}");
+        for other in foreign {
+            assert!(!hint.contains(other), "{variant}'s hint gives another game's move {other}: {hint}");
+        }
+        for record in records {
+            assert!(page.body.contains(&format!(">{record}</a>")), "{variant} names its record {record}");
+        }
+        assert!(!page.body.contains("record.record"), "{variant}: a catalogue key shown");
+        // Both players see the claim (the impasse count is anybody's, on any turn), with
+        // what it claims.
+        for body in [page.body, bob.get(&path).await.body] {
+            match claim {
+                Some(words) => {
+                    assert!(text_of(&body, "claim").contains(words), "{variant}'s claim");
+                    let help = attribute_after(&body, r#"id="claim" title=""#).unwrap_or_default();
+                    assert!(!help.is_empty(), "{variant}: the claim says what it claims");
+                }
+                None => assert!(!body.contains(r#"id="claim""#), "{variant} has nothing to claim"),
+            }
+        }
+    }
+    // In the reader's language.
+    alice.language = Some("it");
+    let path = game(&mut alice, &mut bob, "bob", "flickering", &DAYS).await;
+    let page = alice.get(&path).await;
+    assert!(text_of(&page.body, "move-hint").starts_with("Una serie intera"));
+    assert!(page.body.contains(">PGN (serie degli scacchi lampeggianti)</a>"));
+    assert!(text_of(&page.body, "claim").contains("Reclama la patta"));
+}
+
+#[tokio::test]
+async fn a_live_game_page_shows_its_clocks_and_works_without_javascript() {
+    let app = TestApp::spawn().await;
+    let (mut alice, mut bob) = (app.browser(), app.browser());
+    alice.sign_up("alice").await;
+    bob.sign_up("bob").await;
+    // A live control out of its limits is refused by the field.
+    let refused = alice
+        .submit(
+            "/challenges/new",
+            "/challenges",
+            &[
+                ("variant", "xiangqi"),
+                ("tc_kind", "live-fischer"),
+                ("base_minutes", "0"),
+                ("increment_seconds", "2"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.body.contains(r#"id="time-control-error""#));
+
+    let fischer = [("tc_kind", "live-fischer"), ("base_minutes", "5"), ("increment_seconds", "5")];
+    let path = game(&mut alice, &mut bob, "bob", "xiangqi", &fischer).await;
+    let page = alice.get(&path).await;
+    assert!(page.body.contains(r#"data-live="true""#), "live mode");
+    assert!(text_of(&page.body, "live-needs-js").contains("need JavaScript"), "the note without JavaScript");
+    assert!(page.body.contains("live 5 min + 5 s"));
+    let clock = attribute_after(&page.body, r#"data-live-clock="1" data-remaining-ms=""#).unwrap();
+    assert_eq!(clock, "300000", "black's clock waits at 5 minutes");
+    assert!(page.body.contains(r#"data-remaining-ms="300000">5:00</span>"#), "min:sec: {}", page.body);
+    assert_eq!(text_of(&page.body, "status"), "Your move");
+    assert_eq!(text_of(&bob.get(&path).await.body, "status"), "alice to move");
+
+    // Without JavaScript: the form, then a reload shows the move.
+    let ply = attribute_after(&page.body, r#"name="ply" value=""#).unwrap();
+    let moved =
+        alice.post(&format!("{path}/move"), &[("csrf", &page.csrf()), ("move", "h2e2"), ("ply", &ply)]).await;
+    assert_eq!(moved.status, StatusCode::SEE_OTHER);
+    let after = bob.get(&path).await;
+    assert!(after.body.contains(r#"id="move-form""#) && after.body.contains("C2=5"));
+
+    // The panel live mode swaps in: the same element #game, for this viewer.
+    let panel = bob.get(&format!("{path}/panel")).await;
+    assert_eq!(panel.status, StatusCode::OK);
+    assert!(panel.body.starts_with(r#"<div class="game" id="game""#), "{}", panel.body);
+    assert!(!panel.body.contains("<html") && !panel.body.contains("<script"));
+    assert!(panel.body.contains(r#"id="board""#) && panel.body.contains(r#"data-square="e2""#));
+    assert!(panel.body.contains(r#"name="move""#) && panel.body.contains(r#"data-flipped="true""#));
+    let watcher = app.browser().get(&format!("{path}/panel")).await;
+    assert!(!watcher.body.contains(r#"name="move""#) && !watcher.body.contains(r#"id="resign""#));
+    assert_eq!(app.browser().get("/games/999999/panel").await.status, StatusCode::NOT_FOUND);
+
+    // Byoyomi: the main time and the periods.
+    let byoyomi =
+        [("tc_kind", "byoyomi"), ("base_minutes", "0.5"), ("period_seconds", "10"), ("periods", "2")];
+    let path = game(&mut alice, &mut bob, "bob", "shogi", &byoyomi).await;
+    let page = bob.get(&path).await;
+    assert!(page.body.contains(">0:30 + 2×10s</span>"), "{}", page.body);
+    assert!(page.body.contains(r#"data-period-ms="10000" data-periods="2""#));
+}
