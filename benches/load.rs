@@ -167,7 +167,7 @@ fn tps(output: &std::process::Output) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// The one statement of a move as the server sends it (server/domain/games.rs,
+/// The one statement of a move as the server sends it (server/storage/games.rs,
 /// `write_move`: the turn guarded by the row's revision and the seats' leave, the move and
 /// the clock; the token is checked from the server's cache; the NOTIFY goes out after the
 /// commit, batched, from another connection: `storage::notify::Announcer`), run by

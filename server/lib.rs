@@ -8,5 +8,6 @@ pub mod http;
 pub mod live;
 pub mod startup;
 pub mod storage;
+pub mod tasks;
 pub mod telemetry;
 pub mod web;

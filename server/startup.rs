@@ -14,7 +14,8 @@ use tower_sessions_sqlx_store::PostgresStore;
 
 use crate::config::Settings;
 use crate::domain::clock::{Clock, SystemClock};
-use crate::domain::{timeouts, Domain};
+use crate::domain::timeouts::{self, Due};
+use crate::domain::Domain;
 use crate::http::limits::{LoginLimiter, PasswordHashing};
 use crate::http::{self, AppState};
 use crate::live;
@@ -77,6 +78,7 @@ impl Application {
             clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),
             games: Arc::default(),
             tokens: Arc::default(),
+            rooms: Arc::default(),
         };
         let state = AppState {
             domain: domain.clone(),
@@ -87,6 +89,10 @@ impl Application {
             default_language: settings.application.default_language,
         };
         let live = Arc::clone(&state.live);
+        // Every change made on this instance reaches its sockets directly.
+        let watchers: std::sync::Weak<dyn crate::domain::Watchers> =
+            Arc::downgrade(&live) as std::sync::Weak<live::Hub>;
+        domain.rooms.attach(watchers);
         let password_hashing = Arc::clone(&state.password_hashing);
         let sessions = SessionManagerLayer::new(session_store.clone())
             .with_secure(settings.application.secure_cookies)
@@ -158,12 +164,12 @@ impl Application {
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         let sweeper = self
             .sweep_every
-            .map(|every| tokio::spawn(timeouts::run(self.domain.clone(), every, stop_rx.clone())));
+            .map(|every| tokio::spawn(timeouts::run(self.domain.clone(), Due::All, every, stop_rx.clone())));
         let session_cleaner =
             tokio::spawn(delete_expired_sessions(self.session_store.clone(), stop_rx.clone()));
         let live_flagger = self
             .live_flag_every
-            .map(|every| tokio::spawn(live::clock::run(self.domain.clone(), every, stop_rx.clone())));
+            .map(|every| tokio::spawn(timeouts::run(self.domain.clone(), Due::Live, every, stop_rx.clone())));
         let live_presence = tokio::spawn(live::presence::run(Arc::clone(&self.live), stop_rx.clone()));
         let live_resync = match self.live.settings().resync_interval_ms {
             0 => None,
@@ -269,19 +275,14 @@ fn client_address_header(settings: &Settings) -> anyhow::Result<Option<axum::htt
 }
 
 /// Deletes expired sessions every hour until `shutdown` changes.
-async fn delete_expired_sessions(store: PostgresStore, mut shutdown: tokio::sync::watch::Receiver<bool>) {
+async fn delete_expired_sessions(store: PostgresStore, shutdown: tokio::sync::watch::Receiver<bool>) {
     use tower_sessions::session_store::ExpiredDeletion;
-    let mut ticker = tokio::time::interval(Duration::from_secs(3600));
-    loop {
-        tokio::select! {
-            _ = ticker.tick() => {
-                if let Err(error) = store.delete_expired().await {
-                    tracing::warn!(%error, "deleting expired sessions failed");
-                }
-            }
-            _ = shutdown.changed() => break,
+    crate::tasks::every(Duration::from_secs(3600), shutdown, || async {
+        if let Err(error) = store.delete_expired().await {
+            tracing::warn!(%error, "deleting expired sessions failed");
         }
-    }
+    })
+    .await;
 }
 
 /// The first SIGTERM or Ctrl-C; from then on, another one ends the process at once (a

@@ -351,6 +351,95 @@ pub struct SeatStanding {
     pub out: bool,
 }
 
+/// One stored move of a game (see [`AnyGame::replay_stored`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredMove<'a> {
+    /// The turn it belongs to (the rows of a Flickering series share it).
+    pub turn_number: i32,
+    /// The seat that played it.
+    pub seat: usize,
+    /// The move, canonical.
+    pub text: &'a str,
+}
+
+impl StoredMove<'_> {
+    /// The stored moves grouped into the turns the rules play, as row ranges: one row
+    /// each, except that a Flickering chess series (`flickering-chess.md` "The series")
+    /// is stored one row per move, all with the turn's number and seat.
+    pub fn turns(variant: Variant, rows: &[StoredMove<'_>]) -> Vec<std::ops::Range<usize>> {
+        let mut turns: Vec<std::ops::Range<usize>> = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let continues = variant == Variant::Flickering
+                && i > 0
+                && rows[i - 1].turn_number == row.turn_number
+                && rows[i - 1].seat == row.seat;
+            match turns.last_mut() {
+                Some(turn) if continues => turn.end = i + 1,
+                _ => turns.push(i..i + 1),
+            }
+        }
+        turns
+    }
+}
+
+/// One display text per stored row of a turn: the turn's display, or for a Flickering
+/// series of several rows its moves one by one (`a) e4, Nf3` → `e4`, `Nf3`); the whole
+/// text on the first row when the split does not give one per row.
+pub fn split_series_display(display: &str, rows: usize) -> Vec<String> {
+    if rows <= 1 {
+        return vec![display.to_owned()];
+    }
+    let moves = display.split_once(") ").map_or(display, |(_, moves)| moves);
+    let parts: Vec<String> = moves.split(", ").map(str::to_owned).collect();
+    if parts.len() == rows {
+        return parts;
+    }
+    let mut whole = vec![String::new(); rows];
+    whole[0] = display.to_owned();
+    whole
+}
+
+/// A seat that left a game of more seats (see [`AnyGame::replay_stored`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatExit {
+    /// After how many stored moves it left.
+    pub after_rows: usize,
+    /// The seat.
+    pub seat: usize,
+    /// On time (otherwise by resignation).
+    pub timed_out: bool,
+}
+
+/// Why a stored game does not replay.
+#[derive(Clone, Debug)]
+pub enum StoredReplayError {
+    /// The stored move of this (1-based) row is refused.
+    Move {
+        /// The row.
+        row: usize,
+        /// Why.
+        error: MoveError,
+    },
+    /// A seat's exit is refused.
+    Exit {
+        /// The seat.
+        seat: usize,
+        /// Why.
+        error: LeaveError,
+    },
+}
+
+impl fmt::Display for StoredReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoredReplayError::Move { row, error } => write!(f, "ply {row}: stored move refused: {error}"),
+            StoredReplayError::Exit { seat, error } => write!(f, "seat {seat} exit: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for StoredReplayError {}
+
 #[derive(Clone, Debug)]
 enum Inner {
     Xiangqi(Box<XiangqiGame>),
@@ -535,11 +624,70 @@ impl AnyGame {
         start: Option<&str>,
         moves: impl IntoIterator<Item = &'a str>,
     ) -> Result<AnyGame, SetupError> {
-        let mut game = AnyGame::with_rules(variant, ruleset, handicap, start)?;
-        for (ply, text) in moves.into_iter().enumerate() {
-            game.play(text).map_err(|error| SetupError::Replay { ply: ply as u32 + 1, error })?;
+        let game = AnyGame::with_rules(variant, ruleset, handicap, start)?;
+        // One turn per text: each its own turn number.
+        let rows: Vec<StoredMove<'_>> = moves
+            .into_iter()
+            .enumerate()
+            .map(|(i, text)| StoredMove { turn_number: i as i32, seat: 0, text })
+            .collect();
+        match game.replay_stored(&rows, &[], rows.len()) {
+            Ok((game, _)) => Ok(game),
+            Err(StoredReplayError::Move { row, error }) => Err(SetupError::Replay { ply: row as u32, error }),
+            Err(StoredReplayError::Exit { .. }) => unreachable!("no exits to replay"),
         }
-        Ok(game)
+    }
+
+    /// Replays a game as a server stores it onto this game (its start): `rows` holds
+    /// one item per stored move, a Flickering series (`flickering-chess.md` "The series")
+    /// being several rows of one turn (same turn number and seat) played as one text;
+    /// `exits` are the seats that left a game of more seats, each applied after its
+    /// number of rows (`seven-kingdoms.md`: their kingdoms leave the board, the game goes
+    /// on). Plays whole turns within the first `upto` rows; returns the game and the
+    /// number of rows it played.
+    ///
+    /// # Errors
+    ///
+    /// [`StoredReplayError`] naming the first row or exit the rules refuse.
+    pub fn replay_stored(
+        mut self,
+        rows: &[StoredMove<'_>],
+        exits: &[SeatExit],
+        upto: usize,
+    ) -> Result<(AnyGame, usize), StoredReplayError> {
+        let mut exits = exits.to_vec();
+        exits.sort_unstable_by_key(|e| (e.after_rows, e.seat));
+        let mut exits = exits.into_iter().peekable();
+        let mut leave_after = |game: &mut AnyGame, played: usize| -> Result<(), StoredReplayError> {
+            while let Some(exit) = exits.next_if(|exit| exit.after_rows <= played) {
+                game.seat_leaves(exit.seat, exit.timed_out)
+                    .map_err(|error| StoredReplayError::Exit { seat: exit.seat, error })?;
+            }
+            Ok(())
+        };
+        leave_after(&mut self, 0)?;
+        let mut played = 0usize;
+        for turn in StoredMove::turns(self.variant, rows) {
+            if turn.end > upto {
+                break;
+            }
+            let text = rows[turn.clone()].iter().map(|row| row.text).collect::<Vec<_>>().join(",");
+            self.play(&text).map_err(|error| StoredReplayError::Move { row: turn.start + 1, error })?;
+            played = turn.end;
+            leave_after(&mut self, played)?;
+        }
+        Ok((self, played))
+    }
+
+    /// The moves played in `notation`, one text per stored row: each turn's text, or for a
+    /// Flickering series of several rows (`turns`, as [`StoredMove::turns`] gives them) its
+    /// moves one by one (`a) e4, Nf3` → `e4`, `Nf3`).
+    pub fn display_rows(&self, notation: Notation, turns: &[std::ops::Range<usize>]) -> Vec<String> {
+        self.display_moves(notation)
+            .iter()
+            .zip(turns)
+            .flat_map(|(text, turn)| split_series_display(text, turn.len()))
+            .collect()
     }
 
     /// The variant.
@@ -1117,6 +1265,34 @@ impl AnyGame {
         Ok((next, series.can_end()))
     }
 
+    /// Whether `seat` still has material to win with: the side whose opponent's time ran
+    /// out wins only then, otherwise the game is drawn (`timeout-insufficient-material`).
+    ///
+    /// Xiangqi (xiangqi.md "CXQ automatic draws", dead position: a side with no chariot,
+    /// horse, cannon or soldier cannot attack): only those pieces can give mate. Shogi and
+    /// MiniShogi: captured pieces return as drops, so a player can always still win; so
+    /// can a player of Flickering chess or the Seven Kingdoms (no such law there).
+    pub fn can_possibly_win(&self, seat: usize) -> bool {
+        match &self.inner {
+            Inner::Xiangqi(g) => {
+                let position = g.position();
+                let color = if seat == 0 { Color::First } else { Color::Second };
+                position.occupied_by(color).any(|square| {
+                    position.piece_at(square).is_some_and(|piece| {
+                        matches!(
+                            piece.role,
+                            xiangqi::Role::Chariot
+                                | xiangqi::Role::Horse
+                                | xiangqi::Role::Cannon
+                                | xiangqi::Role::Soldier
+                        )
+                    })
+                })
+            }
+            Inner::Shogi(_) | Inner::Flickering(_) | Inner::Kingdoms(_) => true,
+        }
+    }
+
     /// A seat leaves a game of more than two seats (timeout or resignation): in the Seven
     /// Kingdoms its kingdoms are defeated and leave the board, and the game goes on
     /// (`seven-kingdoms.md`; issue: "a player who times out: their kingdoms are defeated").
@@ -1155,6 +1331,49 @@ mod tests {
         assert_eq!(game.ply(), 2);
         assert_eq!(game.side_to_move(), Color::First);
         assert_eq!(game.moves(), ["h2e2", "h9g7"]);
+    }
+
+    #[test]
+    fn a_xiangqi_side_without_attackers_cannot_win() {
+        let bare = AnyGame::new(Variant::Xiangqi, Some("4k4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1")).unwrap();
+        assert!(!bare.can_possibly_win(0));
+        assert!(!bare.can_possibly_win(1));
+        let with_pawn =
+            AnyGame::new(Variant::Xiangqi, Some("4k4/4a4/9/9/9/9/4P4/9/4A4/3AK4 w - - 0 1")).unwrap();
+        assert!(with_pawn.can_possibly_win(0));
+        assert!(!with_pawn.can_possibly_win(1));
+        let start = AnyGame::new(Variant::Xiangqi, None).unwrap();
+        assert!(start.can_possibly_win(0) && start.can_possibly_win(1));
+    }
+
+    #[test]
+    fn a_shogi_player_can_always_still_win() {
+        let bare = AnyGame::new(Variant::Shogi, Some("4k4/9/9/9/9/9/9/9/4K4 b - 1")).unwrap();
+        assert!(bare.can_possibly_win(0) && bare.can_possibly_win(1), "drops come back");
+        assert!(AnyGame::new(Variant::Flickering, None).unwrap().can_possibly_win(0));
+    }
+
+    #[test]
+    fn a_stored_game_replays_series_as_turns_and_seat_exits_in_place() {
+        let row = |turn_number, seat, text| StoredMove { turn_number, seat, text };
+        let rows = [row(1, 0, "e2e4"), row(1, 0, "g1f3"), row(2, 1, "e7e5")];
+        let start = AnyGame::new(Variant::Flickering, None).unwrap();
+        let (game, played) = start.clone().replay_stored(&rows, &[], rows.len()).unwrap();
+        assert_eq!((game.ply(), played), (2, 3), "a series of two rows is one turn");
+        let (game, played) = start.clone().replay_stored(&rows, &[], 1).unwrap();
+        assert_eq!((game.ply(), played), (0, 0), "a series is never cut");
+        let (game, played) = start.clone().replay_stored(&rows, &[], 2).unwrap();
+        assert_eq!((game.ply(), played), (1, 2));
+        let bad = [row(1, 0, "e2e5")];
+        let refused = start.replay_stored(&bad, &[], 1).unwrap_err();
+        assert!(matches!(refused, StoredReplayError::Move { row: 1, .. }), "{refused}");
+
+        let kingdoms = AnyGame::with_seats(Variant::SevenKingdoms, 3).unwrap();
+        let exit = SeatExit { after_rows: 0, seat: 0, timed_out: false };
+        let (game, _) = kingdoms.clone().replay_stored(&[], &[exit], 0).unwrap();
+        assert!(game.is_seat_out(0) && game.seat_to_move() != 0, "seat 0 left before moving");
+        let refused = AnyGame::new(Variant::Xiangqi, None).unwrap().replay_stored(&[], &[exit], 0);
+        assert!(matches!(refused, Err(StoredReplayError::Exit { seat: 0, .. })));
     }
 
     #[test]

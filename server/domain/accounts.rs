@@ -271,7 +271,7 @@ const TOKEN_CACHE_CAPACITY: usize = 65_536;
 
 /// Recently checked bearer tokens (by SHA-256 digest) and their accounts, so that a
 /// program's every request does not read the token table: the move, the API's busiest
-/// request, is then one statement (server/domain/games.rs).
+/// request, is then one statement (server/domain/games/moves.rs).
 #[derive(Debug, Default)]
 pub struct TokenCache {
     entries: Mutex<HashMap<Vec<u8>, (Account, Instant)>>,

@@ -14,7 +14,7 @@ pub mod timeouts;
 pub mod tournaments;
 pub mod vacation;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, Weak};
 
 use sqlx::PgPool;
 
@@ -31,7 +31,44 @@ pub struct Domain {
     pub games: Arc<games::GameCache>,
     /// Recently checked bearer tokens (see [`accounts::TokenCache`]).
     pub tokens: Arc<accounts::TokenCache>,
-    /// Announces moves to every instance after their commit (see
+    /// Announces changes to every instance after their commit (see
     /// [`crate::storage::notify::Announcer`]).
     pub announcer: crate::storage::notify::Announcer,
+    /// This instance's live sockets, which get the view of every change made here at
+    /// once (see [`LocalRooms`]).
+    pub rooms: Arc<LocalRooms>,
+}
+
+/// The sockets of this instance watching games (`crate::live::Hub`), as the domain sees
+/// them: whoever changes a game hands them the view it built after the commit, whatever
+/// the transport of the change (REST, form, WebSocket, a director, the clock). The other
+/// instances hear of it by NOTIFY and read it.
+pub trait Watchers: Send + Sync + std::fmt::Debug {
+    /// Whether any socket here watches `game_id`.
+    fn watches(&self, game_id: i64) -> bool;
+    /// Sends `view` to the sockets of its game.
+    fn publish(&self, view: Arc<games::GameView>);
+}
+
+/// Where [`Watchers`] are attached once the live hub exists (none: nobody to tell).
+#[derive(Debug, Default)]
+pub struct LocalRooms {
+    watchers: OnceLock<Weak<dyn Watchers>>,
+}
+
+impl LocalRooms {
+    /// Attaches this instance's watchers (the first attached stays).
+    pub fn attach(&self, watchers: Weak<dyn Watchers>) {
+        let _ = self.watchers.set(watchers);
+    }
+
+    /// Sends `view` to the local sockets of its game, if any watch it (the view is
+    /// copied only then).
+    pub fn publish(&self, view: &games::GameView) {
+        if let Some(watchers) = self.watchers.get().and_then(Weak::upgrade) {
+            if watchers.watches(view.id) {
+                watchers.publish(Arc::new(view.clone()));
+            }
+        }
+    }
 }

@@ -277,19 +277,8 @@ pub fn moves_in(view: &GameView, notation: Notation) -> DomainResult<Vec<String>
             .map(|m| m.display.clone().unwrap_or_else(|| m.canonical.clone()))
             .collect());
     }
-    let broken = |e: String| DomainError::Internal(anyhow::anyhow!("game {} does not replay: {e}", view.id));
-    let mut game = rules_adapter::new_game(
-        variant,
-        &view.ruleset,
-        view.handicap.as_deref(),
-        view.start_position.as_deref(),
-        view.seat_count as usize,
-    )
-    .map_err(|e| broken(e.to_string()))?;
-    for played in &view.moves {
-        game.play(&played.canonical).map_err(|e| broken(e.to_string()))?;
-    }
-    Ok(game.display_moves(notation))
+    let (game, turns) = view.replay()?;
+    Ok(game.display_rows(notation, &turns))
 }
 
 #[cfg(test)]

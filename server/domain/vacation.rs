@@ -2,11 +2,10 @@
 //! every game that allows vacation.
 
 use serde::Serialize;
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::PgPool;
 use time::{Duration, OffsetDateTime};
 
 use super::error::{DomainError, DomainResult};
-use super::time_control::Period;
 use super::Domain;
 
 /// An account's leave: allowance, days used this year, the current period if any.
@@ -19,47 +18,6 @@ pub struct VacationStatus {
     /// End of the current leave, if on leave now.
     #[serde(with = "time::serde::rfc3339::option")]
     pub on_leave_until: Option<OffsetDateTime>,
-}
-
-/// The leave periods of `account_id` that end after `since`.
-///
-/// # Errors
-/// Database failure.
-pub async fn periods_after(
-    executor: &mut Transaction<'_, Postgres>,
-    account_id: i64,
-    since: OffsetDateTime,
-) -> DomainResult<Vec<Period>> {
-    let rows: Vec<(OffsetDateTime, OffsetDateTime)> =
-        sqlx::query_as(r#"select starts_at, ends_at from vacation where account_id = $1 and ends_at > $2"#)
-            .bind(account_id)
-            .bind(since)
-            .fetch_all(&mut **executor)
-            .await?;
-    Ok(rows.into_iter().map(|(starts_at, ends_at)| Period { starts_at, ends_at }).collect())
-}
-
-/// The leave periods of each of `accounts` that end after `since`, with their account.
-///
-/// # Errors
-/// Database failure.
-pub async fn periods_of(
-    executor: &mut Transaction<'_, Postgres>,
-    accounts: &[i64],
-    since: OffsetDateTime,
-) -> DomainResult<Vec<(i64, Period)>> {
-    let rows: Vec<(i64, OffsetDateTime, OffsetDateTime)> = sqlx::query_as(
-        r#"select account_id, starts_at, ends_at from vacation
-           where account_id = any($1) and ends_at > $2"#,
-    )
-    .bind(accounts)
-    .bind(since)
-    .fetch_all(&mut **executor)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(account, starts_at, ends_at)| (account, Period { starts_at, ends_at }))
-        .collect())
 }
 
 async fn used_this_year(pool: &PgPool, account_id: i64, now: OffsetDateTime) -> DomainResult<Duration> {

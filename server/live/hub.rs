@@ -49,6 +49,24 @@ impl Room {
     fn watchers(&self) -> usize {
         self.others.load(Ordering::Relaxed) + self.sender.receiver_count()
     }
+
+    /// Sends `view` unless the room was sent a later revision (a read that raced a
+    /// newer change published meanwhile).
+    fn send_newer(&self, view: Arc<GameView>) {
+        if self.revision.fetch_max(view.revision, Ordering::Relaxed) <= view.revision {
+            let _ = self.sender.send(RoomEvent::Changed(view));
+        }
+    }
+}
+
+impl crate::domain::Watchers for Hub {
+    fn watches(&self, game_id: i64) -> bool {
+        self.rooms().contains_key(&game_id)
+    }
+
+    fn publish(&self, view: Arc<GameView>) {
+        Hub::publish(self, view);
+    }
 }
 
 /// The live games watched on this instance.
@@ -259,36 +277,48 @@ impl Hub {
         self.announce_watchers(change.game_id, &room, true);
     }
 
-    /// Sends a state this instance already has (the view a move submission returned) to
-    /// the game's local sockets at once; they ignore what they have already seen.
+    /// Sends a state this instance already has (the view a change made here built) to
+    /// the game's local sockets at once, unless they were sent a later one; they ignore
+    /// what they have already seen.
     pub fn publish(&self, view: Arc<GameView>) {
         if let Some(room) = self.rooms().get(&view.id) {
-            room.revision.fetch_max(view.revision, Ordering::Relaxed);
-            let _ = room.sender.send(RoomEvent::Changed(view));
+            room.send_newer(view);
         }
     }
 
-    /// A socket of the room read the game at `revision` itself (when it connected).
+    /// A socket of the room read the game at `revision` itself (when it connected). When
+    /// it is the room's only socket, the room is at that revision; otherwise the others
+    /// may not have been sent it (a NOTIFY of it must still reach them).
     pub fn seen(&self, game_id: i64, revision: i64) {
         if let Some(room) = self.rooms().get(&game_id) {
-            room.revision.fetch_max(revision, Ordering::Relaxed);
+            if room.sender.receiver_count() == 1 {
+                room.revision.fetch_max(revision, Ordering::Relaxed);
+            }
         }
     }
 
-    /// A NOTIFY arrived: if anybody here watches the game, read its state once and send
-    /// it to them.
+    /// A NOTIFY arrived: if anybody here watches the game and was not sent that revision
+    /// yet (a change made on this instance was published to them already), read its
+    /// state once and send it to them.
     pub fn changed(self: &Arc<Hub>, change: GameChanged) {
         let Some(room) = self.rooms().get(&change.game_id).cloned() else {
             return;
         };
+        let current = move |room: &Room| {
+            change.revision != GameChanged::UNKNOWN
+                && room.revision.load(Ordering::Relaxed) >= change.revision
+        };
+        if current(&room) {
+            return;
+        }
         let hub = Arc::clone(self);
         tokio::spawn(async move {
             let _order = room.fetching.lock().await;
+            if current(&room) {
+                return;
+            }
             match games::view(&hub.domain, change.game_id).await {
-                Ok(view) => {
-                    room.revision.fetch_max(view.revision, Ordering::Relaxed);
-                    let _ = room.sender.send(RoomEvent::Changed(Arc::new(view)));
-                }
+                Ok(view) => room.send_newer(Arc::new(view)),
                 Err(error) => tracing::warn!(game.id = change.game_id, %error, "live: cannot read the game"),
             }
         });
@@ -302,7 +332,7 @@ impl Hub {
         let rooms: Vec<(i64, Arc<Room>)> =
             self.rooms().iter().map(|(&game_id, room)| (game_id, Arc::clone(room))).collect();
         for (game_id, room) in rooms {
-            self.changed(GameChanged { game_id, ply: -1 });
+            self.changed(GameChanged::unknown(game_id));
             self.announce_watchers(game_id, &room, true);
         }
     }
@@ -312,15 +342,8 @@ impl Hub {
 /// last sent, and re-reads the games that changed unannounced: a move whose announcement
 /// was lost (the instance that stored it died right after its commit, see
 /// [`notify::Announcer`]) reaches the sockets all the same, at most `every` late.
-pub async fn resync(hub: Arc<Hub>, every: Duration, mut shutdown: watch::Receiver<bool>) {
-    let mut ticker = tokio::time::interval(every);
-    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = ticker.tick() => hub.resync_once().await,
-            _ = shutdown.changed() => return,
-        }
-    }
+pub async fn resync(hub: Arc<Hub>, every: Duration, shutdown: watch::Receiver<bool>) {
+    crate::tasks::every(every, shutdown, || hub.resync_once()).await;
 }
 
 impl Hub {
@@ -346,7 +369,7 @@ impl Hub {
                 for (game_id, revision) in stored {
                     if sent.get(&game_id).is_some_and(|&seen| revision > seen) {
                         tracing::debug!(game.id = game_id, revision, seen = sent[&game_id], "live: resync");
-                        self.changed(GameChanged { game_id, ply: -1 });
+                        self.changed(GameChanged::unknown(game_id));
                         stale += 1;
                     }
                 }
@@ -426,6 +449,7 @@ mod tests {
             clock: Arc::new(SystemClock),
             games: Arc::default(),
             tokens: Arc::default(),
+            rooms: Arc::default(),
         };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }

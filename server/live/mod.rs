@@ -5,14 +5,14 @@
 //!   players (cookie session or bearer token) may act. Every action calls the same domain
 //!   function as the REST API (`domain::games::submit_move`, `resign`, draw offers).
 //! - [`hub`]: fan-out within the instance — one broadcast channel per watched game, fed by
-//!   the instance's single LISTEN connection (`storage::notify`); the domain functions
-//!   NOTIFY inside their transaction, so every instance hears of a change at commit.
+//!   the domain's view of every change made here (`domain::LocalRooms`) and the
+//!   instance's single LISTEN connection (`storage::notify`) for the others' changes.
 //! - [`presence`]: the watcher count over all instances — each instance keeps its
 //!   sockets per game in the `live_presence` table (with heartbeats) and announces
 //!   changes on a second NOTIFY channel.
-//! - [`clock`]: live clocks (Fischer, byoyomi: `domain::time_control`) are
-//!   server-authoritative; the flag task ends games whose time ran out, under a row lock,
-//!   so it happens once whatever the number of instances.
+//! - live clocks (Fischer, byoyomi: `domain::time_control`) are server-authoritative:
+//!   the flag task (`domain::timeouts::run` with `Due::Live`) ends games whose time ran
+//!   out, under a row lock, so it happens once whatever the number of instances.
 //! - [`protocol`]: the JSON messages.
 //!
 //! # Protocol (full text: `docs/live-protocol.md`)
@@ -33,7 +33,6 @@
 //! (turn start to move receipt); the bound of what a client's network delay can cost
 //! is therefore its one-way delay, documented in `docs/live-protocol.md`.
 
-pub mod clock;
 pub mod hub;
 pub mod presence;
 pub mod protocol;

@@ -353,11 +353,10 @@ impl Connection {
             }
             ClientMessage::Ping { .. } | ClientMessage::Resync => return,
         };
-        match done {
-            // The local sockets (this one included) hear of it at once; the other
-            // instances through NOTIFY.
-            Ok(view) => self.hub.publish(Arc::new(view)),
-            Err(e) => out.push(domain_error(&e)),
+        // On success the domain handed the new state to the local sockets (this one
+        // included) at once, and to the other instances through NOTIFY.
+        if let Err(e) = done {
+            out.push(domain_error(&e));
         }
     }
 }

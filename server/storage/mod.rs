@@ -1,8 +1,10 @@
 //! PostgreSQL: the pool, the migrations runner and the embedded private cluster.
 
 pub mod embedded;
+pub mod games;
 pub mod notify;
 pub mod presence;
+pub mod vacation;
 
 use std::time::Duration;
 

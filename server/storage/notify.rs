@@ -1,26 +1,26 @@
 //! PostgreSQL LISTEN/NOTIFY: how every instance learns that a game changed.
 //!
-//! Two ways to announce a change, both heard only once it is committed:
-//! - [`game_changed`] inside the change's transaction: PostgreSQL delivers it at commit
-//!   (and not at all on rollback). Used by the rare actions (resignation, draws, time).
-//! - [`Announcer`] after the commit, batched: used by moves. A transaction that NOTIFYs
-//!   holds a database-wide lock from its commit until it ends, its WAL flush included
-//!   (PostgreSQL's `PreCommit_Notify`), so durable transactions that notify commit one at a
-//!   time: on this project's two-core machine pgbench's TPC-B went from 4536 to 1883
-//!   transactions per second with one `pg_notify` added. Moves therefore commit without
-//!   it, and one connection per instance sends the changes of the moves committed
-//!   meanwhile in one NOTIFY, without waiting for its flush. A change it could not send
-//!   (the instance died just after the commit) is caught by the hub's periodic resync
-//!   (`crate::live::hub::resync`).
+//! Every committed change of a game (a move, a result, a draw offer, a seat leaving) is
+//! announced by [`Announcer`] just after its commit, batched, from a connection of its
+//! own; the domain hands the view it built to this instance's sockets directly
+//! (`crate::domain::LocalRooms`). A transaction that NOTIFYs holds a database-wide lock
+//! from its commit until it ends, its WAL flush included (PostgreSQL's
+//! `PreCommit_Notify`), so durable transactions that notify commit one at a time: on this
+//! project's two-core machine pgbench's TPC-B went from 4536 to 1883 transactions per
+//! second with one `pg_notify` added. Changes therefore commit without it, and one
+//! connection per instance sends the changes committed meanwhile in one NOTIFY, without
+//! waiting for its flush. A change it could not send (the instance died just after the
+//! commit) is caught by the hub's periodic resync (`crate::live::hub::resync`).
 //!
 //! Each server instance holds ONE listening connection ([`listen`]) and relays the payloads
-//! to its sockets (`crate::live::Hub`). A payload lists changes `"<game id>:<ply>"`
-//! separated by commas, within PostgreSQL's 8000-byte limit; subscribers read the new
-//! state from the database. The same connection hears the watcher counts' channel
+//! to its sockets (`crate::live::Hub`). A payload lists changes
+//! `"<game id>:<ply>:<revision>"` separated by commas, within PostgreSQL's 8000-byte
+//! limit; subscribers read the new state from the database unless they have that revision
+//! already. The same connection hears the watcher counts' channel
 //! (`super::presence`) and the revoked tokens' ([`TOKEN_CHANNEL`]).
 
 use sqlx::postgres::PgListener;
-use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
+use sqlx::{Connection, PgConnection, PgPool};
 use tokio::sync::{mpsc, oneshot};
 
 use super::presence::WATCHERS_CHANNEL;
@@ -32,25 +32,47 @@ pub const GAME_CHANNEL: &str = "tavoliere_game";
 /// forgets it from its cache of checked tokens (`crate::domain::accounts::TokenCache`).
 pub const TOKEN_CHANNEL: &str = "tavoliere_token";
 
-/// A game changed (a move, a result, a draw offer): game id and ply after the change.
+/// A game changed (a move, a result, a draw offer): game id, ply and revision (the game
+/// row's, migration 000800) after the change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameChanged {
     /// The game.
     pub game_id: i64,
     /// Its ply after the change.
     pub ply: i32,
+    /// The game row's revision after the change; [`GameChanged::UNKNOWN`] when not known
+    /// (the game must be read to learn what changed).
+    pub revision: i64,
 }
 
 impl GameChanged {
-    /// The NOTIFY payload.
-    pub fn payload(self) -> String {
-        format!("{}:{}", self.game_id, self.ply)
+    /// The revision of a change whose revision is not known.
+    pub const UNKNOWN: i64 = -1;
+
+    /// A change of `game_id` not known in detail: whoever watches it reads it again.
+    pub fn unknown(game_id: i64) -> GameChanged {
+        GameChanged { game_id, ply: -1, revision: GameChanged::UNKNOWN }
     }
 
-    /// Reads one change written by [`GameChanged::payload`]; `None` for anything else.
+    /// The NOTIFY payload.
+    pub fn payload(self) -> String {
+        format!("{}:{}:{}", self.game_id, self.ply, self.revision)
+    }
+
+    /// Reads one change written by [`GameChanged::payload`] (or without its revision, as
+    /// older instances write it); `None` for anything else.
     pub fn parse(payload: &str) -> Option<GameChanged> {
-        let (game, ply) = payload.split_once(':')?;
-        Some(GameChanged { game_id: game.parse().ok()?, ply: ply.parse().ok()? })
+        let mut fields = payload.split(':');
+        let game_id = fields.next()?.parse().ok()?;
+        let ply = fields.next()?.parse().ok()?;
+        let revision = match fields.next() {
+            Some(revision) => revision.parse().ok()?,
+            None => GameChanged::UNKNOWN,
+        };
+        if fields.next().is_some() {
+            return None;
+        }
+        Some(GameChanged { game_id, ply, revision })
     }
 
     /// Reads a payload of changes separated by commas (as [`Announcer`] sends them);
@@ -69,7 +91,10 @@ fn batch_payloads(changes: &[GameChanged]) -> Vec<String> {
     let mut latest: Vec<GameChanged> = Vec::with_capacity(changes.len());
     for change in changes {
         match latest.iter_mut().find(|c| c.game_id == change.game_id) {
-            Some(kept) => kept.ply = kept.ply.max(change.ply),
+            Some(kept) => {
+                kept.ply = kept.ply.max(change.ply);
+                kept.revision = kept.revision.max(change.revision);
+            }
             None => latest.push(*change),
         }
     }
@@ -183,23 +208,6 @@ async fn send_announcements(
     }
 }
 
-/// Announces, at commit of `tx`, that `game_id` changed and is now at `ply`.
-///
-/// # Errors
-/// Database failure.
-pub async fn game_changed(
-    tx: &mut Transaction<'_, Postgres>,
-    game_id: i64,
-    ply: i32,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("select pg_notify($1, $2)")
-        .bind(GAME_CHANNEL)
-        .bind(GameChanged { game_id, ply }.payload())
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
-
 /// A listening connection on [`GAME_CHANNEL`], the watcher counts' [`WATCHERS_CHANNEL`]
 /// and the revoked tokens' [`TOKEN_CHANNEL`] (one per instance).
 ///
@@ -217,22 +225,26 @@ mod tests {
 
     #[test]
     fn payloads_round_trip_and_garbage_is_refused() {
-        let change = GameChanged { game_id: 42, ply: 7 };
+        let change = GameChanged { game_id: 42, ply: 7, revision: 9 };
         assert_eq!(GameChanged::parse(&change.payload()), Some(change));
         assert_eq!(GameChanged::parse_all(&change.payload()), vec![change]);
         assert_eq!(
-            GameChanged::parse_all("1:2,x,3:4"),
-            vec![GameChanged { game_id: 1, ply: 2 }, GameChanged { game_id: 3, ply: 4 }]
+            GameChanged::parse_all("1:2:3,x,3:4"),
+            vec![
+                GameChanged { game_id: 1, ply: 2, revision: 3 },
+                GameChanged { game_id: 3, ply: 4, revision: GameChanged::UNKNOWN }
+            ]
         );
         assert_eq!(GameChanged::parse("42"), None);
         assert_eq!(GameChanged::parse("x:1"), None);
+        assert_eq!(GameChanged::parse("1:2:3:4"), None);
     }
 
     #[test]
     fn a_batch_announces_each_games_latest_ply_within_the_payload_limit() {
-        let change = |game_id, ply| GameChanged { game_id, ply };
+        let change = |game_id, ply| GameChanged { game_id, ply, revision: i64::from(ply) * 2 };
         let payloads = batch_payloads(&[change(1, 3), change(2, 8), change(1, 4), change(1, 2)]);
-        assert_eq!(payloads, vec!["1:4,2:8".to_owned()]);
+        assert_eq!(payloads, vec!["1:4:8,2:8:16".to_owned()]);
         let many: Vec<GameChanged> = (0..2000).map(|g| change(1_000_000 + g, 100)).collect();
         let payloads = batch_payloads(&many);
         assert!(payloads.len() > 1, "{} bytes in one payload", payloads[0].len());

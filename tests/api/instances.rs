@@ -1,7 +1,7 @@
 //! Several instances on one database: each keeps copies (of games after its moves, of
 //! checked tokens) and nothing another instance did may be lost or ignored because of
 //! them. A move is played on the copy only while the stored game is still at the copy's
-//! revision (server/domain/games.rs, `submit_move`); a revoked token is forgotten by
+//! revision (server/domain/games/moves.rs, `submit_move`); a revoked token is forgotten by
 //! every instance at once.
 
 use std::time::{Duration as StdDuration, Instant};

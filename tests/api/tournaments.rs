@@ -926,3 +926,26 @@ async fn deciding_a_game_asks_who_before_what() {
     assert_eq!(app.game(casual).await["status"], "active", "nothing decided");
     assert_eq!(app.game(games[0]).await["status"], "active");
 }
+
+/// Issue 16 §2: a director's decision ends the game through the games' one ending path
+/// and is announced like a resignation: a watcher's socket hears the result without any
+/// resync (the tests run without one).
+#[tokio::test]
+async fn a_watcher_sees_a_directors_adjudication_at_once() {
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "T").await;
+    let section = create_section(&app, &director, tournament, json!({})).await;
+    four_players(&app, &director, section).await;
+    let game = start(&app, &director, section).await[0];
+    let mut watcher = crate::live::Socket::open(&app, game, None, None).await;
+    watcher.next_of("state").await;
+    decide(&app, &director, game, "adjudicate", "0-1", "lost ending").await.expect(StatusCode::OK);
+    let result = watcher.next_of("result").await;
+    assert_eq!(result["status"], "finished");
+    assert_eq!(result["result"], "0-1");
+    assert_eq!(result["reason"], "adjudication");
+    let view = app.game(game).await;
+    assert_eq!(view["seats"][1]["outcome"], "win");
+    assert_eq!(view["seats"][0]["outcome"], "loss");
+}

@@ -569,3 +569,23 @@ async fn the_form_token_changes_at_login() {
     let out = browser.post("/logout", &[("csrf", &after)]).await;
     assert_eq!(out.status, StatusCode::SEE_OTHER);
 }
+
+/// Issue 16 §2: a move form without a readable ply is refused (the ply guards against a
+/// move meant for an earlier position); it is not played at the current ply.
+#[tokio::test]
+async fn a_move_form_without_a_readable_ply_is_refused() {
+    let app = TestApp::spawn().await;
+    let (mut red, _black, game) = game_between(&app, "xiangqi").await;
+    let page = red.get(&game).await;
+    for ply in ["", "one", "1.5"] {
+        let refused = red
+            .post(&format!("{game}/move"), &[("csrf", &page.csrf()), ("move", "h2e2"), ("ply", ply)])
+            .await;
+        assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "ply {ply:?}");
+        assert!(refused.body.contains(r#"id="move-error""#), "the refusal is shown by the field");
+    }
+    let id = game.trim_start_matches("/games/");
+    let moves = red.get(&format!("/api/games/{id}")).await;
+    assert!(moves.body.contains(r#""ply":0"#), "nothing was played: {}", moves.body);
+    assert_eq!(play(&mut red, &game, "h2e2").await.status, StatusCode::SEE_OTHER);
+}

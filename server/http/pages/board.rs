@@ -31,18 +31,12 @@ pub async fn svg(
     PagePath(id): PagePath<i64>,
     Query(query): Query<BoardQuery>,
 ) -> PageResult {
-    let view = match games::view(&domain, id).await {
-        Ok(view) => view,
+    let (view, fen, shown) = match games::position_at(&domain, id, query.ply.map(|p| p as usize)).await {
+        Ok(read) => read,
         Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(Texts::new(Lang::En))),
         Err(other) => return Err(PageError::Internal(other.to_string())),
     };
     let internal = |e: String| PageError::Internal(format!("board of game {id}: {e}"));
-    let asked = query.ply.map_or(view.moves.len(), |p| (p as usize).min(view.moves.len()));
-    let (fen, shown) = if asked == view.moves.len() {
-        (view.position.clone(), asked)
-    } else {
-        games::position_at(&domain, id, asked).await.map_err(|e| internal(e.to_string()))?
-    };
     let last_turn = view.last_turn(shown);
     let style = PieceStyle::from_setting(query.style.as_deref().unwrap_or(""));
     let options = BoardOptions {

@@ -417,7 +417,10 @@ fn move_error_text(ctx: &Ctx, error: &DomainError) -> String {
 }
 
 /// `POST /games/{id}/move`: dry run first; when the move would end the game (a loss by
-/// rule included) the page asks for confirmation; then [`games::submit_move`].
+/// rule included) the page asks for confirmation; then [`games::submit_move`]. The game is
+/// read once on the way (the dry run); the page is read again only to show a refusal or
+/// the confirmation. A form without a readable `ply` is refused: the ply is the guard
+/// against a move meant for an earlier position.
 pub async fn play(
     State(domain): State<Domain>,
     ctx: Ctx,
@@ -426,16 +429,20 @@ pub async fn play(
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
-    let view = load(&domain, &ctx, id).await?;
     let text = form.text.trim().to_owned();
-    let ply: i32 = form.ply.trim().parse().unwrap_or(view.ply);
-    let refuse = |mut page: GamePage, message: String| {
-        page.move_text = form.text.clone();
+    let (domain_ref, ctx_ref, typed) = (&domain, &ctx, &form.text);
+    let refuse = move |message: String| async move {
+        let view = load(domain_ref, ctx_ref, id).await?;
+        let mut page = page(domain_ref, ctx_ref, &view)?;
+        page.move_text = typed.clone();
         page.move_error = Some(message);
         render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
     };
+    let Ok(ply) = form.ply.trim().parse::<i32>() else {
+        return refuse(ctx.t.get("game.error.ply").to_owned()).await;
+    };
     if text.is_empty() {
-        return refuse(page(&domain, &ctx, &view)?, ctx.t.get("game.error.empty").to_owned());
+        return refuse(ctx.t.get("game.error.empty").to_owned()).await;
     }
     if form.confirm.as_deref() != Some("1") {
         match games::check_move(&domain, id, me.id, &text).await {
@@ -445,6 +452,7 @@ pub async fn play(
                     .as_deref()
                     .map(|r| ctx.t.get(&format!("reason.{r}")).to_owned())
                     .unwrap_or_default();
+                let view = load(&domain, &ctx, id).await?;
                 let mut page = page(&domain, &ctx, &view)?;
                 page.move_text = text.clone();
                 page.pending = Some(Pending {
@@ -461,17 +469,16 @@ pub async fn play(
                 return render(&page);
             }
             Ok(_) => {}
+            Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(ctx.t)),
             Err(DomainError::Internal(e)) => return Err(PageError::Internal(e.to_string())),
-            Err(error) => return refuse(page(&domain, &ctx, &view)?, move_error_text(&ctx, &error)),
+            Err(error) => return refuse(move_error_text(&ctx, &error)).await,
         }
     }
     match games::submit_move(&domain, id, me.id, &text, ply).await {
         Ok(_) => Ok(Redirect::to(&format!("/games/{id}")).into_response()),
+        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
         Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
-        Err(error) => {
-            let view = load(&domain, &ctx, id).await?;
-            refuse(page(&domain, &ctx, &view)?, move_error_text(&ctx, &error))
-        }
+        Err(error) => refuse(move_error_text(&ctx, &error)).await,
     }
 }
 

@@ -140,6 +140,7 @@ impl TestApp {
             clock: std::sync::Arc::new(clock.clone()),
             games: Default::default(),
             tokens: Default::default(),
+            rooms: Default::default(),
         };
         TestApp {
             address: address.to_owned(),

@@ -1,0 +1,103 @@
+//! The clocks of stored games: deadlines refreshed after leave changes, and the end of a
+//! game (or a seat's exit) on time.
+
+use super::*;
+
+/// Leave periods of the seat's account that count in this game.
+pub(crate) async fn counted_leave(
+    tx: &mut Transaction<'_, Postgres>,
+    row: &GameRow,
+    account_id: i64,
+) -> DomainResult<Vec<time_control::Period>> {
+    if row.vacation_allowed {
+        Ok(leave_after(tx, account_id, row.turn_started_at).await?)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// Recomputes the stored deadlines of the active games where `account_id` is to move
+/// (after its leave changed).
+///
+/// # Errors
+/// Database failure.
+pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult<()> {
+    let ids = games_to_move(&domain.pool, account_id).await?;
+    for game_id in ids {
+        let mut tx = domain.pool.begin().await?;
+        let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
+        if row.status == GameStatus::Active {
+            if let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) {
+                let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
+                let deadline =
+                    time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+                set_deadline(&mut tx, game_id, deadline).await?;
+            }
+        }
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
+/// Ends the game on time if its side to move has run out at `now` (leave included):
+/// a loss, or a draw when the opponent cannot possibly win. In a game of more seats the
+/// seat leaves instead and the next seat's clock starts at that deadline; after a long
+/// downtime that one may have run out too, so seats leave until the seat to move has time
+/// (one per seat at most). Returns whether anything changed.
+///
+/// # Errors
+/// Database failure.
+pub(crate) async fn expire_if_overdue(
+    domain: &Domain,
+    game_id: i64,
+    now: OffsetDateTime,
+) -> DomainResult<bool> {
+    let mut changed = false;
+    for _ in 0..7 {
+        if !expire_turn(domain, game_id, now).await? {
+            break;
+        }
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// One step of [`expire_if_overdue`]: the seat to move, if it has run out.
+pub(crate) async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTime) -> DomainResult<bool> {
+    let mut tx = domain.pool.begin().await?;
+    let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
+    if row.status != GameStatus::Active {
+        return Ok(false);
+    }
+    let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) else {
+        return Ok(false);
+    };
+    let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
+    let deadline = time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+    if deadline > now {
+        // Leave moved it: store the real deadline and look again then.
+        set_deadline(&mut tx, game_id, deadline).await?;
+        tx.commit().await?;
+        return Ok(false);
+    }
+    if row.seat_count > 2 {
+        // The seat leaves at its deadline; the game goes on without it.
+        seat_exit(domain, &mut tx, &row, &seats, seat.seat, true, deadline).await?;
+        announce_and_commit(domain, tx, game_id).await?;
+        tracing::info!(game.id = game_id, seat = seat.seat, "seat timed out");
+        return Ok(true);
+    }
+    let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
+    let winner = seats.iter().map(|s| s.seat).find(|s| *s != seat.seat);
+    let opponent_can_win = winner.is_some_and(|w| game.can_possibly_win(w as usize));
+    let ending = if opponent_can_win {
+        Ending::two_seat(winner, EndReason::Timeout)
+    } else {
+        Ending::two_seat(None, EndReason::TimeoutInsufficientMaterial)
+    };
+    // The game ends at the deadline, not at the sweep.
+    finish(&mut tx, game_id, &ending, deadline).await?;
+    announce_and_commit(domain, tx, game_id).await?;
+    tracing::info!(game.id = game_id, reason = %ending.reason, "game ended on time");
+    Ok(true)
+}

@@ -1,0 +1,469 @@
+//! What clients see of a game: its view (REST, pages, sockets), read in one snapshot,
+//! the positions and records derived from it, and a player's list of games.
+
+use super::*;
+use tavoliere_rules::game::Ruling;
+
+/// One seat of a game as shown to clients.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct SeatView {
+    /// 0-based seat index (turn order of the start position: seat 0 plays the first colour).
+    pub seat: i32,
+    /// `first` or `second` (Red/Black, sente/gote, White/Black) in two-seat games; in the
+    /// Seven Kingdoms the kingdoms the seat commands (`Qin`, `Qin+Yan`...).
+    pub color: String,
+    /// `playing`, or in a game of more than two seats `out` (its kingdoms defeated on the
+    /// board), `resigned` or `timed-out` (it left; the game went on).
+    pub status: &'static str,
+    /// The seat's score: Seven Kingdoms pieces captured so far; jishogi points once a
+    /// game ends on them; otherwise 0.
+    pub score: i32,
+    /// The secondary score (Seven Kingdoms: the historical value of the pieces captured).
+    pub secondary_score: i32,
+    /// The place once the game is over (1 = winner; equal places share).
+    pub place: Option<i32>,
+    /// The player.
+    pub username: String,
+    /// Clock time left at the start of the current turn, in seconds.
+    pub remaining_seconds: i64,
+    /// The same in milliseconds (live clocks).
+    pub remaining_ms: i64,
+    /// `win`, `loss` or `draw` once the game is over.
+    pub outcome: Option<String>,
+    /// After how many stored moves the seat left (resigned or timed out) a game that went
+    /// on. Not part of the API (the replay of a view needs it).
+    #[serde(skip)]
+    pub exit_after_ply: Option<i32>,
+}
+
+/// A played move as shown to clients.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct MoveView {
+    /// 1-based ply.
+    pub ply: i32,
+    /// Turn number (several moves may make one turn in some handicaps).
+    pub turn_number: i32,
+    /// Seat that moved.
+    pub seat: i32,
+    /// Canonical notation (ICCS / USI).
+    pub canonical: String,
+    /// The game's display notation (WXF / western).
+    pub display: Option<String>,
+    /// When it was played.
+    #[serde(with = "time::serde::rfc3339")]
+    pub played_at: OffsetDateTime,
+}
+
+/// The whole state of a game.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct GameView {
+    /// Game id.
+    pub id: i64,
+    /// The variant's name (`xiangqi`, `shogi`, `minishogi`, `flickering`, `seven-kingdoms`).
+    #[schema(schema_with = rules_adapter::variant_name_schema)]
+    pub variant: String,
+    /// Ruleset name.
+    pub ruleset: String,
+    /// Handicap name, if any.
+    pub handicap: Option<String>,
+    /// Number of seats.
+    pub seat_count: i32,
+    /// The seats in turn order.
+    pub seats: Vec<SeatView>,
+    /// Start position (FEN/SFEN), `null` for the standard one.
+    pub start_position: Option<String>,
+    /// Current position (FEN/SFEN).
+    pub position: String,
+    /// Number of moves played.
+    pub ply: i32,
+    /// `first` or `second` in two-seat games; the seat label (kingdoms) in the Seven
+    /// Kingdoms.
+    pub side_to_move: String,
+    /// Seat to move (while active).
+    pub to_move_seat: Option<i32>,
+    /// Username to move (while active).
+    pub to_move: Option<String>,
+    /// The moves.
+    pub moves: Vec<MoveView>,
+    /// Display notation name.
+    pub display_notation: &'static str,
+    /// Legal moves in canonical notation (empty once over).
+    pub legal_moves: Vec<String>,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Whether leave stops the clocks in this game.
+    pub vacation_allowed: bool,
+    /// When the side to move runs out of time (leave included).
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub deadline: Option<OffsetDateTime>,
+    /// `active`, `finished` or `aborted`.
+    pub status: String,
+    /// `1-0`, `0-1`, `1/2-1/2` once finished; in games of more than two seats the places
+    /// in seat order, e.g. `2-1-3` (seat 1 won, seat 0 second).
+    pub result: Option<String>,
+    /// Why it ended (kebab-case).
+    pub reason: Option<String>,
+    /// Seat that offers a draw, if any.
+    pub draw_offer_seat: Option<i32>,
+    /// Why a game law ended the game, as a director checks it against the rule text
+    /// (issue 15 §2): the law, its citation, the ply, the side ruled against, the
+    /// evidence. `null` while the game goes on and when no law ended it (resignation,
+    /// agreement, time, a director's decision).
+    pub ruling: Option<Ruling>,
+    /// The game row's revision this view was built from (bumped by every change; the live
+    /// hub's resync compares it, server/live/hub.rs). Not part of the API.
+    #[serde(skip)]
+    pub revision: i64,
+}
+
+impl GameView {
+    /// The rules game this view shows, replayed from its moves and seat exits (the
+    /// rules' one replay of a stored game), with its turns as row ranges.
+    pub fn replay(&self) -> DomainResult<(AnyGame, Vec<std::ops::Range<usize>>)> {
+        let broken =
+            |e: String| DomainError::Internal(anyhow::anyhow!("game {} does not replay: {e}", self.id));
+        let variant = rules_adapter::parse_variant(&self.variant)?;
+        let start = rules_adapter::new_game(
+            variant,
+            &self.ruleset,
+            self.handicap.as_deref(),
+            self.start_position.as_deref(),
+            self.seat_count as usize,
+        )
+        .map_err(|e| broken(e.to_string()))?;
+        let rows: Vec<StoredMove<'_>> = self
+            .moves
+            .iter()
+            .map(|m| StoredMove { turn_number: m.turn_number, seat: m.seat as usize, text: &m.canonical })
+            .collect();
+        let exits: Vec<SeatExit> = self
+            .seats
+            .iter()
+            .filter_map(|s| {
+                Some(SeatExit {
+                    after_rows: s.exit_after_ply? as usize,
+                    seat: s.seat as usize,
+                    timed_out: s.status == "timed-out",
+                })
+            })
+            .collect();
+        let (game, _) = start.replay_stored(&rows, &exits, rows.len()).map_err(|e| broken(e.to_string()))?;
+        Ok((game, StoredMove::turns(variant, &rows)))
+    }
+
+    /// The stored moves grouped by turn, as row ranges: a Flickering series or a handicap
+    /// turn of several moves is one turn of several rows sharing its turn number.
+    pub fn turn_rows(&self) -> Vec<std::ops::Range<usize>> {
+        let mut turns: Vec<std::ops::Range<usize>> = Vec::new();
+        for (i, m) in self.moves.iter().enumerate() {
+            match turns.last_mut() {
+                Some(turn) if self.moves[turn.start].turn_number == m.turn_number => turn.end = i + 1,
+                _ => turns.push(i..i + 1),
+            }
+        }
+        turns
+    }
+
+    /// The last turn among the first `rows` stored moves, canonical: one move, or a whole
+    /// Flickering series (its moves joined by commas) — what the board marks as the last
+    /// move.
+    pub fn last_turn(&self, rows: usize) -> Option<String> {
+        let shown = &self.moves[..rows.min(self.moves.len())];
+        let last = shown.last()?;
+        if self.variant != Variant::Flickering.name() {
+            return Some(last.canonical.clone());
+        }
+        let turn = self.turn_rows().into_iter().rfind(|turn| turn.start < shown.len())?;
+        let series: Vec<&str> = shown[turn.start..].iter().map(|m| m.canonical.as_str()).collect();
+        Some(series.join(","))
+    }
+}
+
+/// What a move would do (dry run).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct MoveCheck {
+    /// Canonical notation.
+    pub canonical: String,
+    /// Display notation.
+    pub display: String,
+    /// Whether the move would end the game.
+    pub ends_game: bool,
+    /// `1-0`, `0-1`, `1/2-1/2` if it would end it.
+    pub result: Option<String>,
+    /// The reason, if it would end it.
+    pub reason: Option<String>,
+    /// A sentence for the player, e.g. "this move would lose by perpetual check".
+    pub message: String,
+}
+
+/// The full state of a game (anyone may look).
+///
+/// # Errors
+/// Unknown game (404).
+pub async fn view(domain: &Domain, game_id: i64) -> DomainResult<GameView> {
+    let mut tx = read_snapshot(domain).await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A read-only transaction whose statements all see one snapshot of the database
+/// (REPEATABLE READ): a game row, its seats and its moves read in it agree with each
+/// other even while a move commits between the statements (issue 24 item 2; in READ
+/// COMMITTED each statement sees the commits made before it started).
+pub(crate) async fn read_snapshot(domain: &Domain) -> DomainResult<Transaction<'static, Postgres>> {
+    Ok(domain.pool.begin_with("begin isolation level repeatable read read only").await?)
+}
+
+pub(crate) async fn view_in(
+    domain: &Domain,
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+) -> DomainResult<GameView> {
+    let row = load_game(tx, game_id).await?;
+    let seats = load_seats(tx, game_id).await?;
+    let state = rules_state(domain, tx, &row, &seats, false).await?;
+    let active = row.status == GameStatus::Active;
+    let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
+    let deadline = match to_move {
+        Some(seat) => {
+            let leave =
+                if seat.has_leave { counted_leave(tx, &row, seat.account_id).await? } else { Vec::new() };
+            Some(time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave))
+        }
+        None => None,
+    };
+    assemble(&row, &seats, &state, deadline)
+}
+
+/// The view of a game from its rows and its rules game.
+pub(crate) fn assemble(
+    row: &GameRow,
+    seats: &[SeatRow],
+    state: &RulesState,
+    deadline: Option<OffsetDateTime>,
+) -> DomainResult<GameView> {
+    let variant = variant_of(row)?;
+    let game = &state.game;
+    let display = &state.display;
+    let moves = &state.rows;
+    let active = row.status == GameStatus::Active;
+    let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
+    // Scores while the game goes on (Seven Kingdoms captures); the stored ones once over.
+    let standings = if row.seat_count > 2 && active { game.standings_now() } else { Vec::new() };
+    Ok(GameView {
+        id: row.game_id,
+        variant: row.variant.clone(),
+        ruleset: row.ruleset.clone(),
+        handicap: row.handicap.clone(),
+        seat_count: row.seat_count,
+        seats: seats
+            .iter()
+            .map(|s| {
+                let now = standings.iter().find(|n| n.seat as i32 == s.seat);
+                SeatView {
+                    seat: s.seat,
+                    color: game.seat_label(s.seat as usize),
+                    status: match s.exit.as_deref() {
+                        Some("resign") => "resigned",
+                        Some(_) => "timed-out",
+                        None if game.is_seat_out(s.seat as usize) => "out",
+                        None => "playing",
+                    },
+                    score: s.score.or(now.map(|n| n.score as i32)).unwrap_or(0),
+                    secondary_score: s.secondary_score.or(now.map(|n| n.secondary_score as i32)).unwrap_or(0),
+                    place: s.place,
+                    username: s.username.clone(),
+                    remaining_seconds: s.remaining_ms / 1000,
+                    remaining_ms: s.remaining_ms,
+                    outcome: s.outcome.clone(),
+                    exit_after_ply: s.exit_after_ply,
+                }
+            })
+            .collect(),
+        start_position: row.start_position.clone(),
+        position: game.fen(),
+        ply: row.current_ply,
+        side_to_move: game.seat_label(game.seat_to_move()),
+        to_move_seat: to_move.map(|s| s.seat),
+        to_move: to_move.map(|s| s.username.clone()),
+        moves: moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MoveView {
+                ply: m.ply,
+                turn_number: m.turn_number,
+                seat: m.seat,
+                canonical: m.notation.clone(),
+                display: display.get(i).cloned(),
+                played_at: m.played_at,
+            })
+            .collect(),
+        display_notation: variant.display_notation().name(),
+        legal_moves: if active { game.legal_moves() } else { Vec::new() },
+        time_control: row.time_control.0,
+        vacation_allowed: row.vacation_allowed,
+        deadline,
+        status: row.status.as_str().to_owned(),
+        result: row.result.clone(),
+        reason: row.reason.clone(),
+        draw_offer_seat: row.draw_offer_seat,
+        // The rules' ruling only where the stored reason is its law.
+        ruling: game.ruling().filter(|r| row.reason.as_deref() == Some(r.law)),
+        revision: row.revision,
+    })
+}
+
+/// Where a Flickering series being built can go next.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SeriesOptions {
+    /// The moves of the series so far, canonical (coordinates).
+    pub prefix: Vec<String>,
+    /// The legal next moves (coordinates).
+    pub next: Vec<String>,
+    /// Whether the series may end here (at least one move, the king free of every threat:
+    /// `flickering-chess.md` "The series").
+    pub can_end: bool,
+}
+
+/// For a Flickering chess game: the legal next moves after the first moves `prefix` of the
+/// series of the side to move (issue 8: "build it move by move and submit it").
+///
+/// # Errors
+/// Unknown game (404), game over (409), not a series game or an illegal prefix (422).
+pub async fn series_options(domain: &Domain, game_id: i64, prefix: &str) -> DomainResult<SeriesOptions> {
+    let mut tx = read_snapshot(domain).await?;
+    let row = load_game(&mut tx, game_id).await?;
+    ensure_active(&row)?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
+    tx.commit().await?;
+    let (next, can_end) = game.series_continuations(prefix).map_err(move_error)?;
+    let prefix = prefix.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty());
+    Ok(SeriesOptions { prefix: prefix.map(str::to_owned).collect(), next, can_end })
+}
+
+/// The game's view and its position after its first `ply` stored moves (whole turns:
+/// within a Flickering series, the position before it; `None` or more than were played:
+/// now), with the number of moves it shows, all read in one snapshot.
+///
+/// # Errors
+/// Unknown game (404).
+pub async fn position_at(
+    domain: &Domain,
+    game_id: i64,
+    ply: Option<usize>,
+) -> DomainResult<(GameView, String, usize)> {
+    let mut tx = read_snapshot(domain).await?;
+    let view = view_in(domain, &mut tx, game_id).await?;
+    let asked = ply.map_or(view.moves.len(), |p| p.min(view.moves.len()));
+    if asked == view.moves.len() {
+        tx.commit().await?;
+        let fen = view.position.clone();
+        return Ok((view, fen, asked));
+    }
+    let row = load_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let moves = load_moves(&mut tx, game_id).await?;
+    tx.commit().await?;
+    let (game, shown) = replay(&row, &moves, &seats, asked)?;
+    let fen = game.fen();
+    Ok((view, fen, shown))
+}
+
+/// The game's record in the variant's own record format (Flickering chess, the Seven
+/// Kingdoms: seats leaving included), with tags naming the game and its players; `None`
+/// for the variants whose records the web layer writes (PGN, KIF, CSA...).
+///
+/// # Errors
+/// Unknown game (404).
+pub async fn record_text(domain: &Domain, game_id: i64) -> DomainResult<Option<String>> {
+    let mut tx = read_snapshot(domain).await?;
+    let row = load_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
+    tx.commit().await?;
+    let mut tags = vec![
+        ("Event".to_owned(), format!("Tavoliere game {game_id}")),
+        ("Site".to_owned(), "Tavoliere".to_owned()),
+    ];
+    for seat in &seats {
+        let name = match (row.seat_count, seat.seat) {
+            (2, 0) => "White".to_owned(),
+            (2, _) => "Black".to_owned(),
+            (_, n) => format!("Seat {n} ({})", game.seat_label(n as usize)),
+        };
+        tags.push((name, seat.username.clone()));
+    }
+    tags.push(("Result".to_owned(), row.result.clone().unwrap_or_else(|| "*".to_owned())));
+    if let Some(reason) = &row.reason {
+        tags.push(("Termination".to_owned(), reason.clone()));
+    }
+    Ok(game.record_text(&tags))
+}
+
+/// What `text` would do in the game now, without storing anything.
+///
+/// # Errors
+/// As [`submit_move`] for the game and the move; the ply and turn are not checked.
+pub async fn check_move(
+    domain: &Domain,
+    game_id: i64,
+    account_id: i64,
+    text: &str,
+) -> DomainResult<MoveCheck> {
+    let mut tx = read_snapshot(domain).await?;
+    let row = load_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    seat_of(&seats, account_id)?;
+    ensure_active(&row)?;
+    let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
+    let mover = game.side_to_move();
+    let dry = game.dry_run(text).map_err(move_error)?;
+    tx.rollback().await?;
+    let (message, result, reason) = match dry.outcome {
+        None => ("this move is legal".to_owned(), None, None),
+        Some(outcome) => {
+            let reason = outcome.reason().as_str().replace('-', " ");
+            let verdict = match outcome.winner() {
+                Some(winner) if winner == mover => "win",
+                Some(_) => "lose",
+                None => "draw",
+            };
+            let message = if verdict == "draw" {
+                format!("this move would draw by {reason}")
+            } else {
+                format!("this move would {verdict} by {reason}")
+            };
+            (message, Some(outcome.result_str().to_owned()), Some(outcome.reason().as_str().to_owned()))
+        }
+    };
+    Ok(MoveCheck {
+        canonical: dry.canonical,
+        display: dry.display,
+        ends_game: result.is_some(),
+        result,
+        reason,
+        message,
+    })
+}
+
+/// A player's games, those where it is their turn first.
+///
+/// # Errors
+/// Unknown player (404), unknown status filter (422).
+pub async fn list_for_player(
+    domain: &Domain,
+    username: &str,
+    status: Option<&str>,
+) -> DomainResult<Vec<GameSummary>> {
+    if let Some(s) = status {
+        if s.parse::<GameStatus>().is_err() {
+            return Err(DomainError::Invalid(format!(
+                "unknown status {s:?} (known: active, finished, aborted)"
+            )));
+        }
+    }
+    let account_id = crate::domain::accounts::account_id_by_username(&domain.pool, username).await?;
+    Ok(games_of(&domain.pool, account_id, status).await?)
+}

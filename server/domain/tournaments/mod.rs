@@ -1,0 +1,85 @@
+//! Tournaments: directors create tournaments and their sections, register and seed
+//! players, start sections (every game created with its clock running), decide results
+//! (adjudication, forfeit, correction, each recorded in the audit trail) and read the
+//! tables. The pairings, standings and tables themselves come from the pure
+//! `tavoliere_tournament` crate; this module only loads rows and stores decisions. One file per concern.
+
+mod entries;
+mod mine;
+mod pairing;
+mod results;
+mod sections;
+mod tables;
+mod tournament;
+
+pub use entries::*;
+pub use mine::*;
+pub use pairing::*;
+pub use results::*;
+pub use sections::*;
+pub use tables::*;
+pub use tournament::*;
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use sqlx::types::Json;
+use sqlx::{Postgres, Transaction};
+use tavoliere_rules::EndReason;
+use tavoliere_tournament::berger::{round_robin, Cycles, RoundRobinOptions, StartPolicy};
+use tavoliere_tournament::grand_prix::{compute_grand_prix, GpFormula, GrandPrixConfig, SectionResults};
+use tavoliere_tournament::standings::{compute_standings, Standing, StandingsConfig, TieBreak};
+use tavoliere_tournament::swiss::{pair_swiss_round, trf_export, SwissBye, SwissError, SwissOptions};
+use tavoliere_tournament::tables::{
+    build_crosstable, build_grand_prix_table, Crosstable, GrandPrixTable, PlayerInfo, SectionInfo,
+};
+use tavoliere_tournament::withdrawal::{apply_withdrawal, WithdrawalRule};
+use tavoliere_tournament::{ByePoints, GameId, GameRecord, GameResult, PlayerId, Points, Scoring, SectionId};
+use time::OffsetDateTime;
+
+use super::accounts::{account_id_by_username, Account, Role};
+use super::error::{DomainError, DomainResult};
+use super::games;
+use super::rules_adapter::{self, Variant};
+use super::time_control::TimeControl;
+use super::Domain;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finished_game_counts_its_board_result_and_forfeits_as_forfeits() {
+        assert_eq!(game_result("finished", Some("1-0"), Some("checkmate"), None), GameResult::FirstWins);
+        assert_eq!(game_result("finished", Some("0-1"), Some("timeout"), None), GameResult::SecondWins);
+        assert_eq!(game_result("finished", Some("1/2-1/2"), Some("agreement"), None), GameResult::Draw);
+        assert_eq!(
+            game_result("finished", Some("0-1"), Some("forfeit"), None),
+            GameResult::ForfeitSecondWins
+        );
+        assert_eq!(game_result("active", None, None, None), GameResult::Pending);
+        assert_eq!(game_result("aborted", None, Some("aborted"), None), GameResult::Pending);
+    }
+
+    #[test]
+    fn a_directors_decision_overrides_the_board() {
+        assert_eq!(game_result("finished", Some("1-0"), Some("checkmate"), Some("draw")), GameResult::Draw);
+        assert_eq!(game_result("aborted", None, None, Some("annulled")), GameResult::Annulled);
+    }
+
+    #[test]
+    fn every_result_name_reads_back() {
+        for result in [
+            GameResult::FirstWins,
+            GameResult::SecondWins,
+            GameResult::Draw,
+            GameResult::ForfeitFirstWins,
+            GameResult::ForfeitSecondWins,
+            GameResult::DoubleForfeit,
+            GameResult::Pending,
+            GameResult::Annulled,
+        ] {
+            assert_eq!(parse_result_name(result_name(result)), Some(result));
+        }
+    }
+}

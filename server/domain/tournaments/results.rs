@@ -1,0 +1,333 @@
+//! Results: what a game counts as, and the directors' decisions with their audit trail.
+
+use super::*;
+
+/// A section game as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(crate) struct SectionGame {
+    pub(crate) game_id: i64,
+    pub(crate) round: i32,
+    pub(crate) status: String,
+    pub(crate) result: Option<String>,
+    pub(crate) reason: Option<String>,
+    pub(crate) tournament_result: Option<String>,
+    pub(crate) first_id: i64,
+    pub(crate) second_id: i64,
+}
+
+impl SectionGame {
+    pub(crate) fn result(&self) -> GameResult {
+        game_result(
+            &self.status,
+            self.result.as_deref(),
+            self.reason.as_deref(),
+            self.tournament_result.as_deref(),
+        )
+    }
+
+    pub(crate) fn record(&self) -> GameRecord {
+        GameRecord {
+            game: GameId(self.game_id),
+            round: self.round.max(0) as u32,
+            first: PlayerId(self.first_id),
+            second: PlayerId(self.second_id),
+            result: self.result(),
+        }
+    }
+}
+
+pub(crate) const SECTION_GAME_COLUMNS: &str = r#"g.game_id, coalesce(g.round, 0) as round, g.status, g.result, g.reason,
+    g.tournament_result,
+    (select account_id from game_seat where game_id = g.game_id and seat = 0) as first_id,
+    (select account_id from game_seat where game_id = g.game_id and seat = 1) as second_id"#;
+
+pub(crate) async fn section_games(
+    executor: impl sqlx::PgExecutor<'_>,
+    section_id: i64,
+) -> DomainResult<Vec<SectionGame>> {
+    Ok(sqlx::query_as::<_, SectionGame>(&format!(
+        "select {SECTION_GAME_COLUMNS} from game g where g.section_id = $1 order by g.round, g.board, g.game_id"
+    ))
+    .bind(section_id)
+    .fetch_all(executor)
+    .await?)
+}
+
+/// The stored name of a result (kebab-case, as `GameResult` serializes).
+pub fn result_name(result: GameResult) -> &'static str {
+    match result {
+        GameResult::FirstWins => "first-wins",
+        GameResult::SecondWins => "second-wins",
+        GameResult::Draw => "draw",
+        GameResult::ForfeitFirstWins => "forfeit-first-wins",
+        GameResult::ForfeitSecondWins => "forfeit-second-wins",
+        GameResult::DoubleForfeit => "double-forfeit",
+        GameResult::Pending => "pending",
+        GameResult::Annulled => "annulled",
+    }
+}
+
+pub(crate) fn parse_result_name(text: &str) -> Option<GameResult> {
+    serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
+}
+
+/// A result as a director writes it: a score (`1-0`, `0-1`, `1/2-1/2`, `+-`, `-+`, `--`)
+/// or a result name.
+pub(crate) fn parse_decided_result(text: &str) -> DomainResult<GameResult> {
+    let score = match text {
+        "1-0" => Some(GameResult::FirstWins),
+        "0-1" => Some(GameResult::SecondWins),
+        "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+        "+-" | "1-0 forfeit" => Some(GameResult::ForfeitFirstWins),
+        "-+" | "0-1 forfeit" => Some(GameResult::ForfeitSecondWins),
+        "--" => Some(GameResult::DoubleForfeit),
+        _ => None,
+    };
+    score.or_else(|| parse_result_name(text)).ok_or_else(|| {
+        DomainError::Invalid(format!(
+            "unknown result {text:?} (1-0, 0-1, 1/2-1/2, first-wins, second-wins, draw, \
+             forfeit-first-wins, forfeit-second-wins, double-forfeit, annulled)"
+        ))
+    })
+}
+
+/// What a tournament game counts as in the standings: a director's decision when there is
+/// one, otherwise the game row (active or aborted: pending; finished: the result, a win
+/// given by forfeit counted as a forfeit).
+pub fn game_result(
+    status: &str,
+    result: Option<&str>,
+    reason: Option<&str>,
+    decided: Option<&str>,
+) -> GameResult {
+    if let Some(decided) = decided.and_then(parse_result_name) {
+        return decided;
+    }
+    if status != "finished" {
+        return GameResult::Pending;
+    }
+    let forfeit = reason == Some(EndReason::Forfeit.as_str());
+    match (result, forfeit) {
+        (Some("1-0"), false) => GameResult::FirstWins,
+        (Some("0-1"), false) => GameResult::SecondWins,
+        (Some("1/2-1/2"), _) => GameResult::Draw,
+        (Some("1-0"), true) => GameResult::ForfeitFirstWins,
+        (Some("0-1"), true) => GameResult::ForfeitSecondWins,
+        (Some("0-0"), _) => GameResult::DoubleForfeit,
+        _ => GameResult::Pending,
+    }
+}
+
+/// Stores a director's result: an active game ends through the games' one ending
+/// function (finished with the result, or stopped when annulled) and the decision
+/// overrides the board result in the standings. Returns whether the game itself changed
+/// (the caller announces it after the commit: [`games::announce_stored`]).
+pub(crate) async fn set_result(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    result: GameResult,
+    now: OffsetDateTime,
+) -> DomainResult<bool> {
+    let ending = match result {
+        GameResult::FirstWins => games::Ending::two_seat(Some(0), EndReason::Adjudication),
+        GameResult::SecondWins => games::Ending::two_seat(Some(1), EndReason::Adjudication),
+        GameResult::Draw => games::Ending::two_seat(None, EndReason::Adjudication),
+        GameResult::ForfeitFirstWins => games::Ending::two_seat(Some(0), EndReason::Forfeit),
+        GameResult::ForfeitSecondWins => games::Ending::two_seat(Some(1), EndReason::Forfeit),
+        GameResult::DoubleForfeit => games::Ending::double_forfeit(),
+        GameResult::Annulled => {
+            let stopped = games::stop(tx, game_id, "annulled", now).await?;
+            store_decision(tx, game_id, result).await?;
+            return Ok(stopped);
+        }
+        GameResult::Pending => {
+            return Err(DomainError::Invalid("a game cannot be set back to pending".to_owned()));
+        }
+    };
+    let ended = games::finish(tx, game_id, &ending, now).await?;
+    store_decision(tx, game_id, result).await?;
+    Ok(ended)
+}
+
+pub(crate) async fn store_decision(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    result: GameResult,
+) -> DomainResult<()> {
+    sqlx::query("update game set tournament_result = $2 where game_id = $1")
+        .bind(game_id)
+        .bind(result_name(result))
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn audit(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    actor_id: i64,
+    now: OffsetDateTime,
+    kind: &str,
+    from: GameResult,
+    to: GameResult,
+    reason: &str,
+) -> DomainResult<()> {
+    sqlx::query(
+        r#"insert into result_correction (game_id, changed_by, changed_at, kind, old_result, new_result, reason)
+           values ($1, $2, $3, $4, $5, $6, $7)"#,
+    )
+    .bind(game_id)
+    .bind(actor_id)
+    .bind(now)
+    .bind(kind)
+    .bind(result_name(from))
+    .bind(result_name(to))
+    .bind(reason)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A director's decision on a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Adjudication of an unfinished game: a win or a draw over the board.
+    Adjudication,
+    /// A forfeit of an unfinished game.
+    Forfeit,
+    /// A correction of any result.
+    Correction,
+}
+
+impl Decision {
+    pub(crate) fn kind(self) -> &'static str {
+        match self {
+            Decision::Adjudication => "adjudication",
+            Decision::Forfeit => "forfeit",
+            Decision::Correction => "correction",
+        }
+    }
+}
+
+/// A tournament game's result after a decision.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct GameDecision {
+    /// The game.
+    pub game_id: i64,
+    /// What it counts as now.
+    pub result: GameResult,
+}
+
+/// Decides a tournament game's result (its tournament's directors or an admin) and records
+/// who, when and why in the audit trail. Adjudications and forfeits apply to unfinished
+/// games only; a correction may change any result except back to pending. `result` is a
+/// score (`1-0`, `0-1`, `1/2-1/2`, `+-`, `-+`, `--`) or a result name (`first-wins`...).
+///
+/// Who may decide is settled before what is decided: anyone but an admin or a director of
+/// the game's tournament is refused (403) whatever the game and the body; only then are a
+/// casual game, the result and the reason checked.
+///
+/// # Errors
+/// Unknown game (404), not a director of its tournament (403; a casual game has none), an
+/// admin naming a casual game (422), an empty reason or a result that is unknown or does
+/// not fit the decision (422), a finished game adjudicated or forfeited (409).
+pub async fn decide(
+    domain: &Domain,
+    actor: &Account,
+    game_id: i64,
+    decision: Decision,
+    result: &str,
+    reason: &str,
+) -> DomainResult<GameDecision> {
+    let mut tx = domain.pool.begin().await?;
+    let game = sqlx::query_as::<_, SectionGame>(&format!(
+        "select {SECTION_GAME_COLUMNS} from game g where g.game_id = $1 for update"
+    ))
+    .bind(game_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))?;
+    let tournament_id: Option<i64> = sqlx::query_scalar("select tournament_id from game where game_id = $1")
+        .bind(game_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    match tournament_id {
+        Some(tournament_id) => ensure_directs(&mut *tx, actor, tournament_id).await?,
+        // Nobody directs a casual game: only an admin learns that it is one.
+        None if actor.role == Role::Admin => {
+            return Err(DomainError::Invalid(format!("game {game_id} is not a tournament game")))
+        }
+        None => {
+            return Err(DomainError::Forbidden(
+                "only the directors of the game's tournament may decide its result".to_owned(),
+            ))
+        }
+    }
+    let result = parse_decided_result(result)?;
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(DomainError::Invalid("say why: a reason is required".to_owned()));
+    }
+    let fits = match decision {
+        Decision::Adjudication => result.is_played(),
+        Decision::Forfeit => result.is_forfeit(),
+        Decision::Correction => result != GameResult::Pending,
+    };
+    if !fits {
+        return Err(DomainError::Invalid(format!(
+            "{} is not a possible {}",
+            result_name(result),
+            decision.kind()
+        )));
+    }
+    let before = game.result();
+    if decision != Decision::Correction && before != GameResult::Pending {
+        return Err(DomainError::Conflict(format!(
+            "the game already has a result ({}): correct it instead",
+            result_name(before)
+        )));
+    }
+    let now = domain.clock.now();
+    let ended = set_result(&mut tx, game_id, result, now).await?;
+    audit(&mut tx, game_id, actor.id, now, decision.kind(), before, result, reason).await?;
+    tx.commit().await?;
+    if ended {
+        // A watcher sees the director's decision at once, like any other ending.
+        games::announce_stored(domain, &[game_id]).await;
+    }
+    Ok(GameDecision { game_id, result })
+}
+
+/// One entry of a game's audit trail.
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct CorrectionView {
+    /// Who decided.
+    pub changed_by: String,
+    /// When.
+    #[serde(with = "time::serde::rfc3339")]
+    pub changed_at: OffsetDateTime,
+    /// `adjudication`, `forfeit`, `correction` or `withdrawal`.
+    pub kind: String,
+    /// The result before.
+    pub old_result: String,
+    /// The result after.
+    pub new_result: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// The audit trail of a game's result, oldest first.
+///
+/// # Errors
+/// Database failure.
+pub async fn corrections(domain: &Domain, game_id: i64) -> DomainResult<Vec<CorrectionView>> {
+    Ok(sqlx::query_as::<_, CorrectionView>(
+        r#"select a.username as changed_by, c.changed_at, c.kind, c.old_result, c.new_result, c.reason
+           from result_correction c join account a on a.account_id = c.changed_by
+           where c.game_id = $1 order by c.changed_at, c.result_correction_id"#,
+    )
+    .bind(game_id)
+    .fetch_all(&domain.pool)
+    .await?)
+}

@@ -1,0 +1,471 @@
+//! Sections: their settings, created and changed by the directors.
+
+use super::*;
+
+/// How a section is paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PairingSystem {
+    /// Everyone meets everyone once (Berger tables).
+    RoundRobin,
+    /// Everyone meets everyone twice, once with each colour.
+    DoubleRoundRobin,
+    /// Swiss system (Dutch subset), round by round.
+    Swiss,
+}
+
+impl PairingSystem {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            PairingSystem::RoundRobin => "round-robin",
+            PairingSystem::DoubleRoundRobin => "double-round-robin",
+            PairingSystem::Swiss => "swiss",
+        }
+    }
+
+    pub(crate) fn from_db(text: &str) -> DomainResult<PairingSystem> {
+        Ok(match text {
+            "round-robin" => PairingSystem::RoundRobin,
+            "double-round-robin" => PairingSystem::DoubleRoundRobin,
+            "swiss" => PairingSystem::Swiss,
+            other => return Err(DomainError::Internal(anyhow::anyhow!("unknown pairing system {other}"))),
+        })
+    }
+}
+
+/// A section's scoring: a named system or custom points.
+#[derive(Clone, Copy, Debug, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum ScoringSpec {
+    /// `"1-half-0"` (the default) or `"3-2-1-0"`.
+    Named(ScoringName),
+    /// Any win / draw / loss / forfeit points.
+    Custom(Scoring),
+}
+
+/// The named scoring systems.
+#[derive(Clone, Copy, Debug, Deserialize, utoipa::ToSchema)]
+pub enum ScoringName {
+    /// 1 / ½ / 0.
+    #[serde(rename = "1-half-0")]
+    Classic,
+    /// 3 / 2 / 1 / 0 (a forfeit loss is worth 0).
+    #[serde(rename = "3-2-1-0")]
+    ThreeTwoOne,
+}
+
+impl ScoringSpec {
+    pub(crate) fn scoring(self) -> Scoring {
+        match self {
+            ScoringSpec::Named(ScoringName::Classic) => Scoring::default(),
+            ScoringSpec::Named(ScoringName::ThreeTwoOne) => Scoring::three_two_one(),
+            ScoringSpec::Custom(scoring) => scoring,
+        }
+    }
+}
+
+/// A new section as a director sends it.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct NewSection {
+    /// Name, e.g. "Xiangqi A".
+    pub name: String,
+    /// The variant's name; tournaments pair two players (every variant but the Seven
+    /// Kingdoms).
+    #[schema(schema_with = rules_adapter::pairable_variant_schema)]
+    pub variant: String,
+    /// Ruleset (`cxq`, `aise-tournament`, a shogi impasse rule...); the variant's default
+    /// when absent.
+    pub ruleset: Option<String>,
+    /// Time control of every game.
+    pub time_control: TimeControl,
+    /// Whether leave stops the clocks (default yes).
+    #[serde(default = "default_true")]
+    pub vacation_allowed: bool,
+    /// Pairing system.
+    pub pairing: PairingSystem,
+    /// Round-robin: every game starts with the section (default) or round by round.
+    #[serde(default)]
+    pub start_policy: StartPolicy,
+    /// Swiss: the number of rounds planned.
+    pub swiss_rounds: Option<u32>,
+    /// Scoring (default 1 / ½ / 0).
+    pub scoring: Option<ScoringSpec>,
+    /// Swiss: what a pairing-allocated bye scores: `"win"` (the default, FIDE C.04.1),
+    /// `"draw"`, `"loss"` or a number of points.
+    pub bye_points: Option<ByePoints>,
+    /// Tie-break order (default Sonneborn-Berger, direct encounter, wins; Buchholz first
+    /// for Swiss).
+    pub tie_breaks: Option<Vec<TieBreak>>,
+    /// What a withdrawal does to the unplayed games (default: forfeited).
+    #[serde(default)]
+    pub withdrawal_rule: WithdrawalRule,
+}
+
+pub(crate) fn default_true() -> bool {
+    true
+}
+
+/// A section as shown to clients.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SectionView {
+    /// Section id.
+    pub id: i64,
+    /// Its tournament.
+    pub tournament_id: i64,
+    /// Name.
+    pub name: String,
+    /// Variant.
+    #[schema(schema_with = rules_adapter::variant_name_schema)]
+    pub variant: String,
+    /// Ruleset.
+    pub ruleset: String,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Whether leave stops the clocks.
+    pub vacation_allowed: bool,
+    /// Pairing system.
+    pub pairing: PairingSystem,
+    /// When the round-robin games start.
+    pub start_policy: StartPolicy,
+    /// Swiss rounds planned.
+    pub swiss_rounds: Option<i32>,
+    /// Points per result.
+    pub scoring: Scoring,
+    /// Swiss: what a pairing-allocated bye scores (`null` for round-robins, whose byes are
+    /// rounds without a game).
+    pub bye_points: Option<ByePoints>,
+    /// Tie-breaks in order.
+    pub tie_breaks: Vec<TieBreak>,
+    /// Withdrawal rule.
+    pub withdrawal_rule: WithdrawalRule,
+    /// `registration`, `running` or `finished`.
+    pub status: String,
+    /// The last round whose games exist.
+    pub current_round: i32,
+    /// The entries in draw order.
+    pub entries: Vec<EntryView>,
+}
+
+/// An entry as shown to clients.
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct EntryView {
+    /// The player.
+    pub username: String,
+    /// Seed (draw order), if given.
+    pub seed: Option<i32>,
+    /// `active` or `withdrawn`.
+    pub status: String,
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct SectionRow {
+    pub(crate) section_id: i64,
+    pub(crate) tournament_id: i64,
+    pub(crate) name: String,
+    pub(crate) variant: String,
+    pub(crate) ruleset: String,
+    pub(crate) time_control: Json<TimeControl>,
+    pub(crate) vacation_allowed: bool,
+    pub(crate) pairing: String,
+    pub(crate) start_policy: String,
+    pub(crate) swiss_rounds: Option<i32>,
+    pub(crate) scoring: Json<Scoring>,
+    pub(crate) bye_points: Json<ByePoints>,
+    pub(crate) tie_breaks: Json<Vec<TieBreak>>,
+    pub(crate) withdrawal_rule: String,
+    pub(crate) status: String,
+    pub(crate) current_round: i32,
+}
+
+pub(crate) const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
+    vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
+    status, current_round"#;
+
+impl SectionRow {
+    pub(crate) fn pairing(&self) -> DomainResult<PairingSystem> {
+        PairingSystem::from_db(&self.pairing)
+    }
+
+    pub(crate) fn start_policy(&self) -> StartPolicy {
+        if self.start_policy == "round-by-round" {
+            StartPolicy::RoundByRound
+        } else {
+            StartPolicy::AllTogether
+        }
+    }
+
+    pub(crate) fn withdrawal_rule(&self) -> WithdrawalRule {
+        if self.withdrawal_rule == "annul-if-fewer-than-half-played" {
+            WithdrawalRule::AnnulIfFewerThanHalfPlayed
+        } else {
+            WithdrawalRule::ForfeitUnplayed
+        }
+    }
+
+    pub(crate) fn standings_config(&self) -> StandingsConfig {
+        StandingsConfig {
+            scoring: self.scoring.0,
+            tie_breaks: self.tie_breaks.0.clone(),
+            bye_points: self.bye_points.0,
+        }
+    }
+
+    /// The Swiss pairing settings: the scoring, the bye's points under it, and the rounds
+    /// planned (the last one applies the top-scorer rules).
+    pub(crate) fn swiss_options(&self) -> SwissOptions {
+        SwissOptions {
+            scoring: self.scoring.0,
+            bye_points: self.bye_points.0.points(&self.scoring.0),
+            rounds: self.swiss_rounds.and_then(|rounds| u32::try_from(rounds).ok()),
+            ..SwissOptions::default()
+        }
+    }
+}
+
+/// Checks a section's bye setting: Swiss sections only, never negative.
+pub(crate) fn check_bye_points(pairing: PairingSystem, bye_points: Option<ByePoints>) -> DomainResult<()> {
+    match bye_points {
+        Some(_) if pairing != PairingSystem::Swiss => {
+            Err(DomainError::Invalid("bye_points is for Swiss sections".to_owned()))
+        }
+        Some(ByePoints::Fixed(points)) if points < Points::ZERO => {
+            Err(DomainError::Invalid(format!("bye_points ({points}) must not be negative")))
+        }
+        _ => Ok(()),
+    }
+}
+
+pub(crate) fn start_policy_name(policy: StartPolicy) -> &'static str {
+    match policy {
+        StartPolicy::AllTogether => "all-together",
+        StartPolicy::RoundByRound => "round-by-round",
+    }
+}
+
+pub(crate) fn withdrawal_rule_name(rule: WithdrawalRule) -> &'static str {
+    match rule {
+        WithdrawalRule::ForfeitUnplayed => "forfeit-unplayed",
+        WithdrawalRule::AnnulIfFewerThanHalfPlayed => "annul-if-fewer-than-half-played",
+    }
+}
+
+/// Checks that `ruleset` belongs to `variant` (the rules crate names the rulesets).
+pub(crate) fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> {
+    rules_adapter::pairable(variant)?;
+    rules_adapter::ruleset_for(variant, ruleset)
+}
+
+pub(crate) async fn load_section(
+    executor: impl sqlx::PgExecutor<'_>,
+    section_id: i64,
+    lock: bool,
+) -> DomainResult<SectionRow> {
+    let lock = if lock { " for update" } else { "" };
+    sqlx::query_as::<_, SectionRow>(&format!(
+        "select {SECTION_COLUMNS} from section where section_id = $1{lock}"
+    ))
+    .bind(section_id)
+    .fetch_optional(executor)
+    .await?
+    .ok_or_else(|| DomainError::NotFound(format!("no section {section_id}")))
+}
+
+/// Adds a section to a tournament (its own directors or an admin).
+///
+/// # Errors
+/// Unknown tournament (404), not its director (403), unknown variant, ruleset or bad time
+/// control, a Swiss section without its number of rounds (422).
+pub async fn create_section(
+    domain: &Domain,
+    actor: &Account,
+    tournament_id: i64,
+    new: NewSection,
+) -> DomainResult<SectionView> {
+    ensure_exists(domain, tournament_id).await?;
+    ensure_directs(&domain.pool, actor, tournament_id).await?;
+    let name = check_name(&new.name)?;
+    let variant: Variant = rules_adapter::parse_variant(&new.variant)?;
+    let ruleset = ruleset_for(variant, new.ruleset.as_deref())?;
+    let control = new.time_control.validate()?;
+    let swiss_rounds = match (new.pairing, new.swiss_rounds) {
+        (PairingSystem::Swiss, Some(rounds)) if (1..=50).contains(&rounds) => Some(rounds as i32),
+        (PairingSystem::Swiss, _) => {
+            return Err(DomainError::Invalid(
+                "a Swiss section needs swiss_rounds between 1 and 50".to_owned(),
+            ))
+        }
+        (_, _) => None,
+    };
+    let scoring = new.scoring.map_or_else(Scoring::default, ScoringSpec::scoring);
+    check_bye_points(new.pairing, new.bye_points)?;
+    let bye_points = new.bye_points.unwrap_or_default();
+    let tie_breaks = new.tie_breaks.unwrap_or_else(|| match new.pairing {
+        PairingSystem::Swiss => vec![TieBreak::Buchholz, TieBreak::SonnebornBerger, TieBreak::Wins],
+        _ => StandingsConfig::default().tie_breaks,
+    });
+    let id: i64 = sqlx::query_scalar(
+        r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
+               pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning section_id"#,
+    )
+    .bind(tournament_id)
+    .bind(&name)
+    .bind(variant.name())
+    .bind(&ruleset)
+    .bind(Json(control))
+    .bind(new.vacation_allowed)
+    .bind(new.pairing.as_str())
+    .bind(start_policy_name(new.start_policy))
+    .bind(swiss_rounds)
+    .bind(Json(scoring))
+    .bind(Json(&tie_breaks))
+    .bind(withdrawal_rule_name(new.withdrawal_rule))
+    .bind(domain.clock.now())
+    .bind(Json(bye_points))
+    .fetch_one(&domain.pool)
+    .await?;
+    section(domain, id).await
+}
+
+/// One section with its entries.
+///
+/// # Errors
+/// Unknown section (404).
+pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionView> {
+    let row = load_section(&domain.pool, section_id, false).await?;
+    let entries = sqlx::query_as::<_, EntryView>(
+        r#"select a.username, e.seed, e.status from entry e join account a using (account_id)
+           where e.section_id = $1
+           order by e.seed asc nulls last, e.registered_at, e.account_id"#,
+    )
+    .bind(section_id)
+    .fetch_all(&domain.pool)
+    .await?;
+    let pairing = row.pairing()?;
+    Ok(SectionView {
+        id: row.section_id,
+        tournament_id: row.tournament_id,
+        pairing,
+        bye_points: (pairing == PairingSystem::Swiss).then_some(row.bye_points.0),
+        start_policy: row.start_policy(),
+        withdrawal_rule: row.withdrawal_rule(),
+        name: row.name,
+        variant: row.variant,
+        ruleset: row.ruleset,
+        time_control: row.time_control.0,
+        vacation_allowed: row.vacation_allowed,
+        swiss_rounds: row.swiss_rounds,
+        scoring: row.scoring.0,
+        tie_breaks: row.tie_breaks.0,
+        status: row.status,
+        current_round: row.current_round,
+        entries,
+    })
+}
+
+/// Changes to a section; absent fields stay as they are. The name, scoring and tie-break
+/// order may change at any time (the tables are recomputed); the game settings and the
+/// withdrawal rule only before the start; `status: "finished"` closes a running section.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+pub struct SectionPatch {
+    /// New name.
+    pub name: Option<String>,
+    /// New ruleset (before the start).
+    pub ruleset: Option<String>,
+    /// New time control (before the start).
+    pub time_control: Option<TimeControl>,
+    /// Whether leave stops the clocks (before the start).
+    pub vacation_allowed: Option<bool>,
+    /// Round-robin start policy (before the start).
+    pub start_policy: Option<StartPolicy>,
+    /// Swiss rounds planned.
+    pub swiss_rounds: Option<u32>,
+    /// Scoring.
+    pub scoring: Option<ScoringSpec>,
+    /// Swiss: what a bye scores (the tables follow at once; pairings from the next round).
+    pub bye_points: Option<ByePoints>,
+    /// Tie-break order.
+    pub tie_breaks: Option<Vec<TieBreak>>,
+    /// Withdrawal rule (before the start).
+    pub withdrawal_rule: Option<WithdrawalRule>,
+    /// Only `finished`, for a running section.
+    pub status: Option<String>,
+}
+
+/// Edits a section (its tournament's directors or an admin).
+///
+/// # Errors
+/// Unknown section (404), not its director (403), invalid values (422), a setting that is
+/// fixed once the section runs, or a status change that is not running → finished (409).
+pub async fn update_section(
+    domain: &Domain,
+    actor: &Account,
+    section_id: i64,
+    patch: SectionPatch,
+) -> DomainResult<SectionView> {
+    let mut tx = domain.pool.begin().await?;
+    let row = load_section(&mut *tx, section_id, true).await?;
+    ensure_directs(&mut *tx, actor, row.tournament_id).await?;
+    let started = row.status != "registration";
+    let fixed_once_started = patch.ruleset.is_some()
+        || patch.time_control.is_some()
+        || patch.vacation_allowed.is_some()
+        || patch.start_policy.is_some()
+        || patch.withdrawal_rule.is_some();
+    if started && fixed_once_started {
+        return Err(DomainError::Conflict(
+            "the section has started: its ruleset, time control, vacation, start policy and withdrawal rule are fixed"
+                .to_owned(),
+        ));
+    }
+    if let Some(status) = patch.status.as_deref() {
+        if status != "finished" || row.status != "running" {
+            return Err(DomainError::Conflict(format!(
+                "a section goes registration → running (by its start) → finished; not {} → {status}",
+                row.status
+            )));
+        }
+    }
+    check_bye_points(row.pairing()?, patch.bye_points)?;
+    let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
+    let name = patch.name.as_deref().map(check_name).transpose()?;
+    let ruleset = patch.ruleset.as_deref().map(|r| ruleset_for(variant, Some(r))).transpose()?;
+    let control = patch.time_control.map(TimeControl::validate).transpose()?;
+    let swiss_rounds = match patch.swiss_rounds {
+        Some(rounds) if row.pairing()? != PairingSystem::Swiss => {
+            return Err(DomainError::Invalid(format!("swiss_rounds ({rounds}) is for Swiss sections")))
+        }
+        Some(rounds) if !(1..=50).contains(&rounds) || (rounds as i32) < row.current_round => {
+            return Err(DomainError::Invalid(format!(
+                "swiss_rounds must be 1 to 50 and at least the rounds already paired ({})",
+                row.current_round
+            )))
+        }
+        other => other.map(|r| r as i32),
+    };
+    sqlx::query(
+        r#"update section set name = coalesce($2, name), ruleset = coalesce($3, ruleset),
+               time_control = coalesce($4, time_control), vacation_allowed = coalesce($5, vacation_allowed),
+               start_policy = coalesce($6, start_policy), swiss_rounds = coalesce($7, swiss_rounds),
+               scoring = coalesce($8, scoring), tie_breaks = coalesce($9, tie_breaks),
+               withdrawal_rule = coalesce($10, withdrawal_rule), status = coalesce($11, status),
+               bye_points = coalesce($12, bye_points)
+           where section_id = $1"#,
+    )
+    .bind(section_id)
+    .bind(name)
+    .bind(ruleset)
+    .bind(control.map(Json))
+    .bind(patch.vacation_allowed)
+    .bind(patch.start_policy.map(start_policy_name))
+    .bind(swiss_rounds)
+    .bind(patch.scoring.map(|s| Json(s.scoring())))
+    .bind(patch.tie_breaks.map(Json))
+    .bind(patch.withdrawal_rule.map(withdrawal_rule_name))
+    .bind(patch.status)
+    .bind(patch.bye_points.map(Json))
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    section(domain, section_id).await
+}

@@ -1,0 +1,153 @@
+//! Tables: standings, crosstables, TRF and the Grand Prix.
+
+use super::*;
+
+/// Everything a table of one section needs.
+pub(crate) struct SectionData {
+    pub(crate) row: SectionRow,
+    pub(crate) tournament_name: String,
+    pub(crate) players: Vec<PlayerInfo>,
+    pub(crate) games: Vec<GameRecord>,
+    /// Swiss byes (none in a round-robin).
+    pub(crate) byes: Vec<SwissBye>,
+}
+
+pub(crate) async fn section_data(domain: &Domain, section_id: i64) -> DomainResult<SectionData> {
+    let row = load_section(&domain.pool, section_id, false).await?;
+    let tournament_name: String = sqlx::query_scalar("select name from tournament where tournament_id = $1")
+        .bind(row.tournament_id)
+        .fetch_one(&domain.pool)
+        .await?;
+    let players: Vec<(i64, String)> = sqlx::query_as(
+        r#"select e.account_id, a.username from entry e join account a using (account_id)
+           where e.section_id = $1 order by e.seed asc nulls last, e.registered_at, e.account_id"#,
+    )
+    .bind(section_id)
+    .fetch_all(&domain.pool)
+    .await?;
+    let games = section_games(&domain.pool, section_id).await?.iter().map(SectionGame::record).collect();
+    let byes = section_byes(&domain.pool, section_id).await?;
+    Ok(SectionData {
+        row,
+        tournament_name,
+        players: players.into_iter().map(|(id, name)| PlayerInfo { id: PlayerId(id), name }).collect(),
+        games,
+        byes,
+    })
+}
+
+impl SectionData {
+    pub(crate) fn title(&self) -> String {
+        format!("{} — {}", self.tournament_name, self.row.name)
+    }
+
+    pub(crate) fn ids(&self) -> Vec<PlayerId> {
+        self.players.iter().map(|p| p.id).collect()
+    }
+
+    pub(crate) fn standings(&self) -> DomainResult<Vec<Standing>> {
+        compute_standings(&self.ids(), &self.games, &self.byes, &self.row.standings_config())
+            .map_err(internal)
+    }
+}
+
+pub(crate) fn internal(error: impl std::fmt::Debug) -> DomainError {
+    DomainError::Internal(anyhow::anyhow!("tournament data: {error:?}"))
+}
+
+/// One line of the standings with the player's name.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct StandingView {
+    /// The player's username.
+    pub username: String,
+    /// The computed line.
+    #[serde(flatten)]
+    pub standing: Standing,
+}
+
+/// A section's standings.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct StandingsView {
+    /// The section id.
+    pub section_id: i64,
+    /// The tie-breaks in the order of each line's values.
+    pub tie_breaks: Vec<TieBreak>,
+    /// The lines, best first.
+    pub standings: Vec<StandingView>,
+}
+
+/// The section's standings, from the games' current results.
+///
+/// # Errors
+/// Unknown section (404).
+pub async fn standings(domain: &Domain, section_id: i64) -> DomainResult<StandingsView> {
+    let data = section_data(domain, section_id).await?;
+    let names: HashMap<PlayerId, &str> = data.players.iter().map(|p| (p.id, p.name.as_str())).collect();
+    let standings = data
+        .standings()?
+        .into_iter()
+        .map(|standing| StandingView {
+            username: names.get(&standing.player).copied().unwrap_or_default().to_owned(),
+            standing,
+        })
+        .collect();
+    Ok(StandingsView { section_id, tie_breaks: data.row.tie_breaks.0.clone(), standings })
+}
+
+/// The section's crosstable.
+///
+/// # Errors
+/// Unknown section (404).
+pub async fn crosstable(domain: &Domain, section_id: i64) -> DomainResult<Crosstable> {
+    let data = section_data(domain, section_id).await?;
+    build_crosstable(&data.title(), &data.players, &data.games, &data.byes, &data.row.standings_config())
+        .map_err(internal)
+}
+
+/// The TRF(x) export of a Swiss section.
+///
+/// # Errors
+/// Unknown section (404), not a Swiss section (422).
+pub async fn trf(domain: &Domain, section_id: i64) -> DomainResult<String> {
+    let data = section_data(domain, section_id).await?;
+    if data.row.pairing()? != PairingSystem::Swiss {
+        return Err(DomainError::Invalid("the TRF export is for Swiss sections".to_owned()));
+    }
+    trf_export(
+        &data.title(),
+        &data.players,
+        &data.games,
+        &data.byes,
+        &data.row.swiss_options(),
+        data.row.swiss_rounds.map(|r| r.max(0) as u32),
+    )
+    .map_err(internal)
+}
+
+/// The tournament's Grand Prix table over its sections (sum of points when the tournament
+/// has no Grand Prix settings).
+///
+/// # Errors
+/// Unknown tournament (404).
+pub async fn grand_prix(domain: &Domain, tournament_id: i64) -> DomainResult<GrandPrixTable> {
+    let view = get(domain, tournament_id).await?;
+    let config = view.grand_prix.clone().unwrap_or(GrandPrixConfig {
+        formula: GpFormula::SumOfPoints,
+        best_sections: None,
+        tie_breaks: Vec::new(),
+    });
+    let mut results = Vec::new();
+    let mut infos = Vec::new();
+    let mut players: HashMap<PlayerId, PlayerInfo> = HashMap::new();
+    for section in &view.sections {
+        let data = section_data(domain, section.id).await?;
+        results.push(SectionResults::from_standings(SectionId(section.id), &data.standings()?));
+        infos.push(SectionInfo { id: SectionId(section.id), name: section.name.clone() });
+        for player in data.players {
+            players.insert(player.id, player);
+        }
+    }
+    let rows = compute_grand_prix(&results, &config).map_err(internal)?;
+    let players: Vec<PlayerInfo> = players.into_values().collect();
+    Ok(build_grand_prix_table(&view.name, &infos, &players, &config.tie_breaks, &rows))
+}

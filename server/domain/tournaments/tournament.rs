@@ -1,0 +1,329 @@
+//! Tournaments: creating, reading and directing them.
+
+use super::*;
+
+/// A tournament's life: draft → registration → running → finished (never backwards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TournamentStatus {
+    /// Being prepared by its directors.
+    Draft,
+    /// Players may register.
+    Registration,
+    /// Sections are being played.
+    Running,
+    /// Over.
+    Finished,
+}
+
+impl TournamentStatus {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TournamentStatus::Draft => "draft",
+            TournamentStatus::Registration => "registration",
+            TournamentStatus::Running => "running",
+            TournamentStatus::Finished => "finished",
+        }
+    }
+
+    pub(crate) fn from_db(text: &str) -> DomainResult<TournamentStatus> {
+        Ok(match text {
+            "draft" => TournamentStatus::Draft,
+            "registration" => TournamentStatus::Registration,
+            "running" => TournamentStatus::Running,
+            "finished" => TournamentStatus::Finished,
+            other => return Err(DomainError::Internal(anyhow::anyhow!("unknown tournament status {other}"))),
+        })
+    }
+}
+
+/// A new tournament as a director sends it.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct NewTournament {
+    /// Its name (1 to 200 characters).
+    pub name: String,
+    /// Free text.
+    #[serde(default)]
+    pub description: String,
+    /// Season label, e.g. "2026".
+    pub season: Option<String>,
+    /// Grand Prix settings when the sections make one overall table.
+    pub grand_prix: Option<GrandPrixConfig>,
+}
+
+/// Changes to a tournament; absent fields stay as they are.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+pub struct TournamentPatch {
+    /// New name.
+    pub name: Option<String>,
+    /// New description.
+    pub description: Option<String>,
+    /// New season.
+    pub season: Option<String>,
+    /// Next status (only forwards).
+    pub status: Option<TournamentStatus>,
+    /// New Grand Prix settings.
+    pub grand_prix: Option<GrandPrixConfig>,
+}
+
+/// A tournament as shown to clients.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct TournamentView {
+    /// Tournament id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// Season.
+    pub season: Option<String>,
+    /// Status.
+    pub status: TournamentStatus,
+    /// Grand Prix settings, if the tournament has an overall table.
+    pub grand_prix: Option<GrandPrixConfig>,
+    /// Usernames of its directors.
+    pub directors: Vec<String>,
+    /// Its sections.
+    pub sections: Vec<SectionView>,
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct TournamentRow {
+    pub(crate) tournament_id: i64,
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) season: Option<String>,
+    pub(crate) status: String,
+    pub(crate) grand_prix: Option<Json<GrandPrixConfig>>,
+}
+
+pub(crate) fn check_name(name: &str) -> DomainResult<String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 200 {
+        return Err(DomainError::Invalid("a name has 1 to 200 characters".to_owned()));
+    }
+    Ok(name.to_owned())
+}
+
+/// Refuses anyone who is neither a director nor an admin.
+pub(crate) fn ensure_director_role(actor: &Account) -> DomainResult<()> {
+    match actor.role {
+        Role::Director | Role::Admin => Ok(()),
+        Role::Player => Err(DomainError::Forbidden("only tournament directors may do this".to_owned())),
+    }
+}
+
+/// Refuses anyone but an admin or one of the tournament's own directors.
+pub(crate) async fn ensure_directs(
+    executor: impl sqlx::PgExecutor<'_>,
+    actor: &Account,
+    tournament_id: i64,
+) -> DomainResult<()> {
+    ensure_director_role(actor)?;
+    if actor.role == Role::Admin {
+        return Ok(());
+    }
+    let directs: bool = sqlx::query_scalar(
+        "select exists (select 1 from tournament_director where tournament_id = $1 and account_id = $2)",
+    )
+    .bind(tournament_id)
+    .bind(actor.id)
+    .fetch_one(executor)
+    .await?;
+    if directs {
+        Ok(())
+    } else {
+        Err(DomainError::Forbidden("you are not a director of this tournament".to_owned()))
+    }
+}
+
+/// Creates a tournament; its creator becomes its first director.
+///
+/// # Errors
+/// Not a director or admin (403), bad name (422).
+pub async fn create(domain: &Domain, actor: &Account, new: NewTournament) -> DomainResult<TournamentView> {
+    ensure_director_role(actor)?;
+    let name = check_name(&new.name)?;
+    let mut tx = domain.pool.begin().await?;
+    let id: i64 = sqlx::query_scalar(
+        r#"insert into tournament (name, description, season, grand_prix, created_by, created_at)
+           values ($1, $2, $3, $4, $5, $6) returning tournament_id"#,
+    )
+    .bind(&name)
+    .bind(&new.description)
+    .bind(&new.season)
+    .bind(new.grand_prix.map(Json))
+    .bind(actor.id)
+    .bind(domain.clock.now())
+    .fetch_one(&mut *tx)
+    .await?;
+    sqlx::query("insert into tournament_director (tournament_id, account_id) values ($1, $2)")
+        .bind(id)
+        .bind(actor.id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    get(domain, id).await
+}
+
+/// One tournament with its directors and sections.
+///
+/// # Errors
+/// Unknown tournament (404).
+pub async fn get(domain: &Domain, tournament_id: i64) -> DomainResult<TournamentView> {
+    let row = sqlx::query_as::<_, TournamentRow>(
+        r#"select tournament_id, name, description, season, status, grand_prix
+           from tournament where tournament_id = $1"#,
+    )
+    .bind(tournament_id)
+    .fetch_optional(&domain.pool)
+    .await?
+    .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
+    let directors: Vec<String> = sqlx::query_scalar(
+        r#"select a.username from tournament_director d join account a using (account_id)
+           where d.tournament_id = $1 order by a.username"#,
+    )
+    .bind(tournament_id)
+    .fetch_all(&domain.pool)
+    .await?;
+    let section_ids: Vec<i64> =
+        sqlx::query_scalar("select section_id from section where tournament_id = $1 order by section_id")
+            .bind(tournament_id)
+            .fetch_all(&domain.pool)
+            .await?;
+    let mut sections = Vec::with_capacity(section_ids.len());
+    for id in section_ids {
+        sections.push(section(domain, id).await?);
+    }
+    Ok(TournamentView {
+        id: row.tournament_id,
+        name: row.name,
+        description: row.description,
+        season: row.season,
+        status: TournamentStatus::from_db(&row.status)?,
+        grand_prix: row.grand_prix.map(|j| j.0),
+        directors,
+        sections,
+    })
+}
+
+/// A tournament in the list.
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct TournamentSummary {
+    /// Tournament id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Season.
+    pub season: Option<String>,
+    /// Status.
+    pub status: String,
+}
+
+/// Every tournament, newest first.
+///
+/// # Errors
+/// Database failure.
+pub async fn list(domain: &Domain) -> DomainResult<Vec<TournamentSummary>> {
+    Ok(sqlx::query_as::<_, TournamentSummary>(
+        r#"select tournament_id as id, name, season, status from tournament
+           order by tournament_id desc limit 500"#,
+    )
+    .fetch_all(&domain.pool)
+    .await?)
+}
+
+/// Edits a tournament (its own directors or an admin).
+///
+/// # Errors
+/// Unknown (404), not its director (403), bad name or a status going backwards (422).
+pub async fn update(
+    domain: &Domain,
+    actor: &Account,
+    tournament_id: i64,
+    patch: TournamentPatch,
+) -> DomainResult<TournamentView> {
+    let mut tx = domain.pool.begin().await?;
+    let status: String =
+        sqlx::query_scalar("select status from tournament where tournament_id = $1 for update")
+            .bind(tournament_id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
+    ensure_directs(&mut *tx, actor, tournament_id).await?;
+    let current = TournamentStatus::from_db(&status)?;
+    if let Some(next) = patch.status {
+        if next < current {
+            return Err(DomainError::Invalid(format!(
+                "a tournament goes draft → registration → running → finished; it cannot go from {} back to {}",
+                current.as_str(),
+                next.as_str()
+            )));
+        }
+    }
+    let name = patch.name.as_deref().map(check_name).transpose()?;
+    sqlx::query(
+        r#"update tournament set name = coalesce($2, name), description = coalesce($3, description),
+               season = coalesce($4, season), status = coalesce($5, status),
+               grand_prix = coalesce($6, grand_prix)
+           where tournament_id = $1"#,
+    )
+    .bind(tournament_id)
+    .bind(name)
+    .bind(patch.description)
+    .bind(patch.season)
+    .bind(patch.status.map(TournamentStatus::as_str))
+    .bind(patch.grand_prix.map(Json))
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    get(domain, tournament_id).await
+}
+
+/// Adds a director to a tournament (its own directors or an admin); the new director's
+/// account must have the director or admin role.
+///
+/// # Errors
+/// Unknown tournament or account (404/422), not its director (403).
+pub async fn add_director(
+    domain: &Domain,
+    actor: &Account,
+    tournament_id: i64,
+    username: &str,
+) -> DomainResult<TournamentView> {
+    ensure_exists(domain, tournament_id).await?;
+    ensure_directs(&domain.pool, actor, tournament_id).await?;
+    let id = account_id_by_username(&domain.pool, username)
+        .await
+        .map_err(|_| DomainError::Invalid(format!("no account named {username}")))?;
+    let role: String = sqlx::query_scalar("select role from account where account_id = $1")
+        .bind(id)
+        .fetch_one(&domain.pool)
+        .await?;
+    if role == "player" {
+        return Err(DomainError::Invalid(format!("{username} does not have the director role")));
+    }
+    sqlx::query(
+        r#"insert into tournament_director (tournament_id, account_id) values ($1, $2)
+           on conflict do nothing"#,
+    )
+    .bind(tournament_id)
+    .bind(id)
+    .execute(&domain.pool)
+    .await?;
+    get(domain, tournament_id).await
+}
+
+pub(crate) async fn ensure_exists(domain: &Domain, tournament_id: i64) -> DomainResult<()> {
+    let exists: bool =
+        sqlx::query_scalar("select exists (select 1 from tournament where tournament_id = $1)")
+            .bind(tournament_id)
+            .fetch_one(&domain.pool)
+            .await?;
+    if exists {
+        Ok(())
+    } else {
+        Err(DomainError::NotFound(format!("no tournament {tournament_id}")))
+    }
+}

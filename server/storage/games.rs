@@ -1,0 +1,587 @@
+//! The stored games: the rows of `game`, `game_seat` and `move`, and the statements that
+//! read and write them (the decisions are in `crate::domain::games`).
+
+use serde::Serialize;
+use sqlx::types::Json;
+use sqlx::{Postgres, Transaction};
+use time::OffsetDateTime;
+
+use crate::domain::error::{DomainError, DomainResult};
+use crate::domain::time_control::TimeControl;
+
+/// A game's status, as the database constraint `game_status_check` allows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    /// Being played.
+    Active,
+    /// Over with a result.
+    Finished,
+    /// Stopped without a result (aborted by a player, annulled by a director).
+    Aborted,
+}
+
+impl GameStatus {
+    /// The stored (and shown) name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Aborted => "aborted",
+        }
+    }
+}
+
+impl std::fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for GameStatus {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<GameStatus, String> {
+        match text {
+            "active" => Ok(GameStatus::Active),
+            "finished" => Ok(GameStatus::Finished),
+            "aborted" => Ok(GameStatus::Aborted),
+            other => Err(format!("unknown game status {other:?}")),
+        }
+    }
+}
+
+impl sqlx::Type<Postgres> for GameStatus {
+    fn type_info() -> sqlx::postgres::PgTypeInfo {
+        <String as sqlx::Type<Postgres>>::type_info()
+    }
+
+    fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
+        <String as sqlx::Type<Postgres>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Postgres> for GameStatus {
+    fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<GameStatus, sqlx::error::BoxDynError> {
+        Ok(<&str as sqlx::Decode<Postgres>>::decode(value)?.parse()?)
+    }
+}
+
+/// A seat's outcome, as the database constraint `game_seat_outcome_check` allows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatOutcome {
+    /// Won (place 1 of a two-seat game).
+    Win,
+    /// Lost.
+    Loss,
+    /// Drawn.
+    Draw,
+}
+
+impl SeatOutcome {
+    /// The stored (and shown) name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeatOutcome::Win => "win",
+            SeatOutcome::Loss => "loss",
+            SeatOutcome::Draw => "draw",
+        }
+    }
+}
+
+/// A game row.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GameRow {
+    pub(crate) game_id: i64,
+    pub(crate) variant: String,
+    pub(crate) ruleset: String,
+    pub(crate) handicap: Option<String>,
+    pub(crate) start_position: Option<String>,
+    pub(crate) seat_count: i32,
+    pub(crate) status: GameStatus,
+    pub(crate) result: Option<String>,
+    pub(crate) reason: Option<String>,
+    pub(crate) current_ply: i32,
+    pub(crate) turn_seat: i32,
+    pub(crate) time_control: Json<TimeControl>,
+    pub(crate) vacation_allowed: bool,
+    pub(crate) turn_started_at: OffsetDateTime,
+    pub(crate) draw_offer_seat: Option<i32>,
+    pub(crate) tournament_id: Option<i64>,
+    /// Bumped by every change of the row (migration 000800): see [`submit_move`].
+    pub(crate) revision: i64,
+}
+
+pub(crate) const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_position, seat_count, status,
+    result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at,
+    draw_offer_seat, tournament_id, revision"#;
+
+/// A seat row joined with its account.
+#[derive(Debug, Clone, sqlx::FromRow, serde::Deserialize)]
+pub(crate) struct SeatRow {
+    pub(crate) seat: i32,
+    pub(crate) account_id: i64,
+    pub(crate) username: String,
+    pub(crate) remaining_ms: i64,
+    pub(crate) moves_made: i32,
+    pub(crate) outcome: Option<String>,
+    /// `resign` or `timeout` when the seat left a game of more than two seats that went on.
+    pub(crate) exit: Option<String>,
+    pub(crate) exit_after_ply: Option<i32>,
+    pub(crate) place: Option<i32>,
+    pub(crate) score: Option<i32>,
+    pub(crate) secondary_score: Option<i32>,
+    /// Whether the account has leave that ends after the current turn began: only then is
+    /// the leave itself read (most moves need no vacation query).
+    pub(crate) has_leave: bool,
+}
+
+impl SeatRow {
+    /// The seat's exit as the rules replay it: after how many stored moves, and whether on
+    /// time.
+    pub(crate) fn exit_event(&self) -> Option<(i32, bool)> {
+        Some((self.exit_after_ply?, self.exit.as_deref()? == "timeout"))
+    }
+}
+
+/// A stored move.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(crate) struct MoveRow {
+    pub(crate) ply: i32,
+    pub(crate) turn_number: i32,
+    pub(crate) seat: i32,
+    pub(crate) notation: String,
+    pub(crate) played_at: OffsetDateTime,
+}
+
+/// The seat columns ([`SeatRow`]) of game `g`'s seats `s`.
+/// An imported game's seat has no account (migration 500001): its `account_id` reads as
+/// 0, which is nobody's, and its username is the name the record gave.
+pub(crate) const SEAT_COLUMNS: &str = r#"s.seat, coalesce(s.account_id, 0) as account_id,
+    coalesce(a.username, s.player_name) as username, s.remaining_ms, s.moves_made,
+    s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
+    exists(select 1 from vacation v
+           where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave"#;
+
+pub(crate) async fn load_seats(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+) -> DomainResult<Vec<SeatRow>> {
+    Ok(sqlx::query_as::<_, SeatRow>(&format!(
+        r#"select {SEAT_COLUMNS}
+           from game_seat s left join account a on a.account_id = s.account_id
+               join game g on g.game_id = s.game_id
+           where s.game_id = $1 order by s.seat"#
+    ))
+    .bind(game_id)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+/// A game row locked for update, with its seats.
+#[derive(sqlx::FromRow)]
+pub(crate) struct LockedGame {
+    #[sqlx(flatten)]
+    pub(crate) row: GameRow,
+    pub(crate) seats: Json<Vec<SeatRow>>,
+}
+
+/// Locks the game row and reads its seats in one round trip (the start of every move).
+pub(crate) async fn lock_game_with_seats(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+) -> DomainResult<(GameRow, Vec<SeatRow>)> {
+    let locked = sqlx::query_as::<_, LockedGame>(&format!(
+        r#"select {GAME_COLUMNS},
+               (select coalesce(json_agg(seat_row order by seat_row.seat), '[]'::json)
+                from (select {SEAT_COLUMNS}
+                      from game_seat s left join account a on a.account_id = s.account_id
+                      where s.game_id = g.game_id) as seat_row) as seats
+           from game g where g.game_id = $1 for update of g"#
+    ))
+    .bind(game_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))?;
+    Ok((locked.row, locked.seats.0))
+}
+
+pub(crate) async fn load_moves(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+) -> DomainResult<Vec<MoveRow>> {
+    Ok(sqlx::query_as::<_, MoveRow>(
+        r#"select ply, turn_number, seat, notation, played_at from move
+           where game_id = $1 order by ply"#,
+    )
+    .bind(game_id)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+pub(crate) async fn load_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) -> DomainResult<GameRow> {
+    sqlx::query_as::<_, GameRow>(&format!("select {GAME_COLUMNS} from game where game_id = $1"))
+        .bind(game_id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))
+}
+
+/// What a move writes, worked out from the game as read and the rules.
+pub(crate) struct MoveWrite {
+    /// The stored rows' plies (several for a Flickering series) and their notations.
+    pub(crate) plies: Vec<i32>,
+    pub(crate) parts: Vec<String>,
+    pub(crate) turn_number: i32,
+    pub(crate) mover: i32,
+    /// The mover's clock after the move.
+    pub(crate) remaining_ms: i64,
+    pub(crate) next_seat: i32,
+    pub(crate) deadline: OffsetDateTime,
+    pub(crate) draw_offer: Option<i32>,
+    pub(crate) position_key: i64,
+    pub(crate) now: OffsetDateTime,
+    pub(crate) game_over: bool,
+}
+
+/// Stores a move (every move of a series), the mover's clock and the game's turn in one
+/// statement (announced after the commit: [`after_move`]), if the game row is still at `revision`, active, and
+/// none of `leave_guard`'s accounts has leave ending after `turn_started_at`. Returns the
+/// row's new revision, `None` (nothing written) when a condition failed. The primary key
+/// (game_id, ply) backs up the revision: a second row for a ply is a 409. Every row of a
+/// series carries the key of the position after it.
+pub(crate) async fn write_move(
+    connection: &mut sqlx::PgConnection,
+    game_id: i64,
+    write: &MoveWrite,
+    revision: i64,
+    leave_guard: &[i64],
+    turn_started_at: OffsetDateTime,
+) -> DomainResult<Option<i64>> {
+    let ply = *write.plies.last().expect("a move stores at least one row");
+    Ok(sqlx::query_scalar(
+        r#"with turned as (
+               update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
+                   deadline = $10, draw_offer_seat = $11, revision = revision + 1
+               where game_id = $1 and revision = $13 and status = 'active'
+                   and not exists (select 1 from vacation v
+                                   where v.account_id = any($14) and v.ends_at > $15)
+               returning revision
+           ), played as (
+               insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
+               select $1, p.ply, $3, $4, p.notation, $6, $7
+               from unnest($2::int[], $5::text[]) as p(ply, notation)
+               where exists (select 1 from turned)
+           ), charged as (
+               update game_seat set remaining_ms = $8, moves_made = moves_made + 1
+               where game_id = $1 and seat = $4 and exists (select 1 from turned)
+           )
+           select revision from turned"#,
+    )
+    .bind(game_id)
+    .bind(&write.plies)
+    .bind(write.turn_number)
+    .bind(write.mover)
+    .bind(&write.parts)
+    .bind(write.position_key)
+    .bind(write.now)
+    .bind(write.remaining_ms)
+    .bind(write.next_seat)
+    .bind(write.deadline)
+    .bind(write.draw_offer)
+    .bind(ply)
+    .bind(revision)
+    .bind(leave_guard)
+    .bind(turn_started_at)
+    .fetch_optional(&mut *connection)
+    .await?)
+}
+
+/// One seat's end of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SeatEnd {
+    pub(crate) seat: i32,
+    pub(crate) outcome: SeatOutcome,
+    pub(crate) points: f64,
+    pub(crate) place: i32,
+    pub(crate) score: i32,
+    pub(crate) secondary_score: i32,
+}
+
+/// A game in a player's list.
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct GameSummary {
+    /// Game id.
+    pub id: i64,
+    /// Variant.
+    pub variant: String,
+    /// Status.
+    pub status: String,
+    /// Moves played.
+    pub ply: i32,
+    /// Whether it is the listed player's turn.
+    pub your_turn: bool,
+    /// Usernames in seat order.
+    pub players: Vec<String>,
+    /// Result once over.
+    pub result: Option<String>,
+    /// Current deadline.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub deadline: Option<OffsetDateTime>,
+}
+
+/// The games of `account_id` (with `status` if given), those where it is their turn first
+/// (at most 200).
+pub(crate) async fn games_of(
+    pool: &sqlx::PgPool,
+    account_id: i64,
+    status: Option<&str>,
+) -> sqlx::Result<Vec<GameSummary>> {
+    sqlx::query_as::<_, GameSummary>(
+        r#"select g.game_id as id, g.variant, g.status, g.current_ply as ply,
+                  (g.status = 'active' and g.turn_seat = mine.seat) as your_turn,
+                  array(select a.username from game_seat s join account a using (account_id)
+                        where s.game_id = g.game_id order by s.seat) as players,
+                  g.result, g.deadline
+           from game g join game_seat mine on mine.game_id = g.game_id and mine.account_id = $1
+           where ($2::text is null or g.status = $2)
+           order by your_turn desc, g.deadline asc nulls last, g.game_id desc
+           limit 200"#,
+    )
+    .bind(account_id)
+    .bind(status)
+    .fetch_all(pool)
+    .await
+}
+
+/// The active games where `account_id` is to move.
+pub(crate) async fn games_to_move(pool: &sqlx::PgPool, account_id: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query_scalar(
+        r#"select g.game_id from game g
+           join game_seat s on s.game_id = g.game_id and s.seat = g.turn_seat
+           where g.status = 'active' and s.account_id = $1"#,
+    )
+    .bind(account_id)
+    .fetch_all(pool)
+    .await
+}
+
+/// The active games whose deadline is at `now` or before, earliest first (`live_only`:
+/// live time controls only), at most `limit`.
+pub(crate) async fn games_due(
+    pool: &sqlx::PgPool,
+    now: OffsetDateTime,
+    live_only: bool,
+    limit: i64,
+) -> sqlx::Result<Vec<i64>> {
+    sqlx::query_scalar(
+        r#"select game_id from game
+           where status = 'active' and deadline <= $1
+             and (not $2 or time_control->>'kind' in ('live-fischer', 'byoyomi'))
+           order by deadline limit $3"#,
+    )
+    .bind(now)
+    .bind(live_only)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
+/// A game to insert (its seats apart).
+pub(crate) struct NewGame<'a> {
+    pub(crate) variant: &'a str,
+    pub(crate) ruleset: &'a str,
+    pub(crate) handicap: Option<&'a str>,
+    pub(crate) start_position: Option<&'a str>,
+    pub(crate) turn_seat: i32,
+    pub(crate) time_control: TimeControl,
+    pub(crate) vacation_allowed: bool,
+    pub(crate) turn_started_at: OffsetDateTime,
+    pub(crate) deadline: OffsetDateTime,
+}
+
+/// Inserts a game and its seats (`(account, clock in ms)` in seat order) → its id.
+pub(crate) async fn insert_game(
+    tx: &mut Transaction<'_, Postgres>,
+    new: &NewGame<'_>,
+    seats: &[(i64, i64)],
+) -> DomainResult<i64> {
+    let game_id: i64 = sqlx::query_scalar(
+        r#"insert into game (variant, ruleset, handicap, start_position, seat_count, turn_seat,
+               time_control, vacation_allowed, turn_started_at, deadline)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           returning game_id"#,
+    )
+    .bind(new.variant)
+    .bind(new.ruleset)
+    .bind(new.handicap)
+    .bind(new.start_position)
+    .bind(seats.len() as i32)
+    .bind(new.turn_seat)
+    .bind(Json(new.time_control))
+    .bind(new.vacation_allowed)
+    .bind(new.turn_started_at)
+    .bind(new.deadline)
+    .fetch_one(&mut **tx)
+    .await?;
+    for (seat, (account_id, remaining_ms)) in seats.iter().enumerate() {
+        sqlx::query(
+            r#"insert into game_seat (game_id, seat, account_id, remaining_ms)
+               values ($1, $2, $3, $4)"#,
+        )
+        .bind(game_id)
+        .bind(seat as i32)
+        .bind(account_id)
+        .bind(remaining_ms)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(game_id)
+}
+
+/// Stores the end of an active game: its result, reason and every seat's part. Returns
+/// whether it ended (`false`: it was not active).
+pub(crate) async fn store_ending(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    result: &str,
+    reason: &str,
+    ends: &[SeatEnd],
+    now: OffsetDateTime,
+) -> DomainResult<bool> {
+    let ended = sqlx::query(
+        r#"update game set status = 'finished', result = $2, reason = $3, deadline = null,
+               draw_offer_seat = null, finished_at = $4
+           where game_id = $1 and status = 'active'"#,
+    )
+    .bind(game_id)
+    .bind(result)
+    .bind(reason)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    if ended.rows_affected() == 0 {
+        return Ok(false);
+    }
+    let seats: Vec<i32> = ends.iter().map(|s| s.seat).collect();
+    let outcomes: Vec<&str> = ends.iter().map(|s| s.outcome.as_str()).collect();
+    let points: Vec<f64> = ends.iter().map(|s| s.points).collect();
+    let places: Vec<i32> = ends.iter().map(|s| s.place).collect();
+    let scores: Vec<i32> = ends.iter().map(|s| s.score).collect();
+    let secondary: Vec<i32> = ends.iter().map(|s| s.secondary_score).collect();
+    sqlx::query(
+        r#"update game_seat s set outcome = e.outcome, points = e.points, place = e.place,
+               score = e.score, secondary_score = e.secondary_score
+           from unnest($2::int[], $3::text[], $4::float8[], $5::int[], $6::int[], $7::int[])
+               as e(seat, outcome, points, place, score, secondary_score)
+           where s.game_id = $1 and s.seat = e.seat"#,
+    )
+    .bind(game_id)
+    .bind(&seats)
+    .bind(&outcomes)
+    .bind(&points)
+    .bind(&places)
+    .bind(&scores)
+    .bind(&secondary)
+    .execute(&mut **tx)
+    .await?;
+    Ok(true)
+}
+
+/// Stops an active game without a result. Returns whether it stopped.
+pub(crate) async fn store_stop(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    reason: &str,
+    now: OffsetDateTime,
+) -> DomainResult<bool> {
+    let stopped = sqlx::query(
+        r#"update game set status = 'aborted', reason = $2, deadline = null,
+               draw_offer_seat = null, finished_at = $3
+           where game_id = $1 and status = 'active'"#,
+    )
+    .bind(game_id)
+    .bind(reason)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(stopped.rows_affected() > 0)
+}
+
+/// Stores a seat's exit from a game of more seats after `after_ply` moves (the game row's
+/// revision changes too, even when the turn does not pass: a copy of the game made before
+/// the exit must not be played on).
+pub(crate) async fn store_exit(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    seat: i32,
+    timed_out: bool,
+    after_ply: i32,
+    at: OffsetDateTime,
+) -> DomainResult<()> {
+    sqlx::query(
+        r#"with gone as (
+               update game_seat set exit = $3, exit_after_ply = $4, exited_at = $5,
+                   remaining_ms = case when $3 = 'timeout' then 0 else remaining_ms end
+               where game_id = $1 and seat = $2
+               returning game_id
+           )
+           update game set revision = revision + 1 where game_id in (select game_id from gone)"#,
+    )
+    .bind(game_id)
+    .bind(seat)
+    .bind(if timed_out { "timeout" } else { "resign" })
+    .bind(after_ply)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Passes the turn to `next_seat` from `at` (its deadline `deadline`); a draw offer lapses.
+pub(crate) async fn pass_turn(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    next_seat: i32,
+    at: OffsetDateTime,
+    deadline: OffsetDateTime,
+) -> DomainResult<()> {
+    sqlx::query(
+        r#"update game set turn_seat = $2, turn_started_at = $3, deadline = $4, draw_offer_seat = null
+           where game_id = $1"#,
+    )
+    .bind(game_id)
+    .bind(next_seat)
+    .bind(at)
+    .bind(deadline)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Sets (or withdraws, `None`) the seat offering a draw.
+pub(crate) async fn set_draw_offer(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    seat: Option<i32>,
+) -> DomainResult<()> {
+    sqlx::query(r#"update game set draw_offer_seat = $2 where game_id = $1"#)
+        .bind(game_id)
+        .bind(seat)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Stores the deadline of the side to move.
+pub(crate) async fn set_deadline(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    deadline: OffsetDateTime,
+) -> DomainResult<()> {
+    sqlx::query(r#"update game set deadline = $2 where game_id = $1"#)
+        .bind(game_id)
+        .bind(deadline)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
