@@ -264,6 +264,10 @@ async fn a_claim_is_judged_by_the_rules_on_the_claimants_turn() {
     let body = claimed.expect(StatusCode::OK);
     assert_eq!(body["result"], "1-0");
     assert_eq!(body["reason"], "impasse-declaration");
+    // The claim's ruling is shown, in the answer and when the game is read again
+    // (issue 15 §2: every law explained).
+    assert_eq!(body["ruling"]["law"], "impasse-declaration", "{body}");
+    assert_eq!(app.game(game).await["ruling"]["law"], "impasse-declaration");
 }
 
 /// Under the 24-point rule either player may ask for the impasse count, on either turn
@@ -281,6 +285,8 @@ async fn either_player_may_ask_for_the_impasse_count() {
     let body = counted.expect(StatusCode::OK);
     assert_eq!(body["result"], "1-0", "gote has 16 points, sente 28: {body}");
     assert_eq!(body["reason"], "impasse-24");
+    assert_eq!(body["ruling"]["law"], "impasse-24", "{body}");
+    assert_eq!(app.game(game).await["ruling"]["law"], "impasse-24");
 }
 
 #[tokio::test]

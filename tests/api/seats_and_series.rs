@@ -316,6 +316,8 @@ async fn a_flickering_threefold_repetition_is_claimed_as_a_draw() {
     let state = app.act(Some(&white), game, "claim").await.expect(StatusCode::OK).clone();
     assert_eq!(state["result"], "1/2-1/2");
     assert_eq!(state["reason"], "repetition");
+    assert_eq!(state["ruling"]["law"], "repetition", "{state}");
+    assert_eq!(app.game(game).await["ruling"]["law"], "repetition");
 }
 
 #[tokio::test]

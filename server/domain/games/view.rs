@@ -308,10 +308,23 @@ pub(crate) fn assemble(
         result: row.result.clone(),
         reason: row.reason.clone(),
         draw_offer_seat: row.draw_offer_seat,
-        // The rules' ruling only where the stored reason is its law.
-        ruling: game.ruling().filter(|r| row.reason.as_deref() == Some(r.law)),
+        ruling: ruling_of(game, row),
         revision: row.revision,
     })
+}
+
+/// The rules' explanation of how the game ended (issue 15 §2), only where the stored
+/// reason is its law (a director's decision is not explained by the rules). A game a claim
+/// ended (the Shogi impasse count or declaration, the Flickering repetition) is stored as
+/// its moves and the result: the claim is judged again on the final position, where it
+/// was made, so that its ruling is shown like any other law's.
+fn ruling_of(game: &AnyGame, row: &GameRow) -> Option<Ruling> {
+    let stored_law = row.reason.as_deref()?;
+    let ruling = game.ruling().or_else(|| {
+        let mut claimed = game.clone();
+        (row.status == GameStatus::Finished && claimed.claim().is_ok()).then(|| claimed.ruling()).flatten()
+    });
+    ruling.filter(|r| r.law == stored_law)
 }
 
 /// Where a Flickering series being built can go next.
