@@ -589,21 +589,14 @@ impl AnyGame {
                 Inner::Shogi(Box::new(ShogiGame::new(position, ruleset, handicap)))
             }
             Variant::Flickering => {
-                let position = match start {
+                let game = match start {
                     Some(fen) => {
                         let position = chess_notation::fen::parse(fen).map_err(StartPositionError::Chess)?;
-                        // A supplied start is judged within a small bound before the game
-                        // (which judges every later series with the default bound) is made.
-                        let limits = chess::SearchLimits::START_POSITION;
-                        if chess::search_saving_series(&position, limits).0 == chess::SearchResult::Undecided
-                        {
-                            return Err(StartPositionError::Undecided.into());
-                        }
-                        position
+                        chess::Game::from_supplied_start(position).ok_or(StartPositionError::Undecided)?
                     }
-                    None => chess::Position::new(),
+                    None => chess::Game::new(),
                 };
-                Inner::Flickering(Box::new(chess::Game::from_position(position)))
+                Inner::Flickering(Box::new(game))
             }
             Variant::SevenKingdoms => Inner::Kingdoms(Box::new(
                 seven_kingdoms::Game::from_start_text(start).map_err(StartPositionError::Kingdoms)?,

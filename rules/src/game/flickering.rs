@@ -78,6 +78,22 @@ impl Game {
     /// A game from `start`, judging mate with the given search limits.
     pub fn with_limits(start: Position, limits: SearchLimits) -> Game {
         let outcome = outcome_by_rule(&start, limits);
+        Game::judged(start, limits, outcome)
+    }
+
+    /// A game from a start someone supplied (a challenge's or an imported record's FEN):
+    /// the start is judged within [`SearchLimits::START_POSITION`], every later series with
+    /// the default limits. `None` when the start cannot be judged within that bound.
+    pub fn from_supplied_start(start: Position) -> Option<Game> {
+        let outcome = match search_saving_series(&start, SearchLimits::START_POSITION).0 {
+            SearchResult::Undecided => return None,
+            result => outcome_of(&start, result),
+        };
+        Some(Game::judged(start, SearchLimits::default(), outcome))
+    }
+
+    /// A game from `start` whose outcome by rule is already known.
+    fn judged(start: Position, limits: SearchLimits, outcome: Option<Outcome>) -> Game {
         let mut game =
             Game { positions: vec![start.clone()], start, series: Vec::new(), limits, outcome, ruling: None };
         game.ruling = outcome.map(|o| game.explain(o));
@@ -210,7 +226,12 @@ impl Game {
 
 /// Mate or stalemate of the player to play in `pos`, by the exact series search.
 fn outcome_by_rule(pos: &Position, limits: SearchLimits) -> Option<Outcome> {
-    match search_saving_series(pos, limits).0 {
+    outcome_of(pos, search_saving_series(pos, limits).0)
+}
+
+/// The outcome the series search's `result` gives the player to play in `pos`.
+fn outcome_of(pos: &Position, result: SearchResult) -> Option<Outcome> {
+    match result {
         SearchResult::Saved(_) | SearchResult::Undecided => None,
         // flickering-chess.md "End of the game": stalemate.
         SearchResult::NoSaving { no_legal_move: true, in_check: false } => {
