@@ -145,26 +145,7 @@ fn parse_with(
     text: &str,
     parsers: impl IntoIterator<Item = (MoveNotation, MoveParser)>,
 ) -> Result<Move, NotationError> {
-    let mut found: Option<(MoveNotation, Move)> = None;
-    let mut best = NotationError::Unreadable;
-    for (notation, parse) in parsers {
-        match parse(pos, text) {
-            Ok(m) => match found {
-                None => found = Some((notation, m)),
-                Some((first, other)) if other != m => {
-                    return Err(NotationError::TwoReadings([(first, other), (notation, m)]))
-                }
-                Some(_) => {}
-            },
-            Err(NotationError::Unreadable) => {}
-            Err(e) => {
-                if best == NotationError::Unreadable {
-                    best = e;
-                }
-            }
-        }
-    }
-    found.map(|(_, m)| m).ok_or(best)
+    super::one_reading(pos, text, parsers, NotationError::Unreadable, NotationError::TwoReadings)
 }
 
 #[cfg(test)]
