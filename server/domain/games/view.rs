@@ -320,11 +320,19 @@ pub(crate) fn assemble(
 /// was made, so that its ruling is shown like any other law's.
 fn ruling_of(game: &AnyGame, row: &GameRow) -> Option<Ruling> {
     let stored_law = row.reason.as_deref()?;
-    let ruling = game.ruling().or_else(|| {
-        let mut claimed = game.clone();
-        (row.status == GameStatus::Finished && claimed.claim().is_ok()).then(|| claimed.ruling()).flatten()
-    });
-    ruling.filter(|r| r.law == stored_law)
+    if let Some(ruling) = game.ruling() {
+        return (ruling.law == stored_law).then_some(ruling);
+    }
+    // Only a game the claim would end by the stored law is copied to make the claim (a
+    // resigned or timed-out game is not).
+    let claim_is_the_law = row.status == GameStatus::Finished
+        && game.judge_claim().is_ok_and(|outcome| outcome.reason().as_str() == stored_law);
+    if !claim_is_the_law {
+        return None;
+    }
+    let mut claimed = game.clone();
+    claimed.claim().ok()?;
+    claimed.ruling().filter(|r| r.law == stored_law)
 }
 
 /// Where a Flickering series being built can go next.
