@@ -161,6 +161,17 @@ pub struct PartialRecord {
     pub error: Option<RecordFailure>,
 }
 
+impl PartialRecord {
+    /// The whole record of a reader's `read_partial`, or its first error (what each
+    /// format's `read` answers).
+    pub(crate) fn complete(read: Result<PartialRecord, RecordFailure>) -> Result<GameRecord, RecordError> {
+        match read {
+            Ok(PartialRecord { record, error: None, .. }) => Ok(record),
+            Ok(PartialRecord { error: Some(failure), .. }) | Err(failure) => Err(failure.error),
+        }
+    }
+}
+
 /// A record's first error, with its place and text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordFailure {

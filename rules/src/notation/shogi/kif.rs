@@ -174,10 +174,7 @@ pub fn read_bytes(bytes: &[u8]) -> Result<GameRecord, RecordError> {
 /// A [`RecordError`] for an unreadable line, an unknown handicap, an illegal start
 /// position or an illegal move.
 pub fn read(text: &str) -> Result<GameRecord, RecordError> {
-    match read_partial(text) {
-        Ok(PartialRecord { record, error: None, .. }) => Ok(record),
-        Ok(PartialRecord { error: Some(failure), .. }) | Err(failure) => Err(failure.error),
-    }
+    PartialRecord::complete(read_partial(text))
 }
 
 /// The header part of a KIF or KI2 record: `key：value` lines (handicap, names, hands),
