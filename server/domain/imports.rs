@@ -10,10 +10,9 @@ use serde::Serialize;
 use sqlx::types::Json;
 use tavoliere_rules::replay::{detect_format, replay_text, GameReport, RecordFormat, ReplayOptions};
 use tavoliere_rules::variant::{AnyGame, Variant};
-use tavoliere_rules::Color;
 
 use super::error::{DomainError, ErrorKind};
-use super::games::{self, GameView};
+use super::games::{self, GameReason, GameResult, GameView, SeatOutcome};
 use super::rules_adapter;
 use super::time_control::TimeControl;
 use super::Domain;
@@ -265,7 +264,16 @@ pub async fn import(
     }
     // The result: the law's when a law ended the game (the replay's `result` then), else
     // the record's own; none for `*`.
-    let result = Some(report.result.as_str()).filter(|r| *r != "*");
+    let result = match report.result.as_str() {
+        "*" => None,
+        text => Some(text.parse::<GameResult>().map_err(|e| DomainError::Internal(anyhow::anyhow!(e)))?),
+    };
+    let reason = match report.reason.as_deref() {
+        None => None,
+        Some(text) => {
+            Some(text.parse::<GameReason>().map_err(|e| DomainError::Internal(anyhow::anyhow!(e)))?)
+        }
+    };
     let now = domain.clock.now();
     let mut tx = domain.pool.begin().await?;
     let game_id: i64 = sqlx::query_scalar(
@@ -279,8 +287,8 @@ pub async fn import(
     .bind(variant.name())
     .bind(ruleset.name())
     .bind(start)
-    .bind(result)
-    .bind(report.reason.as_deref())
+    .bind(&result)
+    .bind(reason)
     .bind(report.moves.len() as i32)
     .bind(game.seat_to_move() as i32)
     // The record's clock is not known: a nominal correspondence control.
@@ -290,9 +298,9 @@ pub async fn import(
     .bind(format_label)
     .fetch_one(&mut *tx)
     .await?;
-    for (seat, color) in Color::ALL.iter().enumerate() {
-        let name = report.players[seat].as_deref().map(str::trim).filter(|n| !n.is_empty());
-        let (outcome, points, place) = seat_outcome(result, *color);
+    for (seat, name) in report.players.iter().enumerate() {
+        let name = name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+        let (outcome, points, place) = seat_outcome(result.as_ref(), seat as i32);
         let moves_made = rows.iter().filter(|(s, _, _)| *s == seat as i32).count() as i32;
         sqlx::query(
             r#"insert into game_seat (game_id, seat, account_id, player_name, remaining_ms,
@@ -334,14 +342,12 @@ pub async fn import(
 }
 
 /// A seat's outcome, points and place under a two-player result.
-fn seat_outcome(result: Option<&str>, color: Color) -> (Option<&'static str>, Option<f64>, Option<i32>) {
-    let first = color == Color::First;
-    match result {
-        Some("1-0") if first => (Some("win"), Some(1.0), Some(1)),
-        Some("0-1") if !first => (Some("win"), Some(1.0), Some(1)),
-        Some("1-0" | "0-1") => (Some("loss"), Some(0.0), Some(2)),
-        Some(_) => (Some("draw"), Some(0.5), Some(1)),
-        None => (None, None, None),
+fn seat_outcome(result: Option<&GameResult>, seat: i32) -> (Option<SeatOutcome>, Option<f64>, Option<i32>) {
+    let Some(result) = result else { return (None, None, None) };
+    match result.winner_seat() {
+        Some(winner) if winner == seat => (Some(SeatOutcome::Win), Some(1.0), Some(1)),
+        Some(_) => (Some(SeatOutcome::Loss), Some(0.0), Some(2)),
+        None => (Some(SeatOutcome::Draw), Some(0.5), Some(1)),
     }
 }
 

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::auth::{AuthUser, MaybeAuthUser};
 use super::error::ApiResult;
 use super::extract::{Json, Path, Query};
-use crate::domain::games::{self, GameSummary, GameView, MoveCheck, SeriesOptions};
+use crate::domain::games::{self, GameStatus, GameSummary, GameView, MoveCheck, SeriesOptions};
 use crate::domain::{Domain, DomainError};
 
 #[utoipa::path(
@@ -54,7 +54,16 @@ pub async fn list(
             return Err(DomainError::Invalid("name a player: ?player=<username>".to_owned()).into())
         }
     };
-    Ok(Json(games::list_for_player(&domain, &player, query.status.as_deref()).await?))
+    let status = match query.status.as_deref().map(str::parse::<GameStatus>) {
+        None => None,
+        Some(Ok(status)) => Some(status),
+        Some(Err(_)) => {
+            let known = "known: active, finished, aborted";
+            let s = query.status.unwrap_or_default();
+            return Err(DomainError::Invalid(format!("unknown status {s:?} ({known})")).into());
+        }
+    };
+    Ok(Json(games::list_for_player(&domain, &player, status).await?))
 }
 
 /// A move submission.

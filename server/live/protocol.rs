@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use crate::domain::games::{GameView, MoveView, SeatView};
+use crate::domain::games::{GameReason, GameResult, GameStatus, GameView, MoveView, SeatView};
 
 /// What a draw message asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -130,11 +130,11 @@ pub enum ServerMessage<'a> {
     /// The game ended.
     Result {
         /// `finished` or `aborted`.
-        status: &'a str,
+        status: GameStatus,
         /// `1-0`, `0-1`, `1/2-1/2`.
-        result: Option<&'a str>,
+        result: Option<&'a GameResult>,
         /// Why (kebab-case), e.g. `timeout`, `resignation`, `checkmate`.
-        reason: Option<&'a str>,
+        reason: Option<GameReason>,
         /// Why a game law ended it, as in the game state's `ruling` (`null` otherwise).
         ruling: Option<&'a tavoliere_rules::game::Ruling>,
     },

@@ -27,7 +27,7 @@ use tokio::sync::broadcast::error::RecvError;
 use super::hub::{Hub, RoomEvent};
 use super::protocol::{ClientMessage, ClockState, DrawAction, ServerMessage};
 use crate::domain::accounts::Account;
-use crate::domain::games::{self, GameView};
+use crate::domain::games::{self, GameStatus, GameView};
 use crate::domain::{DomainError, ErrorKind};
 use crate::http::auth::MaybeAuthUser;
 use crate::http::error::{ApiError, ApiResult};
@@ -245,7 +245,7 @@ impl Connection {
         );
         self.last_ply = view.ply;
         self.draw_offer = view.draw_offer_seat;
-        self.result_sent = view.status != "active";
+        self.result_sent = view.status != GameStatus::Active;
         self.seat_statuses = view.seats.iter().map(|s| s.status).collect();
     }
 
@@ -282,15 +282,15 @@ impl Connection {
             clock_changed = true;
             out.push(ServerMessage::Seats { seats: &view.seats }.to_text());
         }
-        let over = view.status != "active";
+        let over = view.status != GameStatus::Active;
         if over && !self.result_sent {
             self.result_sent = true;
             clock_changed = true;
             out.push(
                 ServerMessage::Result {
-                    status: &view.status,
-                    result: view.result.as_deref(),
-                    reason: view.reason.as_deref(),
+                    status: view.status,
+                    result: view.result.as_ref(),
+                    reason: view.reason,
                     ruling: view.ruling.as_ref(),
                 }
                 .to_text(),

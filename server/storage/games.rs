@@ -8,85 +8,7 @@ use time::OffsetDateTime;
 
 use crate::domain::error::{DomainError, DomainResult};
 use crate::domain::time_control::TimeControl;
-
-/// A game's status, as the database constraint `game_status_check` allows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameStatus {
-    /// Being played.
-    Active,
-    /// Over with a result.
-    Finished,
-    /// Stopped without a result (aborted by a player, annulled by a director).
-    Aborted,
-}
-
-impl GameStatus {
-    /// The stored (and shown) name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-            GameStatus::Aborted => "aborted",
-        }
-    }
-}
-
-impl std::fmt::Display for GameStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for GameStatus {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<GameStatus, String> {
-        match text {
-            "active" => Ok(GameStatus::Active),
-            "finished" => Ok(GameStatus::Finished),
-            "aborted" => Ok(GameStatus::Aborted),
-            other => Err(format!("unknown game status {other:?}")),
-        }
-    }
-}
-
-impl sqlx::Type<Postgres> for GameStatus {
-    fn type_info() -> sqlx::postgres::PgTypeInfo {
-        <String as sqlx::Type<Postgres>>::type_info()
-    }
-
-    fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
-        <String as sqlx::Type<Postgres>>::compatible(ty)
-    }
-}
-
-impl<'r> sqlx::Decode<'r, Postgres> for GameStatus {
-    fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<GameStatus, sqlx::error::BoxDynError> {
-        Ok(<&str as sqlx::Decode<Postgres>>::decode(value)?.parse()?)
-    }
-}
-
-/// A seat's outcome, as the database constraint `game_seat_outcome_check` allows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeatOutcome {
-    /// Won (place 1 of a two-seat game).
-    Win,
-    /// Lost.
-    Loss,
-    /// Drawn.
-    Draw,
-}
-
-impl SeatOutcome {
-    /// The stored (and shown) name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SeatOutcome::Win => "win",
-            SeatOutcome::Loss => "loss",
-            SeatOutcome::Draw => "draw",
-        }
-    }
-}
+pub use crate::storage::endings::{GameReason, GameResult, GameStatus, KingdomsEnd, SeatLeave, SeatOutcome};
 
 /// A game row.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -98,8 +20,8 @@ pub struct GameRow {
     pub(crate) start_position: Option<String>,
     pub(crate) seat_count: i32,
     pub(crate) status: GameStatus,
-    pub(crate) result: Option<String>,
-    pub(crate) reason: Option<String>,
+    pub(crate) result: Option<GameResult>,
+    pub(crate) reason: Option<GameReason>,
     pub(crate) current_ply: i32,
     pub(crate) turn_seat: i32,
     pub(crate) time_control: Json<TimeControl>,
@@ -123,9 +45,9 @@ pub(crate) struct SeatRow {
     pub(crate) username: String,
     pub(crate) remaining_ms: i64,
     pub(crate) moves_made: i32,
-    pub(crate) outcome: Option<String>,
+    pub(crate) outcome: Option<SeatOutcome>,
     /// `resign` or `timeout` when the seat left a game of more than two seats that went on.
-    pub(crate) exit: Option<String>,
+    pub(crate) exit: Option<SeatLeave>,
     pub(crate) exit_after_ply: Option<i32>,
     pub(crate) place: Option<i32>,
     pub(crate) score: Option<i32>,
@@ -139,7 +61,7 @@ impl SeatRow {
     /// The seat's exit as the rules replay it: after how many stored moves, and whether on
     /// time.
     pub(crate) fn exit_event(&self) -> Option<(i32, bool)> {
-        Some((self.exit_after_ply?, self.exit.as_deref()? == "timeout"))
+        Some((self.exit_after_ply?, self.exit? == SeatLeave::Timeout))
     }
 }
 
@@ -315,7 +237,7 @@ pub struct GameSummary {
     /// Variant.
     pub variant: String,
     /// Status.
-    pub status: String,
+    pub status: GameStatus,
     /// Moves played.
     pub ply: i32,
     /// Whether it is the listed player's turn.
@@ -323,7 +245,7 @@ pub struct GameSummary {
     /// Usernames in seat order.
     pub players: Vec<String>,
     /// Result once over.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Current deadline.
     #[serde(with = "time::serde::rfc3339::option")]
     pub deadline: Option<OffsetDateTime>,
@@ -334,7 +256,7 @@ pub struct GameSummary {
 pub(crate) async fn games_of(
     pool: &sqlx::PgPool,
     account_id: i64,
-    status: Option<&str>,
+    status: Option<GameStatus>,
 ) -> sqlx::Result<Vec<GameSummary>> {
     sqlx::query_as::<_, GameSummary>(
         r#"select g.game_id as id, g.variant, g.status, g.current_ply as ply,
@@ -443,8 +365,8 @@ pub(crate) async fn insert_game(
 pub(crate) async fn store_ending(
     tx: &mut Transaction<'_, Postgres>,
     game_id: i64,
-    result: &str,
-    reason: &str,
+    result: &GameResult,
+    reason: GameReason,
     ends: &[SeatEnd],
     now: OffsetDateTime,
 ) -> DomainResult<bool> {
@@ -463,7 +385,7 @@ pub(crate) async fn store_ending(
         return Ok(false);
     }
     let seats: Vec<i32> = ends.iter().map(|s| s.seat).collect();
-    let outcomes: Vec<&str> = ends.iter().map(|s| s.outcome.as_str()).collect();
+    let outcomes: Vec<SeatOutcome> = ends.iter().map(|s| s.outcome).collect();
     let points: Vec<f64> = ends.iter().map(|s| s.points).collect();
     let places: Vec<i32> = ends.iter().map(|s| s.place).collect();
     let scores: Vec<i32> = ends.iter().map(|s| s.score).collect();
@@ -491,7 +413,7 @@ pub(crate) async fn store_ending(
 pub(crate) async fn store_stop(
     tx: &mut Transaction<'_, Postgres>,
     game_id: i64,
-    reason: &str,
+    reason: GameReason,
     now: OffsetDateTime,
 ) -> DomainResult<bool> {
     let stopped = sqlx::query(
@@ -529,7 +451,7 @@ pub(crate) async fn store_exit(
     )
     .bind(game_id)
     .bind(seat)
-    .bind(if timed_out { "timeout" } else { "resign" })
+    .bind(if timed_out { SeatLeave::Timeout } else { SeatLeave::Resign })
     .bind(after_ply)
     .bind(at)
     .execute(&mut **tx)

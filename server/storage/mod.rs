@@ -1,6 +1,7 @@
 //! PostgreSQL: the pool, the migrations runner and the embedded private cluster.
 
 pub mod embedded;
+pub mod endings;
 pub mod games;
 pub mod notify;
 pub mod presence;

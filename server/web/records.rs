@@ -8,6 +8,9 @@ use tavoliere_rules::game::{Handicap, Ruleset};
 use tavoliere_rules::notation::shogi::{self as shogi_notation, Ending, GameRecord};
 use tavoliere_rules::shogi::Variant as ShogiVariant;
 use tavoliere_rules::variant::{AnyGame, Notation, Variant};
+use tavoliere_rules::EndReason;
+
+use crate::storage::endings::{GameReason, GameResult};
 
 /// A downloadable record format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,9 +104,9 @@ pub struct RecordInput<'a> {
     /// Canonical moves (ICCS / USI).
     pub moves: &'a [String],
     /// `1-0`, `0-1`, `1/2-1/2` once over.
-    pub result: Option<&'a str>,
-    /// Why it ended (kebab-case end reason).
-    pub reason: Option<&'a str>,
+    pub result: Option<&'a GameResult>,
+    /// Why it ended.
+    pub reason: Option<GameReason>,
 }
 
 /// Why a record cannot be written.
@@ -162,14 +165,14 @@ fn numbered(moves: &[String]) -> String {
 }
 
 fn pgn(input: &RecordInput<'_>, game: &AnyGame, notation: Notation, format: &str) -> String {
-    let result = input.result.unwrap_or("*");
+    let result = input.result.map_or_else(|| "*".to_owned(), ToString::to_string);
     let mut out = String::new();
     let tags = [
         ("Game", "Chinese Chess".to_owned()),
         ("Event", format!("Tavoliere game {}", input.id)),
         ("Red", input.players[0].to_owned()),
         ("Black", input.players[1].to_owned()),
-        ("Result", result.to_owned()),
+        ("Result", result.clone()),
         ("Format", format.to_owned()),
     ];
     for (name, value) in tags {
@@ -183,7 +186,7 @@ fn pgn(input: &RecordInput<'_>, game: &AnyGame, notation: Notation, format: &str
     }
     out.push('\n');
     out.push_str(&numbered(&game.display_moves(notation)));
-    out.push_str(result);
+    out.push_str(&result);
     out.push('\n');
     out
 }
@@ -201,7 +204,7 @@ fn usi(game: &AnyGame) -> String {
 fn aise(input: &RecordInput<'_>, game: &AnyGame) -> String {
     let mut out = format!("{} - {}\n", input.players[0], input.players[1]);
     out.push_str(&numbered(&game.display_moves(Notation::Aise)));
-    out.push_str(input.result.unwrap_or("*"));
+    out.push_str(&input.result.map_or_else(|| "*".to_owned(), ToString::to_string));
     out.push('\n');
     out
 }
@@ -220,10 +223,16 @@ fn shogi_record(input: &RecordInput<'_>, game: &AnyGame) -> Result<GameRecord, R
         })
         .collect::<Result<Vec<_>, _>>()?;
     let ending = match input.reason {
-        Some("resignation") => Some(Ending::Resignation),
-        Some("sennichite") => Some(Ending::Sennichite),
-        Some("timeout") => Some(Ending::TimeUp),
-        Some("jishogi" | "jishogi-count" | "impasse-24" | "impasse-declaration") => Some(Ending::Jishogi),
+        Some(GameReason::Rules(reason)) => match reason {
+            EndReason::Resignation => Some(Ending::Resignation),
+            EndReason::Sennichite => Some(Ending::Sennichite),
+            EndReason::Timeout => Some(Ending::TimeUp),
+            EndReason::Jishogi
+            | EndReason::JishogiCount
+            | EndReason::Impasse24
+            | EndReason::ImpasseDeclaration => Some(Ending::Jishogi),
+            _ => None,
+        },
         _ => None,
     };
     Ok(GameRecord {
@@ -250,8 +259,8 @@ mod tests {
             start: None,
             players: ["alice", "bob"],
             moves,
-            result: Some("1-0"),
-            reason: Some("resignation"),
+            result: Some(&GameResult::FirstWins),
+            reason: Some(GameReason::Rules(EndReason::Resignation)),
         }
     }
 
@@ -326,13 +335,17 @@ mod tests {
             )
             .unwrap();
             // The side that moved last won: the other resigned.
-            let result = if game.side_to_move() == tavoliere_rules::Color::First { "0-1" } else { "1-0" };
+            let result = if game.side_to_move() == tavoliere_rules::Color::First {
+                GameResult::SecondWins
+            } else {
+                GameResult::FirstWins
+            };
             let stored = RecordInput {
                 variant: *variant,
                 ruleset: &rules,
                 handicap: *handicap,
                 moves,
-                result: Some(result),
+                result: Some(&result),
                 ..input(*variant, &rules, moves)
             };
             let formats: &[RecordFormat] = if *variant == Variant::Shogi {
@@ -347,7 +360,7 @@ mod tests {
                 assert_eq!(report.error, None, "case {index} {format:?}:\n{text}");
                 assert_eq!(report.plies as usize, moves.len(), "case {index} {format:?}");
                 assert_eq!(report.fen, game.fen(), "case {index} {format:?}");
-                assert_eq!(report.result, result, "case {index} {format:?}:\n{text}");
+                assert_eq!(report.result, result.to_string(), "case {index} {format:?}:\n{text}");
             }
         }
     }

@@ -6,6 +6,7 @@ mod challenges;
 mod clocks;
 mod concurrency;
 mod cookies;
+mod endings;
 mod errors;
 mod games;
 mod imports;

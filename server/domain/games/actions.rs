@@ -205,7 +205,7 @@ pub async fn abort(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
             "every side has moved: the game can no longer be aborted".to_owned(),
         ));
     }
-    stop(&mut tx, game_id, EndReason::Aborted.as_str(), domain.clock.now()).await?;
+    stop(&mut tx, game_id, EndReason::Aborted.into(), domain.clock.now()).await?;
     announce_and_commit(domain, tx, game_id).await
 }
 

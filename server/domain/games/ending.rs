@@ -7,8 +7,8 @@ use super::*;
 /// How a game ends: the result, the reason and every seat's part.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Ending {
-    pub(crate) result: String,
-    pub(crate) reason: String,
+    pub(crate) result: GameResult,
+    pub(crate) reason: GameReason,
     pub(crate) seats: Vec<SeatEnd>,
 }
 
@@ -16,7 +16,8 @@ impl Ending {
     /// The end the rules reached (every variant, any number of seats).
     pub(crate) fn from_game(game: &AnyGame) -> Option<Ending> {
         let standings = game.seat_results()?;
-        let reason = game.end_reason()?.to_owned();
+        // Every name the rules give is known (`storage::endings` tests them all).
+        let reason = game.end_reason()?.parse().expect("the rules' end reasons are known");
         let mut seats: Vec<SeatEnd> = standings
             .iter()
             .map(|s| {
@@ -37,9 +38,9 @@ impl Ending {
             .collect();
         seats.sort_by_key(|s| s.seat);
         let result = if seats.len() == 2 {
-            two_seat_result(seats.iter().find(|s| s.outcome == SeatOutcome::Win).map(|s| s.seat))
+            GameResult::two_seat(seats.iter().find(|s| s.outcome == SeatOutcome::Win).map(|s| s.seat))
         } else {
-            seats.iter().map(|s| s.place.to_string()).collect::<Vec<_>>().join("-")
+            GameResult::Places(seats.iter().map(|s| s.place as u8).collect())
         };
         Some(Ending { result, reason, seats })
     }
@@ -55,8 +56,8 @@ impl Ending {
             SeatEnd { seat, outcome, points, place, score: 0, secondary_score: 0 }
         };
         Ending {
-            result: two_seat_result(winner_seat),
-            reason: reason.as_str().to_owned(),
+            result: GameResult::two_seat(winner_seat),
+            reason: reason.into(),
             seats: vec![seat(0), seat(1)],
         }
     }
@@ -73,8 +74,8 @@ impl Ending {
             secondary_score: 0,
         };
         Ending {
-            result: "0-0".to_owned(),
-            reason: EndReason::Forfeit.as_str().to_owned(),
+            result: GameResult::DoubleForfeit,
+            reason: EndReason::Forfeit.into(),
             seats: vec![seat(0), seat(1)],
         }
     }
@@ -82,15 +83,6 @@ impl Ending {
     pub(crate) fn of_seat(&self, seat: i32) -> Option<&SeatEnd> {
         self.seats.iter().find(|s| s.seat == seat)
     }
-}
-
-pub(crate) fn two_seat_result(winner_seat: Option<i32>) -> String {
-    match winner_seat {
-        Some(0) => "1-0",
-        Some(_) => "0-1",
-        None => "1/2-1/2",
-    }
-    .to_owned()
 }
 
 /// Ends an active game with `ending` at `now`: THE function through which a game ends
@@ -103,7 +95,7 @@ pub(crate) async fn finish(
     ending: &Ending,
     now: OffsetDateTime,
 ) -> DomainResult<bool> {
-    store_ending(tx, game_id, &ending.result, &ending.reason, &ending.seats, now).await
+    store_ending(tx, game_id, &ending.result, ending.reason, &ending.seats, now).await
 }
 
 /// Stops an active game without a result at `now` (`reason`: `aborted` by a player,
@@ -111,7 +103,7 @@ pub(crate) async fn finish(
 pub(crate) async fn stop(
     tx: &mut Transaction<'_, Postgres>,
     game_id: i64,
-    reason: &str,
+    reason: GameReason,
     now: OffsetDateTime,
 ) -> DomainResult<bool> {
     store_stop(tx, game_id, reason, now).await
@@ -160,11 +152,11 @@ pub(crate) async fn announce_and_commit(
 pub(crate) fn end_rows(row: &mut GameRow, seats: &mut [SeatRow], ending: &Ending) {
     row.status = GameStatus::Finished;
     row.result = Some(ending.result.clone());
-    row.reason = Some(ending.reason.clone());
+    row.reason = Some(ending.reason);
     row.draw_offer_seat = None;
     for seat in seats.iter_mut() {
         if let Some(end) = ending.of_seat(seat.seat) {
-            seat.outcome = Some(end.outcome.as_str().to_owned());
+            seat.outcome = Some(end.outcome);
             seat.place = Some(end.place);
             seat.score = Some(end.score);
             seat.secondary_score = Some(end.secondary_score);

@@ -30,7 +30,7 @@ use super::rules_adapter::{self, move_error, Variant};
 use super::time_control::{self, TimeControl};
 use super::Domain;
 use crate::storage::games::*;
-pub use crate::storage::games::{GameStatus, GameSummary};
+pub use crate::storage::games::{GameReason, GameResult, GameStatus, GameSummary, SeatOutcome};
 use crate::storage::notify;
 use crate::storage::vacation::{leave_after, leave_of_accounts};
 

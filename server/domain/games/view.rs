@@ -29,7 +29,7 @@ pub struct SeatView {
     /// The same in milliseconds (live clocks).
     pub remaining_ms: i64,
     /// `win`, `loss` or `draw` once the game is over.
-    pub outcome: Option<String>,
+    pub outcome: Option<SeatOutcome>,
     /// After how many stored moves the seat left (resigned or timed out) a game that went
     /// on. Not part of the API (the replay of a view needs it).
     #[serde(skip)]
@@ -97,12 +97,12 @@ pub struct GameView {
     #[serde(with = "time::serde::rfc3339::option")]
     pub deadline: Option<OffsetDateTime>,
     /// `active`, `finished` or `aborted`.
-    pub status: String,
+    pub status: GameStatus,
     /// `1-0`, `0-1`, `1/2-1/2` once finished; in games of more than two seats the places
     /// in seat order, e.g. `2-1-3` (seat 1 won, seat 0 second).
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Why it ended (kebab-case).
-    pub reason: Option<String>,
+    pub reason: Option<GameReason>,
     /// Seat that offers a draw, if any.
     pub draw_offer_seat: Option<i32>,
     /// Why a game law ended the game, as a director checks it against the rule text
@@ -264,8 +264,8 @@ pub(crate) fn assemble(
                 SeatView {
                     seat: s.seat,
                     color: game.seat_label(s.seat as usize),
-                    status: match s.exit.as_deref() {
-                        Some("resign") => "resigned",
+                    status: match s.exit {
+                        Some(SeatLeave::Resign) => "resigned",
                         Some(_) => "timed-out",
                         None if game.is_seat_out(s.seat as usize) => "out",
                         None => "playing",
@@ -276,7 +276,7 @@ pub(crate) fn assemble(
                     username: s.username.clone(),
                     remaining_seconds: s.remaining_ms / 1000,
                     remaining_ms: s.remaining_ms,
-                    outcome: s.outcome.clone(),
+                    outcome: s.outcome,
                     exit_after_ply: s.exit_after_ply,
                 }
             })
@@ -304,9 +304,9 @@ pub(crate) fn assemble(
         time_control: row.time_control.0,
         vacation_allowed: row.vacation_allowed,
         deadline,
-        status: row.status.as_str().to_owned(),
+        status: row.status,
         result: row.result.clone(),
-        reason: row.reason.clone(),
+        reason: row.reason,
         draw_offer_seat: row.draw_offer_seat,
         ruling: ruling_of(game, row),
         revision: row.revision,
@@ -319,7 +319,7 @@ pub(crate) fn assemble(
 /// its moves and the result: the claim is judged again on the final position, where it
 /// was made, so that its ruling is shown like any other law's.
 fn ruling_of(game: &AnyGame, row: &GameRow) -> Option<Ruling> {
-    let stored_law = row.reason.as_deref()?;
+    let stored_law = row.reason?.as_str();
     if let Some(ruling) = game.ruling() {
         return (ruling.law == stored_law).then_some(ruling);
     }
@@ -416,9 +416,9 @@ pub async fn record_text(domain: &Domain, game_id: i64) -> DomainResult<Option<S
         };
         tags.push((name, seat.username.clone()));
     }
-    tags.push(("Result".to_owned(), row.result.clone().unwrap_or_else(|| "*".to_owned())));
-    if let Some(reason) = &row.reason {
-        tags.push(("Termination".to_owned(), reason.clone()));
+    tags.push(("Result".to_owned(), row.result.as_ref().map_or_else(|| "*".to_owned(), |r| r.to_string())));
+    if let Some(reason) = row.reason {
+        tags.push(("Termination".to_owned(), reason.to_string()));
     }
     Ok(game.record_text(&tags))
 }
@@ -472,19 +472,12 @@ pub async fn check_move(
 /// A player's games, those where it is their turn first.
 ///
 /// # Errors
-/// Unknown player (404), unknown status filter (422).
+/// Unknown player (404).
 pub async fn list_for_player(
     domain: &Domain,
     username: &str,
-    status: Option<&str>,
+    status: Option<GameStatus>,
 ) -> DomainResult<Vec<GameSummary>> {
-    if let Some(s) = status {
-        if s.parse::<GameStatus>().is_err() {
-            return Err(DomainError::Invalid(format!(
-                "unknown status {s:?} (known: active, finished, aborted)"
-            )));
-        }
-    }
     let account_id = crate::domain::accounts::account_id_by_username(&domain.pool, username).await?;
     Ok(games_of(&domain.pool, account_id, status).await?)
 }

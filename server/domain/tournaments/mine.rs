@@ -14,9 +14,9 @@ pub struct MyGame {
     /// `first` or `second`: the player's side.
     pub color: String,
     /// Game status.
-    pub status: String,
+    pub status: GameStatus,
     /// Board result once over.
-    pub result: Option<String>,
+    pub result: Option<BoardResult>,
     /// A director's decision, if any.
     pub tournament_result: Option<String>,
     /// Whether it is the player's turn.

@@ -39,7 +39,7 @@ use time::OffsetDateTime;
 
 use super::accounts::{account_id_by_username, Account, Role};
 use super::error::{DomainError, DomainResult};
-use super::games;
+use super::games::{self, GameReason, GameResult as BoardResult, GameStatus};
 use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
@@ -50,21 +50,32 @@ mod tests {
 
     #[test]
     fn a_finished_game_counts_its_board_result_and_forfeits_as_forfeits() {
-        assert_eq!(game_result("finished", Some("1-0"), Some("checkmate"), None), GameResult::FirstWins);
-        assert_eq!(game_result("finished", Some("0-1"), Some("timeout"), None), GameResult::SecondWins);
-        assert_eq!(game_result("finished", Some("1/2-1/2"), Some("agreement"), None), GameResult::Draw);
+        let finished = |result: BoardResult, reason: EndReason| {
+            game_result(GameStatus::Finished, Some(&result), Some(reason.into()), None)
+        };
+        assert_eq!(finished(BoardResult::FirstWins, EndReason::Checkmate), GameResult::FirstWins);
+        assert_eq!(finished(BoardResult::SecondWins, EndReason::Timeout), GameResult::SecondWins);
+        assert_eq!(finished(BoardResult::Draw, EndReason::Agreement), GameResult::Draw);
+        assert_eq!(finished(BoardResult::SecondWins, EndReason::Forfeit), GameResult::ForfeitSecondWins);
+        assert_eq!(finished(BoardResult::DoubleForfeit, EndReason::Forfeit), GameResult::DoubleForfeit);
+        assert_eq!(game_result(GameStatus::Active, None, None, None), GameResult::Pending);
         assert_eq!(
-            game_result("finished", Some("0-1"), Some("forfeit"), None),
-            GameResult::ForfeitSecondWins
+            game_result(GameStatus::Aborted, None, Some(EndReason::Aborted.into()), None),
+            GameResult::Pending
         );
-        assert_eq!(game_result("active", None, None, None), GameResult::Pending);
-        assert_eq!(game_result("aborted", None, Some("aborted"), None), GameResult::Pending);
     }
 
     #[test]
     fn a_directors_decision_overrides_the_board() {
-        assert_eq!(game_result("finished", Some("1-0"), Some("checkmate"), Some("draw")), GameResult::Draw);
-        assert_eq!(game_result("aborted", None, None, Some("annulled")), GameResult::Annulled);
+        let checkmate = Some(EndReason::Checkmate.into());
+        assert_eq!(
+            game_result(GameStatus::Finished, Some(&BoardResult::FirstWins), checkmate, Some("draw")),
+            GameResult::Draw
+        );
+        assert_eq!(
+            game_result(GameStatus::Aborted, None, Some(GameReason::Annulled), Some("annulled")),
+            GameResult::Annulled
+        );
     }
 
     #[test]

@@ -7,9 +7,9 @@ use super::*;
 pub(crate) struct SectionGame {
     pub(crate) game_id: i64,
     pub(crate) round: i32,
-    pub(crate) status: String,
-    pub(crate) result: Option<String>,
-    pub(crate) reason: Option<String>,
+    pub(crate) status: GameStatus,
+    pub(crate) result: Option<BoardResult>,
+    pub(crate) reason: Option<GameReason>,
     pub(crate) tournament_result: Option<String>,
     pub(crate) first_id: i64,
     pub(crate) second_id: i64,
@@ -17,12 +17,7 @@ pub(crate) struct SectionGame {
 
 impl SectionGame {
     pub(crate) fn result(&self) -> GameResult {
-        game_result(
-            &self.status,
-            self.result.as_deref(),
-            self.reason.as_deref(),
-            self.tournament_result.as_deref(),
-        )
+        game_result(self.status, self.result.as_ref(), self.reason, self.tournament_result.as_deref())
     }
 
     pub(crate) fn record(&self) -> GameRecord {
@@ -95,26 +90,27 @@ pub(crate) fn parse_decided_result(text: &str) -> DomainResult<GameResult> {
 /// one, otherwise the game row (active or aborted: pending; finished: the result, a win
 /// given by forfeit counted as a forfeit).
 pub fn game_result(
-    status: &str,
-    result: Option<&str>,
-    reason: Option<&str>,
+    status: GameStatus,
+    result: Option<&BoardResult>,
+    reason: Option<GameReason>,
     decided: Option<&str>,
 ) -> GameResult {
     if let Some(decided) = decided.and_then(parse_result_name) {
         return decided;
     }
-    if status != "finished" {
+    if status != GameStatus::Finished {
         return GameResult::Pending;
     }
-    let forfeit = reason == Some(EndReason::Forfeit.as_str());
+    let forfeit = reason == Some(EndReason::Forfeit.into());
     match (result, forfeit) {
-        (Some("1-0"), false) => GameResult::FirstWins,
-        (Some("0-1"), false) => GameResult::SecondWins,
-        (Some("1/2-1/2"), _) => GameResult::Draw,
-        (Some("1-0"), true) => GameResult::ForfeitFirstWins,
-        (Some("0-1"), true) => GameResult::ForfeitSecondWins,
-        (Some("0-0"), _) => GameResult::DoubleForfeit,
-        _ => GameResult::Pending,
+        (Some(BoardResult::FirstWins), false) => GameResult::FirstWins,
+        (Some(BoardResult::SecondWins), false) => GameResult::SecondWins,
+        (Some(BoardResult::Draw), _) => GameResult::Draw,
+        (Some(BoardResult::FirstWins), true) => GameResult::ForfeitFirstWins,
+        (Some(BoardResult::SecondWins), true) => GameResult::ForfeitSecondWins,
+        (Some(BoardResult::DoubleForfeit), _) => GameResult::DoubleForfeit,
+        // A tournament game has two seats; places are no tournament result.
+        (Some(BoardResult::Places(_)) | None, _) => GameResult::Pending,
     }
 }
 
@@ -136,7 +132,7 @@ pub(crate) async fn set_result(
         GameResult::ForfeitSecondWins => games::Ending::two_seat(Some(1), EndReason::Forfeit),
         GameResult::DoubleForfeit => games::Ending::double_forfeit(),
         GameResult::Annulled => {
-            let stopped = games::stop(tx, game_id, "annulled", now).await?;
+            let stopped = games::stop(tx, game_id, games::GameReason::Annulled, now).await?;
             store_decision(tx, game_id, result).await?;
             return Ok(stopped);
         }

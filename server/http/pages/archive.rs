@@ -8,7 +8,7 @@ use axum::response::IntoResponse;
 use serde::Deserialize;
 
 use super::{render_with, Chrome, Ctx, PageError, PagePath, PageResult};
-use crate::domain::games;
+use crate::domain::games::{self, GameStatus};
 use crate::domain::{Domain, DomainError};
 use crate::web::records::{self, RecordFormat, RecordInput};
 
@@ -57,7 +57,7 @@ pub async fn show(
     let mut found = Vec::new();
     let player = query.player.trim().to_owned();
     if !player.is_empty() {
-        match games::list_for_player(&domain, &player, Some("finished")).await {
+        match games::list_for_player(&domain, &player, Some(GameStatus::Finished)).await {
             Ok(list) => found = list,
             Err(DomainError::NotFound(_) | DomainError::Invalid(_)) => {
                 player_error = Some(ctx.t.get("archive.error.player").to_owned());
@@ -65,15 +65,17 @@ pub async fn show(
             Err(other) => return Err(PageError::Internal(other.to_string())),
         }
     }
+    // An unknown result asked for matches no game.
+    let wanted = query.result.parse::<games::GameResult>().ok();
     let games = found
         .into_iter()
         .filter(|g| query.variant.is_empty() || g.variant == query.variant)
-        .filter(|g| query.result.is_empty() || g.result.as_deref() == Some(query.result.as_str()))
+        .filter(|g| query.result.is_empty() || g.result.is_some() && g.result == wanted)
         .map(|g| ArchiveLine {
             id: g.id,
             variant: ctx.t.get(&format!("variant.{}", g.variant)).to_owned(),
             players: g.players.join(" – "),
-            result: g.result.unwrap_or_default(),
+            result: g.result.map(|r| r.to_string()).unwrap_or_default(),
             ply: g.ply,
         })
         .collect();
@@ -115,8 +117,8 @@ pub async fn record(
         start: view.start_position.as_deref(),
         players: [name(0), name(1)],
         moves: &moves,
-        result: view.result.as_deref(),
-        reason: view.reason.as_deref(),
+        result: view.result.as_ref(),
+        reason: view.reason,
     };
     let text = records::write(&input, format).map_err(|e| PageError::Internal(format!("game {id}: {e}")))?;
     Ok(download(id, format, text))

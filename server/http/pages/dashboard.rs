@@ -4,7 +4,7 @@
 use axum::extract::State;
 
 use super::{render, Chrome, Ctx, PageError, PageResult};
-use crate::domain::games::{self, GameSummary};
+use crate::domain::games::{self, GameStatus, GameSummary};
 use crate::domain::{challenges, tournaments, Domain};
 use crate::web::i18n::Texts;
 
@@ -69,7 +69,7 @@ fn line(domain: &Domain, t: Texts, me: &str, game: &GameSummary) -> GameLine {
         opponents: opponents.join(", "),
         ply: game.ply,
         time_left,
-        result: game.result.clone().unwrap_or_default(),
+        result: game.result.as_ref().map(ToString::to_string).unwrap_or_default(),
     }
 }
 
@@ -77,8 +77,10 @@ fn line(domain: &Domain, t: Texts, me: &str, game: &GameSummary) -> GameLine {
 pub async fn show(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
     let me = ctx.require_user()?.clone();
     let internal = |e: crate::domain::DomainError| PageError::Internal(e.to_string());
-    let mut active = games::list_for_player(&domain, &me.username, Some("active")).await.map_err(internal)?;
-    let finished = games::list_for_player(&domain, &me.username, Some("finished")).await.map_err(internal)?;
+    let mut active =
+        games::list_for_player(&domain, &me.username, Some(GameStatus::Active)).await.map_err(internal)?;
+    let finished =
+        games::list_for_player(&domain, &me.username, Some(GameStatus::Finished)).await.map_err(internal)?;
     // Most urgent first.
     active.sort_by_key(|g| (!g.your_turn, g.deadline));
     let (mine, theirs): (Vec<_>, Vec<_>) = active.iter().partition(|g| g.your_turn);

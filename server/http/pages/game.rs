@@ -10,10 +10,11 @@ use axum::response::{IntoResponse, Redirect};
 use axum::Form;
 use serde::Deserialize;
 use tavoliere_rules::variant::Variant;
+use tavoliere_rules::EndReason;
 
 use super::dashboard::time_left;
 use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
-use crate::domain::games::{self, GameView};
+use crate::domain::games::{self, GameReason, GameStatus, GameView, SeatOutcome};
 use crate::domain::preferences;
 use crate::domain::time_control::TimeControl;
 use crate::domain::{Domain, DomainError, ErrorKind};
@@ -115,7 +116,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
     let board = svg_board::render(variant, &view.position, options)
         .map_err(|e| PageError::Internal(format!("board of game {}: {e}", view.id)))?;
     let moves = move_lines(ctx, view, variant)?;
-    let active = view.status == "active";
+    let active = view.status == GameStatus::Active;
     let live = view.time_control.is_live();
     let now = domain.clock.now();
     let players = view
@@ -152,7 +153,8 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             },
             remaining_ms: s.remaining_ms,
             to_move: active && view.to_move_seat == Some(s.seat),
-            flagged: view.reason.as_deref() == Some("timeout") && s.outcome.as_deref() == Some("loss"),
+            flagged: view.reason == Some(GameReason::Rules(EndReason::Timeout))
+                && s.outcome == Some(SeatOutcome::Loss),
         })
         .collect();
     let deadline = view
@@ -161,10 +163,10 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         .map(|d| time_left(t, (d - domain.clock.now()).whole_seconds()))
         .unwrap_or_default();
     let result = view.result.as_ref().map(|r| {
-        let reason = view.reason.as_deref().map(|reason| t.get(&format!("reason.{reason}")).to_owned());
+        let reason = view.reason.map(|reason| t.get(&format!("reason.{reason}")).to_owned());
         match reason {
             Some(reason) => format!("{r} · {reason}"),
-            None => r.clone(),
+            None => r.to_string(),
         }
     });
     Ok(GamePage {
@@ -197,7 +199,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             .map(|f| (f.name(), t.get(&record_label_key(variant, *f)).to_owned()))
             .collect(),
         live: active && live,
-        status: view.status.clone(),
+        status: view.status.to_string(),
         status_line: status_line(t, view, my_seat),
         time_control: time_control_text(t, view.time_control),
         byoyomi: match view.time_control {
@@ -248,7 +250,7 @@ fn claim_words(t: Texts, ruleset: &str) -> Option<(String, String)> {
 
 /// Who is to move (the reader, another player, a kingdom's seat), or that the game is over.
 fn status_line(t: Texts, view: &GameView, my_seat: Option<i32>) -> String {
-    if view.status != "active" {
+    if view.status != GameStatus::Active {
         return t.get("game.status.over").to_owned();
     }
     match (view.to_move_seat, view.to_move.as_deref()) {
