@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod availability;
 pub mod challenges;
 pub mod error;
 pub mod extract;
@@ -45,6 +46,14 @@ pub struct AppState {
     pub live: Arc<crate::live::Hub>,
     /// The language of readers who ask for none (`[application] default_language`).
     pub default_language: crate::web::i18n::Lang,
+    /// Whether the database answered its last probe.
+    pub database_health: Arc<availability::DatabaseHealth>,
+}
+
+impl FromRef<AppState> for Arc<availability::DatabaseHealth> {
+    fn from_ref(state: &AppState) -> Arc<availability::DatabaseHealth> {
+        Arc::clone(&state.database_health)
+    }
 }
 
 impl FromRef<AppState> for Domain {

@@ -17,6 +17,7 @@ mod live_limits;
 mod login_limits;
 mod openapi;
 mod operator;
+mod outages;
 mod preferences;
 mod seats_and_series;
 mod shutdown;
