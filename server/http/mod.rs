@@ -1,6 +1,7 @@
 //! The HTTP adapters: REST API resources, one file each, wired in [`router`].
 
 pub mod accounts;
+pub mod admin;
 pub mod auth;
 pub mod challenges;
 pub mod error;
@@ -45,6 +46,8 @@ pub struct AppState {
     pub live: Arc<crate::live::Hub>,
     /// The language of readers who ask for none (`[application] default_language`).
     pub default_language: crate::web::i18n::Lang,
+    /// How long a new API token works at most, in days (`[auth] token_lifetime_days`).
+    pub token_lifetime_days: u32,
 }
 
 impl FromRef<AppState> for Domain {

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, imports, preferences, session, tables, tokens, tournaments,
+    accounts, admin, challenges, games, health, imports, preferences, session, tables, tokens, tournaments,
     vacation, AppState,
 };
 
@@ -46,11 +46,16 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(accounts::register))
         .routes(routes!(accounts::me))
         .routes(routes!(preferences::show, preferences::update))
-        .routes(routes!(tokens::create))
+        .routes(routes!(tokens::list, tokens::create))
         .routes(routes!(tokens::revoke))
+        .routes(routes!(tokens::revoke_one))
         .routes(routes!(session::login, session::logout))
         .routes(routes!(vacation::show, vacation::start))
         .routes(routes!(vacation::end))
+        // Administration of accounts.
+        .routes(routes!(admin::accounts))
+        .routes(routes!(admin::update_account))
+        .routes(routes!(admin::audit))
         // Challenges and games.
         .routes(routes!(challenges::list, challenges::create))
         .routes(routes!(challenges::show))

@@ -2,6 +2,7 @@
 //! run, a fresh database per test), through the REST API.
 
 mod accounts;
+mod admin;
 mod challenges;
 mod clocks;
 mod concurrency;

@@ -23,7 +23,6 @@ pub use tournament::*;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
-use sqlx::types::Json;
 use sqlx::{Postgres, Transaction};
 use tavoliere_rules::EndReason;
 use tavoliere_tournament::berger::{round_robin, Cycles, RoundRobinOptions, StartPolicy};
@@ -43,6 +42,8 @@ use super::games::{self, GameReason, GameResult as BoardResult, GameStatus};
 use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
+use crate::storage::sections::{self as section_store, SectionGame, SectionRow};
+use crate::storage::tournaments as store;
 
 #[cfg(test)]
 mod tests {

@@ -14,17 +14,8 @@ pub(crate) struct SectionData {
 
 pub(crate) async fn section_data(domain: &Domain, section_id: i64) -> DomainResult<SectionData> {
     let row = load_section(&domain.pool, section_id, false).await?;
-    let tournament_name: String = sqlx::query_scalar("select name from tournament where tournament_id = $1")
-        .bind(row.tournament_id)
-        .fetch_one(&domain.pool)
-        .await?;
-    let players: Vec<(i64, String)> = sqlx::query_as(
-        r#"select e.account_id, a.username from entry e join account a using (account_id)
-           where e.section_id = $1 order by e.seed asc nulls last, e.registered_at, e.account_id"#,
-    )
-    .bind(section_id)
-    .fetch_all(&domain.pool)
-    .await?;
+    let tournament_name = store::name(&domain.pool, row.tournament_id).await?;
+    let players = section_store::players(&domain.pool, section_id).await?;
     let games = section_games(&domain.pool, section_id).await?.iter().map(SectionGame::record).collect();
     let byes = section_byes(&domain.pool, section_id).await?;
     Ok(SectionData {
