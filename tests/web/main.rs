@@ -5,6 +5,7 @@
 mod browser;
 mod game_page;
 mod import;
+mod live_kingdoms;
 mod pages;
 mod settings;
 mod support;
