@@ -13,6 +13,7 @@ pub mod limits;
 pub mod openapi;
 pub mod pages;
 pub mod preferences;
+pub mod rounds;
 pub mod router;
 pub mod session;
 pub mod static_files;

@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, challenges, games, health, imports, preferences, session, tables, tokens, tournaments,
-    vacation, AppState,
+    accounts, admin, challenges, games, health, imports, preferences, rounds, session, tables, tokens,
+    tournaments, vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -93,6 +93,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::next_round))
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
+        .routes(routes!(rounds::rounds))
+        .routes(routes!(rounds::games_file))
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
         .merge(tables::routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
 }

@@ -442,3 +442,57 @@ pub(crate) async fn corrections(pool: &PgPool, game_id: i64) -> sqlx::Result<Vec
     .fetch_all(pool)
     .await
 }
+
+/// A section game as the rounds list shows it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(crate) struct RoundGameRow {
+    pub(crate) game_id: i64,
+    pub(crate) round: i32,
+    pub(crate) board: i32,
+    pub(crate) first: String,
+    pub(crate) second: String,
+    pub(crate) status: GameStatus,
+    pub(crate) ply: i32,
+    pub(crate) to_move: Option<String>,
+    pub(crate) deadline: Option<OffsetDateTime>,
+    pub(crate) result: Option<GameResult>,
+    pub(crate) reason: Option<GameReason>,
+    pub(crate) tournament_result: Option<String>,
+    pub(crate) draw_offer: bool,
+}
+
+/// The section's games with their players, state and deadline, by round and board.
+pub(crate) async fn round_games(pool: &PgPool, section_id: i64) -> sqlx::Result<Vec<RoundGameRow>> {
+    sqlx::query_as::<_, RoundGameRow>(
+        r#"select g.game_id, coalesce(g.round, 0) as round, coalesce(g.board, 0) as board,
+                  coalesce(fa.username, f.player_name, '') as first,
+                  coalesce(sa.username, s.player_name, '') as second,
+                  g.status, g.current_ply as ply,
+                  case when g.status = 'active' then ta.username end as to_move,
+                  case when g.status = 'active' then g.deadline end as deadline,
+                  g.result, g.reason, g.tournament_result,
+                  g.draw_offer_seat is not null as draw_offer
+           from game g
+           join game_seat f on f.game_id = g.game_id and f.seat = 0
+           left join account fa on fa.account_id = f.account_id
+           join game_seat s on s.game_id = g.game_id and s.seat = 1
+           left join account sa on sa.account_id = s.account_id
+           left join game_seat t on t.game_id = g.game_id and t.seat = g.turn_seat
+           left join account ta on ta.account_id = t.account_id
+           where g.section_id = $1 order by g.round, g.board, g.game_id"#,
+    )
+    .bind(section_id)
+    .fetch_all(pool)
+    .await
+}
+
+/// The section's byes by round: (round, username).
+pub(crate) async fn bye_names(pool: &PgPool, section_id: i64) -> sqlx::Result<Vec<(i32, String)>> {
+    sqlx::query_as(
+        r#"select b.round, a.username from section_bye b join account a using (account_id)
+           where b.section_id = $1 order by b.round"#,
+    )
+    .bind(section_id)
+    .fetch_all(pool)
+    .await
+}

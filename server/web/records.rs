@@ -133,6 +133,37 @@ fn replay(input: &RecordInput<'_>) -> Result<AnyGame, RecordWriteError> {
         .map_err(|e| RecordWriteError::Replay(e.to_string()))
 }
 
+/// Writes the record of a game's view in `format` (a two-seat game's; the variant's own
+/// record format is `games::record_text`'s).
+///
+/// # Errors
+/// [`RecordWriteError::Unsupported`] when the format is not offered for the variant,
+/// [`RecordWriteError::Replay`] when the stored moves cannot be replayed.
+pub fn write_view(
+    view: &crate::domain::games::GameView,
+    format: RecordFormat,
+) -> Result<String, RecordWriteError> {
+    let variant: Variant =
+        view.variant.parse().map_err(|_| RecordWriteError::Replay(format!("variant {}", view.variant)))?;
+    if !RecordFormat::for_variant(variant).contains(&format) || format == RecordFormat::Record {
+        return Err(RecordWriteError::Unsupported(format.name()));
+    }
+    let moves: Vec<String> = view.moves.iter().map(|m| m.canonical.clone()).collect();
+    let name = |seat: usize| view.seats.get(seat).map(|s| s.username.as_str()).unwrap_or("");
+    let input = RecordInput {
+        id: view.id,
+        variant,
+        ruleset: &view.ruleset,
+        handicap: view.handicap.as_deref(),
+        start: view.start_position.as_deref(),
+        players: [name(0), name(1)],
+        moves: &moves,
+        result: view.result.as_ref(),
+        reason: view.reason,
+    };
+    write(&input, format)
+}
+
 /// Writes the record of `input` in `format`.
 ///
 /// # Errors

@@ -18,6 +18,7 @@ mod login_limits;
 mod openapi;
 mod operator;
 mod preferences;
+mod rounds;
 mod seats_and_series;
 mod shutdown;
 mod small_gaps;

@@ -16,6 +16,7 @@ pub mod challenges;
 pub mod dashboard;
 pub mod game;
 pub mod import;
+pub mod rounds;
 pub mod settings;
 
 use std::fmt;
@@ -71,6 +72,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
         .route("/import", get(import::form).post(import::submit))
+        .route("/sections/{id}/rounds", get(rounds::show))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
 
