@@ -106,6 +106,17 @@ async fn a_sections_rounds_list_every_game_and_its_games_come_as_one_file() {
         let results: Vec<&str> = reports.iter().map(|r| r.result.as_str()).collect();
         assert_eq!(&results[..3], ["*", "1-0", "1/2-1/2"], "{format}");
     }
+    // The TRF export of the round-robin, read back by the pairing crate's own reader.
+    let trf = app.get_text(&format!("/api/sections/{section}/trf")).await;
+    let read = tavoliere_tournament::trf::trf_import(&trf).unwrap();
+    assert_eq!(read.players.len(), 4);
+    assert_eq!(read.games.len(), 6, "every game of the three rounds:\n{trf}");
+    assert_eq!(read.planned_rounds, Some(3));
+    let decided: Vec<_> =
+        read.games.iter().filter(|g| g.result != tavoliere_tournament::GameResult::Pending).collect();
+    assert_eq!(decided.len(), 2, "the resignation and the adjudicated draw:\n{trf}");
+    let points: Vec<f64> = read.points.iter().map(|p| p.as_f64()).collect();
+    assert_eq!(points.iter().sum::<f64>(), 2.0, "1 + ½ + ½ in 1 / ½ / 0:\n{trf}");
     let wrong = app.get(&format!("/api/sections/{section}/games/kif"), None).await;
     wrong.expect(StatusCode::UNPROCESSABLE_ENTITY);
     app.get(&format!("/api/sections/{section}/games/nonsense"), None)

@@ -456,8 +456,10 @@ async fn a_swiss_section_is_paired_round_by_round_and_exports_trf() {
     assert!(trf.starts_with("012"), "{trf}");
     assert_eq!(trf.lines().filter(|l| l.starts_with("001")).count(), 4, "{trf}");
 
+    // A round-robin section is exported too (issue 20 §4; tests/api/rounds.rs reads one back).
     let round_robin = create_section(&app, &director, tournament, json!({})).await;
-    app.get(&format!("/api/sections/{round_robin}/trf"), None).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _, trf) = get_text(&app, &format!("/api/sections/{round_robin}/trf"), None).await;
+    assert_eq!((status, trf.lines().filter(|l| l.starts_with("001")).count()), (StatusCode::OK, 0));
 }
 
 #[tokio::test]
