@@ -3,6 +3,7 @@
 
 mod accounts;
 mod admin;
+mod anywhere;
 mod challenges;
 mod clocks;
 mod concurrency;
