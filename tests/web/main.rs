@@ -2,6 +2,7 @@
 //! user-supplied text, CSRF, security headers) against a real PostgreSQL, and the
 //! real-browser end-to-end game (headless Chromium over WebDriver).
 
+mod admin;
 mod browser;
 mod game_page;
 mod import;

@@ -9,6 +9,7 @@
 //! token of such a visitor is kept (and the session stored, with a short expiry) only when
 //! a page actually shows it in a form ([`FormToken`]), e.g. the log-in form.
 
+pub mod admin;
 pub mod archive;
 pub mod auth;
 pub mod board;
@@ -73,6 +74,8 @@ pub fn router() -> Router<AppState> {
         .route("/archive", get(archive::show))
         .route("/import", get(import::form).post(import::submit))
         .route("/sections/{id}/rounds", get(rounds::show))
+        .route("/admin", get(admin::show))
+        .route("/admin/accounts/{username}", post(admin::update))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
 
