@@ -1,6 +1,6 @@
 //! A section's rounds and games for everyone (issue 20 §2): `GET /api/sections/{id}/rounds`
 //! and the section's games as one record file, `GET /api/sections/{id}/games/{format}`
-//! (PGN with ICCS or WXF moves for Xiangqi, KIF or CSA for Shogi and MiniShogi).
+//! (PGN with ICCS, WXF, FIX or Chinese moves for Xiangqi, KIF or CSA for Shogi and MiniShogi).
 
 use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
@@ -61,7 +61,7 @@ pub async fn section_records(
     tag = "tournaments",
     params(
         ("id" = i64, Path, description = "Section id"),
-        ("format" = String, Path, description = "`pgn-iccs`, `pgn-wxf` (Xiangqi), `kif`, `csa` (Shogi, MiniShogi)")
+        ("format" = String, Path, description = "`pgn-iccs`, `pgn-wxf`, `pgn-fix`, `pgn-chinese` (Xiangqi), `kif`, `csa` (Shogi, MiniShogi)")
     ),
     responses(
         (status = 200, description = "every game of the section in one file", content_type = "text/plain"),

@@ -96,7 +96,7 @@ async fn a_sections_rounds_list_every_game_and_its_games_come_as_one_file() {
     }
 
     // Every game of the section as one PGN file, read back by the project's own reader.
-    for format in ["pgn-iccs", "pgn-wxf"] {
+    for format in ["pgn-iccs", "pgn-wxf", "pgn-fix", "pgn-chinese"] {
         let file = app.get_text(&format!("/api/sections/{section}/games/{format}")).await;
         let reports = replay_text(Variant::Xiangqi, &file, &ReplayOptions::default());
         assert_eq!(reports.len(), 6, "six games in the {format} file");
@@ -104,7 +104,7 @@ async fn a_sections_rounds_list_every_game_and_its_games_come_as_one_file() {
         let plies: Vec<u32> = reports.iter().map(|r| r.plies).collect();
         assert_eq!(plies, [3, 0, 0, 0, 0, 0], "the moves of each game in round and board order");
         let results: Vec<&str> = reports.iter().map(|r| r.result.as_str()).collect();
-        assert_eq!(&results[..3], ["*", "1-0", "1/2-1/2"], "{format}");
+        assert_eq!(&results[..3], ["*", "1-0", "1/2-1/2"], "{format}:\n{file}");
     }
     // The TRF export of the round-robin, read back by the pairing crate's own reader.
     let trf = app.get_text(&format!("/api/sections/{section}/trf")).await;

@@ -55,9 +55,8 @@ pub async fn show(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath
         section.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", section.variant)))?;
     let formats = RecordFormat::for_variant(variant)
         .iter()
-        .filter(|f| {
-            matches!(f, RecordFormat::PgnIccs | RecordFormat::PgnWxf | RecordFormat::Kif | RecordFormat::Csa)
-        })
+        // The formats that hold several games in one file.
+        .filter(|f| !matches!(f, RecordFormat::Usi | RecordFormat::Aise | RecordFormat::Record))
         .map(|f| f.name())
         .collect();
     let rounds = view
