@@ -267,6 +267,42 @@ pub fn moves_in(view: &GameView, notation: Notation) -> DomainResult<Vec<String>
     Ok(game.display_rows(notation, &turns))
 }
 
+/// The notation named `name` (a Xiangqi or Shogi notation setting: `wxf`, `iccs`, `fix`,
+/// `chinese`, `western`, `usi`, `aise`, `auto`) for games of `variant`; the variant's own
+/// for the games without a choice.
+///
+/// # Errors
+/// A name that is not one of the variant family's settings (422).
+pub fn notation_named(variant: Variant, name: &str) -> DomainResult<Notation> {
+    let mut chosen = Preferences::default();
+    match variant {
+        Variant::Xiangqi => chosen.xiangqi_notation = name.parse()?,
+        Variant::Shogi | Variant::MiniShogi => chosen.shogi_notation = name.parse()?,
+        Variant::Flickering | Variant::SevenKingdoms => {}
+    }
+    Ok(chosen.notation_for(variant))
+}
+
+/// Rewrites the moves' `display` of `view` in `notation` (issue 20 §4: the REST view
+/// follows the reader's notation), and names it in `display_notation`.
+///
+/// # Errors
+/// A stored game that cannot be replayed (500).
+pub fn show_in(view: &mut GameView, notation: Notation) -> DomainResult<()> {
+    let variant = rules_adapter::parse_variant(&view.variant)?;
+    if notation == Notation::Auto || notation == variant.display_notation() {
+        return Ok(());
+    }
+    let texts = moves_in(view, notation)?;
+    if texts.len() == view.moves.len() {
+        for (entry, text) in view.moves.iter_mut().zip(texts) {
+            entry.display = Some(text);
+        }
+        view.display_notation = notation.name();
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
