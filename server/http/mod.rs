@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod admin;
 pub mod auth;
 pub mod challenges;
+pub mod desk;
 pub mod error;
 pub mod extract;
 pub mod games;

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, challenges, games, health, imports, preferences, rounds, session, tables, tokens,
+    accounts, admin, challenges, desk, games, health, imports, preferences, rounds, session, tables, tokens,
     tournaments, vacation, AppState,
 };
 
@@ -94,6 +94,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
         .routes(routes!(rounds::rounds))
+        .routes(routes!(desk::desk))
         .routes(routes!(rounds::games_file))
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
         .merge(tables::routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))

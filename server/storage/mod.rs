@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod challenges;
+pub mod desk;
 pub mod embedded;
 pub mod endings;
 pub mod games;

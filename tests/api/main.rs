@@ -8,6 +8,7 @@ mod challenges;
 mod clocks;
 mod concurrency;
 mod cookies;
+mod desk;
 mod endings;
 mod errors;
 mod games;

@@ -4,6 +4,7 @@
 //! tables. The pairings, standings and tables themselves come from the pure
 //! `tavoliere_tournament` crate; this module only loads rows and stores decisions. One file per concern.
 
+mod desk;
 mod entries;
 mod mine;
 mod pairing;
@@ -13,6 +14,7 @@ mod sections;
 mod tables;
 mod tournament;
 
+pub use desk::*;
 pub use entries::*;
 pub use mine::*;
 pub use pairing::*;

@@ -15,6 +15,7 @@ pub mod auth;
 pub mod board;
 pub mod challenges;
 pub mod dashboard;
+pub mod desk;
 pub mod game;
 pub mod import;
 pub mod rounds;
@@ -75,6 +76,7 @@ pub fn router() -> Router<AppState> {
         .route("/import", get(import::form).post(import::submit))
         .route("/sections/{id}/rounds", get(rounds::show))
         .route("/admin", get(admin::show))
+        .route("/tournaments/{id}/desk", get(desk::show).post(desk::decide))
         .route("/admin/accounts/{username}", post(admin::update))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
