@@ -11,6 +11,7 @@ mod cookies;
 mod desk;
 mod endings;
 mod errors;
+mod event_rules;
 mod games;
 mod imports;
 mod instances;
