@@ -562,6 +562,18 @@ pub(crate) async fn redraw_times(client: &Client) -> (Vec<f64>, Vec<f64>) {
     (list(0), list(1))
 }
 
+/// Prints the measured redraw times (after `what`) and keeps them in `target/web-e2e/<file>`.
+pub(crate) fn write_redraw_note(file: &str, what: &str, times: Vec<f64>, requests: Vec<f64>) {
+    let note = format!(
+        "{what}event to redrawn board: {}\nthe panel's request alone: {}\n",
+        summary(times),
+        summary(requests)
+    );
+    eprint!("{note}");
+    std::fs::create_dir_all(artefact_dir()).unwrap();
+    std::fs::write(artefact_dir().join(file), note).unwrap();
+}
+
 /// "n measured, median, max" of `times`.
 pub(crate) fn summary(mut times: Vec<f64>) -> String {
     times.sort_by(f64::total_cmp);
@@ -720,13 +732,6 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
         still_the_same_page(page, "a player whose game ended on time").await;
     }
 
-    let note = format!(
-        "event to redrawn board: {}\nthe panel's request alone: {}\n",
-        summary(times),
-        summary(requests)
-    );
-    eprint!("{note}");
-    std::fs::create_dir_all(artefact_dir()).unwrap();
-    std::fs::write(artefact_dir().join("live-redraw.txt"), note).unwrap();
+    write_redraw_note("live-redraw.txt", "", times, requests);
     stage.close(vec![ann, ben, watcher]).await;
 }

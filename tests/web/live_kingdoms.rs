@@ -9,8 +9,8 @@ use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
 use crate::browser::{
-    artefact_dir, browser, click, connected, fill, follows, live_button, live_click, mark_page, redraw_times,
-    still_the_same_page, summary, wait_css, wait_for_text, Stage,
+    browser, click, connected, fill, follows, live_button, live_click, mark_page, redraw_times,
+    still_the_same_page, wait_css, wait_for_text, write_redraw_note, Stage,
 };
 
 /// The game as the API shows it to the page's account (the page's own session cookie).
@@ -130,13 +130,11 @@ async fn a_live_seven_kingdoms_game_of_three_seats_is_followed_by_every_page_in_
         still_the_same_page(page, "a Seven Kingdoms player or the spectator").await;
     }
 
-    let note = format!(
-        "Seven Kingdoms, 3 seats and a spectator: event to redrawn board: {}\nthe panel's request alone: {}\n",
-        summary(times),
-        summary(requests)
+    write_redraw_note(
+        "live-kingdoms-redraw.txt",
+        "Seven Kingdoms, 3 seats and a spectator: ",
+        times,
+        requests,
     );
-    eprint!("{note}");
-    std::fs::create_dir_all(artefact_dir()).unwrap();
-    std::fs::write(artefact_dir().join("live-kingdoms-redraw.txt"), note).unwrap();
     stage.close(vec![qin, chu, han, watcher]).await;
 }

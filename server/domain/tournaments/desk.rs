@@ -36,26 +36,18 @@ pub struct DeskGame {
     pub overdue: bool,
 }
 
-/// A decision on a result, with the audit trail's who, when and why.
+/// A decision on a result of one of the tournament's games, with the audit trail's who,
+/// when and why.
 #[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct DeskDecision {
     /// The game.
     pub game_id: i64,
     /// Its section.
     pub section_id: Option<i64>,
-    /// Who decided.
-    pub changed_by: String,
-    /// When.
-    #[serde(with = "time::serde::rfc3339")]
-    pub changed_at: OffsetDateTime,
-    /// `adjudication`, `forfeit`, `correction` or `withdrawal`.
-    pub kind: String,
-    /// The result before.
-    pub old_result: String,
-    /// The result after.
-    pub new_result: String,
-    /// Why.
-    pub reason: String,
+    /// The entry of the game's audit trail.
+    #[serde(flatten)]
+    #[sqlx(flatten)]
+    pub entry: CorrectionView,
 }
 
 /// A withdrawal from a section.

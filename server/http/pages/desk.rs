@@ -91,13 +91,13 @@ async fn page(domain: &Domain, ctx: &Ctx, id: i64, status: StatusCode, error: Op
                 .decisions
                 .into_iter()
                 .map(|d| DecisionLine {
-                    when: time_text(Some(d.changed_at)),
-                    who: d.changed_by,
+                    when: time_text(Some(d.entry.changed_at)),
+                    who: d.entry.changed_by,
                     game: d.game_id,
-                    kind: d.kind,
-                    before: d.old_result,
-                    after: d.new_result,
-                    reason: d.reason,
+                    kind: d.entry.kind,
+                    before: d.entry.old_result,
+                    after: d.entry.new_result,
+                    reason: d.entry.reason,
                 })
                 .collect(),
             withdrawals: desk
