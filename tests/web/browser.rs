@@ -199,6 +199,11 @@ impl Stage {
     }
 
     /// A browser (JavaScript on or off) of a new user `name`, signed up.
+    /// The server's database (for what only the command line does, e.g. the first admin).
+    pub(crate) fn database_url(&self) -> &str {
+        &self._app.database_url
+    }
+
     pub(crate) async fn player(&self, name: &str, javascript: bool) -> Client {
         let client = browser(&self.driver, javascript, &self.profiles.join(name)).await;
         sign_up(&client, &self.base, name).await;

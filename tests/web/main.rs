@@ -4,6 +4,7 @@
 
 mod admin;
 mod browser;
+mod desk_pages;
 mod game_page;
 mod import;
 mod live_kingdoms;
