@@ -189,6 +189,8 @@ pub struct AuthSettings {
     /// 19 MiB, so this bounds the concurrent hashes (logins, sign-ups) to
     /// `max(1, this / 19)`; further ones wait.
     pub password_hash_memory_mib: u32,
+    /// How long a new API token works, in days, unless the request asks for less.
+    pub token_lifetime_days: u32,
 }
 
 impl Default for AuthSettings {
@@ -199,6 +201,7 @@ impl Default for AuthSettings {
             login_attempts_per_address: 20,
             login_attempts_per_username: 20,
             password_hash_memory_mib: 64,
+            token_lifetime_days: 90,
         }
     }
 }

@@ -92,6 +92,7 @@ impl Application {
             client_address_header: client_address_header(&settings)?,
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
             default_language: settings.application.default_language,
+            token_lifetime_days: settings.auth.token_lifetime_days,
         };
         let live = Arc::clone(&state.live);
         // Every change made on this instance reaches its sockets directly.

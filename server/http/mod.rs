@@ -1,9 +1,11 @@
 //! The HTTP adapters: REST API resources, one file each, wired in [`router`].
 
 pub mod accounts;
+pub mod admin;
 pub mod auth;
 pub mod availability;
 pub mod challenges;
+pub mod desk;
 pub mod error;
 pub mod extract;
 pub mod games;
@@ -13,6 +15,7 @@ pub mod limits;
 pub mod openapi;
 pub mod pages;
 pub mod preferences;
+pub mod rounds;
 pub mod router;
 pub mod session;
 pub mod static_files;
@@ -46,6 +49,8 @@ pub struct AppState {
     pub live: Arc<crate::live::Hub>,
     /// The language of readers who ask for none (`[application] default_language`).
     pub default_language: crate::web::i18n::Lang,
+    /// How long a new API token works at most, in days (`[auth] token_lifetime_days`).
+    pub token_lifetime_days: u32,
     /// Whether the database answered its last probe.
     pub database_health: Arc<availability::DatabaseHealth>,
 }

@@ -58,6 +58,7 @@ const ERROR_RESPONSE: &str = "Error";
     tags(
         (name = "service", description = "Health and this description"),
         (name = "accounts", description = "Registration, tokens, cookie sessions, preferences"),
+        (name = "admin", description = "Roles, disabled accounts and their audit log (admins)"),
         (name = "vacation", description = "Leave that stops the clocks"),
         (name = "challenges", description = "Challenges that become games"),
         (name = "games", description = "Correspondence games"),

@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, imports, preferences, session, tables, tokens, tournaments,
-    vacation, AppState,
+    accounts, admin, challenges, desk, games, health, imports, preferences, rounds, session, tables, tokens,
+    tournaments, vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -47,11 +47,16 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(accounts::register))
         .routes(routes!(accounts::me))
         .routes(routes!(preferences::show, preferences::update))
-        .routes(routes!(tokens::create))
+        .routes(routes!(tokens::list, tokens::create))
         .routes(routes!(tokens::revoke))
+        .routes(routes!(tokens::revoke_one))
         .routes(routes!(session::login, session::logout))
         .routes(routes!(vacation::show, vacation::start))
         .routes(routes!(vacation::end))
+        // Administration of accounts.
+        .routes(routes!(admin::accounts))
+        .routes(routes!(admin::update_account))
+        .routes(routes!(admin::audit))
         // Challenges and games.
         .routes(routes!(challenges::list, challenges::create))
         .routes(routes!(challenges::show))
@@ -89,6 +94,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::next_round))
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
+        .routes(routes!(rounds::rounds))
+        .routes(routes!(desk::desk))
+        .routes(routes!(rounds::games_file))
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
         .merge(tables::routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
 }

@@ -1,12 +1,19 @@
 //! PostgreSQL: the pool, the migrations runner and the embedded private cluster.
 
+pub mod accounts;
+pub mod challenges;
+pub mod desk;
 pub mod embedded;
 pub mod endings;
 pub mod games;
 pub mod health;
+pub mod imports;
 pub mod notify;
+pub mod preferences;
 pub mod presence;
+pub mod sections;
 pub mod supervise;
+pub mod tournaments;
 pub mod vacation;
 
 use std::time::Duration;

@@ -64,6 +64,40 @@ async fn operator_commands_and_other_servers_leave_a_running_server_its_cluster(
     assert_eq!(data_dir.cluster_port(), Some(port), "create-user left the cluster running");
     assert_serves(&first).await;
 
+    // A role granted on the command line (issue 20 §1), recorded in the audit log as made
+    // by nobody, and seen by the running server.
+    run(&data_dir.0, &["admin", "create-user", "dora", "--password-stdin"], "dora's secret\n");
+    let granted = run(&data_dir.0, &["admin", "set-role", "dora", "global-director"], "");
+    assert_eq!(granted.trim(), "dora is now global-director");
+    let client = reqwest::Client::new();
+    let token = client
+        .post(format!("{}/api/tokens", first.address))
+        .json(&json!({"username": "boss", "password": "a long secret"}))
+        .send()
+        .await
+        .expect("login")
+        .json::<serde_json::Value>()
+        .await
+        .expect("token")["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    let log: serde_json::Value = client
+        .get(format!("{}/api/admin/audit", first.address))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("audit log")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(log[0]["account"], "dora");
+    assert_eq!(log[0]["changed_by"], serde_json::Value::Null, "the command line");
+    assert_eq!(
+        (log[0]["old_value"].as_str(), log[0]["new_value"].as_str()),
+        (Some("player"), Some("global-director"))
+    );
+
     assert_eq!(run(&data_dir.0, &["migrate"], "").trim(), "migrations applied");
     assert_eq!(data_dir.cluster_port(), Some(port), "migrate left the cluster running");
     assert_serves(&first).await;

@@ -13,6 +13,8 @@ use tavoliere::startup::{Application, Dependencies};
 pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
     pub address: String,
+    /// Its database (for what only the command line does, e.g. the first admin).
+    pub database_url: String,
 }
 
 fn settings(database_url: &str) -> Settings {
@@ -36,7 +38,8 @@ impl TestApp {
         let app = Application::build_with(settings(&database_url), deps).await.expect("build the app");
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until(std::future::pending()));
-        TestApp { address }
+        let database_url = database_url.to_string();
+        TestApp { address, database_url }
     }
 
     /// A new browser (no cookies yet).

@@ -9,13 +9,16 @@
 //! token of such a visitor is kept (and the session stored, with a short expiry) only when
 //! a page actually shows it in a form ([`FormToken`]), e.g. the log-in form.
 
+pub mod admin;
 pub mod archive;
 pub mod auth;
 pub mod board;
 pub mod challenges;
 pub mod dashboard;
+pub mod desk;
 pub mod game;
 pub mod import;
+pub mod rounds;
 pub mod settings;
 
 use std::fmt;
@@ -71,6 +74,10 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
         .route("/import", get(import::form).post(import::submit))
+        .route("/sections/{id}/rounds", get(rounds::show))
+        .route("/admin", get(admin::show))
+        .route("/tournaments/{id}/desk", get(desk::show).post(desk::decide))
+        .route("/admin/accounts/{username}", post(admin::update))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
 
