@@ -266,6 +266,7 @@ fn main() -> anyhow::Result<()> {
             // limit per address (server/http/limits.rs) would refuse all but the first few.
             auth: AuthSettings { login_attempts_per_address: 100_000, ..AuthSettings::default() },
             live: LiveSettings::default(),
+            ratings: Default::default(),
         };
         let app = Application::build(settings).await?;
         let base = format!("http://127.0.0.1:{}", app.port());

@@ -79,6 +79,7 @@ impl Application {
             games: Arc::default(),
             tokens: Arc::default(),
             rooms: Arc::default(),
+            ratings: Arc::new(settings.ratings.clone()),
         };
         let state = AppState {
             domain: domain.clone(),

@@ -65,6 +65,12 @@ pub struct NewChallenge {
     /// Whether leave stops the clocks (default yes).
     #[serde(default = "default_true")]
     pub vacation_allowed: bool,
+    /// Whether the game is rated (default no): its end changes both players' Glicko-2
+    /// ratings in the variant and pool (correspondence or live, by the time control).
+    /// Only games of two players from the standard start without a handicap can be rated
+    /// (`challenge.unrated-setup` otherwise).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 fn default_seat() -> SeatChoice {
@@ -104,6 +110,8 @@ pub struct ChallengeView {
     pub time_control: TimeControl,
     /// Whether leave stops the clocks.
     pub vacation_allowed: bool,
+    /// Whether the game will be rated.
+    pub rated: bool,
     /// `open`, `accepted`, `declined` or `cancelled`.
     pub status: String,
     /// The game, once accepted.
@@ -116,7 +124,7 @@ pub struct ChallengeView {
 const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as challenger,
     op.username as opponent, c.variant, c.ruleset, c.handicap, c.start_position, c.seat_count,
     c.challenger_seat as color, c.time_control, c.vacation_allowed, c.status, c.game_id,
-    c.created_at,
+    c.created_at, c.rated,
     array[ch.username] || array(select a.username from challenge_entrant e
         join account a using (account_id) where e.challenge_id = c.challenge_id
         order by e.joined_at, a.username) as entrants
@@ -148,6 +156,9 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     let start_position = new.start_position.as_deref().map(str::trim).filter(|s| !s.is_empty());
     // The rules judge the start position now, so that accepting cannot fail on it.
     rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position, seats as usize)?;
+    if new.rated {
+        super::ratings::check_rateable(variant, handicap.as_deref(), start_position, seats)?;
+    }
     let start_position = start_position.map(str::to_owned);
     let control = new.time_control.validate()?;
     let opponent_id = match new.opponent.as_deref() {
@@ -164,8 +175,9 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     };
     let id: i64 = sqlx::query_scalar(
         r#"insert into challenge (challenger_id, opponent_id, variant, ruleset, handicap,
-               seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position)
-           values ($1, $2, $3, $4, $5, $11, $6, $7, $8, $9, $10)
+               seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position,
+               rated)
+           values ($1, $2, $3, $4, $5, $11, $6, $7, $8, $9, $10, $12)
            returning challenge_id"#,
     )
     .bind(challenger_id)
@@ -179,6 +191,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     .bind(domain.clock.now())
     .bind(&start_position)
     .bind(seats)
+    .bind(new.rated)
     .fetch_one(&domain.pool)
     .await?;
     get(domain, id).await
@@ -223,6 +236,7 @@ struct ChallengeRow {
     vacation_allowed: bool,
     status: String,
     seat_count: i32,
+    rated: bool,
 }
 
 /// What accepting did.
@@ -253,7 +267,7 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     let mut tx = domain.pool.begin().await?;
     let row = sqlx::query_as::<_, ChallengeRow>(
         r#"select challenger_id, opponent_id, variant, ruleset, handicap, start_position, challenger_seat,
-                  time_control, vacation_allowed, status, seat_count
+                  time_control, vacation_allowed, status, seat_count, rated
            from challenge where challenge_id = $1 for update"#,
     )
     .bind(challenge_id)
@@ -305,6 +319,9 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
         &accounts,
     )
     .await?;
+    if row.rated {
+        crate::storage::ratings::mark_game_rated(&mut tx, game_id).await?;
+    }
     sqlx::query(
         r#"update challenge set status = 'accepted', game_id = $2, opponent_id = $3
            where challenge_id = $1"#,

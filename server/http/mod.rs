@@ -11,6 +11,7 @@ pub mod imports;
 pub mod limits;
 pub mod openapi;
 pub mod pages;
+pub mod players;
 pub mod preferences;
 pub mod router;
 pub mod session;

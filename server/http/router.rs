@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, imports, preferences, session, tables, tokens, tournaments,
+    accounts, challenges, games, health, imports, players, preferences, session, tables, tokens, tournaments,
     vacation, AppState,
 };
 
@@ -88,6 +88,10 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::next_round))
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
+        // Players: profiles, rating histories, leaderboards (issue 18).
+        .routes(routes!(players::show))
+        .routes(routes!(players::history))
+        .routes(routes!(players::leaderboard))
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
         .merge(tables::routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
 }

@@ -31,11 +31,13 @@ pub struct GameRow {
     pub(crate) tournament_id: Option<i64>,
     /// Bumped by every change of the row (migration 000800): see [`submit_move`].
     pub(crate) revision: i64,
+    /// Whether the game is rated (issue 18 §1).
+    pub(crate) rated: bool,
 }
 
 pub(crate) const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_position, seat_count, status,
     result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at,
-    draw_offer_seat, tournament_id, revision"#;
+    draw_offer_seat, tournament_id, revision, rated"#;
 
 /// A seat row joined with its account.
 #[derive(Debug, Clone, sqlx::FromRow, serde::Deserialize)]
@@ -55,6 +57,11 @@ pub(crate) struct SeatRow {
     /// Whether the account has leave that ends after the current turn began: only then is
     /// the leave itself read (most moves need no vacation query).
     pub(crate) has_leave: bool,
+    /// A rated game's rating of the seat's player when it ended, the rating after and the
+    /// deviation before (null until a rated game ends).
+    pub(crate) rating_before: Option<f64>,
+    pub(crate) rating_after: Option<f64>,
+    pub(crate) deviation_before: Option<f64>,
 }
 
 impl SeatRow {
@@ -82,7 +89,8 @@ pub(crate) const SEAT_COLUMNS: &str = r#"s.seat, coalesce(s.account_id, 0) as ac
     coalesce(a.username, s.player_name) as username, s.remaining_ms, s.moves_made,
     s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
     exists(select 1 from vacation v
-           where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave"#;
+           where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave,
+    s.rating_before, s.rating_after, s.deviation_before"#;
 
 pub(crate) async fn load_seats(
     tx: &mut Transaction<'_, Postgres>,

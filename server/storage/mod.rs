@@ -4,7 +4,9 @@ pub mod embedded;
 pub mod endings;
 pub mod games;
 pub mod notify;
+pub mod players;
 pub mod presence;
+pub mod ratings;
 pub mod vacation;
 
 use std::time::Duration;

@@ -17,6 +17,7 @@ mod login_limits;
 mod openapi;
 mod operator;
 mod preferences;
+mod ratings;
 mod seats_and_series;
 mod shutdown;
 mod small_gaps;

@@ -37,6 +37,7 @@ fn settings(database_url: &str) -> Settings {
         clocks: ClockSettings { sweep_interval_seconds: 0 },
         auth: AuthSettings::default(),
         live: LiveSettings::default(),
+        ratings: Default::default(),
     }
 }
 

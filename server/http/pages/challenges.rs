@@ -53,6 +53,9 @@ pub struct ChallengeForm {
     period_seconds: String,
     #[serde(default)]
     periods: String,
+    /// The "rated" checkbox: `on` when ticked (a browser sends nothing otherwise).
+    #[serde(default)]
+    rated: String,
 }
 
 /// Errors of the form, by field.
@@ -198,6 +201,7 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
             color,
             time_control,
             vacation_allowed: true,
+            rated: !form.rated.is_empty(),
         }),
         _ => Err(errors),
     }

@@ -34,6 +34,9 @@ pub struct PlayerLine {
     to_move: bool,
     /// This seat lost on time.
     flagged: bool,
+    /// A rated game that ended: the rating before (`?` when provisional), after and the
+    /// change, e.g. `1500? → 1662 (+162)`; empty otherwise.
+    rating: String,
 }
 
 /// One line of the move list: turn number and the moves of both sides.
@@ -57,6 +60,8 @@ pub struct GamePage {
     id: i64,
     variant: String,
     variant_code: String,
+    /// Whether the game is rated.
+    rated: bool,
     board: String,
     players: Vec<PlayerLine>,
     moves: Vec<MoveLine>,
@@ -155,6 +160,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             to_move: active && view.to_move_seat == Some(s.seat),
             flagged: view.reason == Some(GameReason::Rules(EndReason::Timeout))
                 && s.outcome == Some(SeatOutcome::Loss),
+            rating: rating_change(domain, s),
         })
         .collect();
     let deadline = view
@@ -169,14 +175,20 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             None => r.to_string(),
         }
     });
+    let names: Vec<&str> = view.seats.iter().map(|s| s.username.as_str()).collect();
     Ok(GamePage {
         chrome: Chrome {
-            title: t.format("game.title", &[("id", &view.id.to_string())]),
+            // The players name the page (issue 18 §4): tabs and bookmarks tell games apart.
+            title: t.format(
+                "game.title_players",
+                &[("players", &names.join(" – ")), ("id", &view.id.to_string())],
+            ),
             ..ctx.chrome("game.title")
         },
         id: view.id,
         variant: t.get(&format!("variant.{}", view.variant)).to_owned(),
         variant_code: view.variant.clone(),
+        rated: view.rated,
         board,
         players,
         moves,
@@ -212,6 +224,18 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         claim: claim_words(t, &view.ruleset),
         ruling: ruling_paragraph(ctx, view, variant)?,
     })
+}
+
+/// A rated seat's rating change as the player line shows it: `1500? → 1662 (+162)` (`?`
+/// marks a provisional rating before the game); empty until a rated game ends.
+fn rating_change(domain: &Domain, seat: &crate::domain::games::SeatView) -> String {
+    let (Some(before), Some(after)) = (seat.rating_before, seat.rating_after) else {
+        return String::new();
+    };
+    let provisional =
+        seat.deviation_before.is_some_and(|d| crate::domain::ratings::is_provisional(d, &domain.ratings));
+    let mark = if provisional { "?" } else { "" };
+    format!("{before}{mark} → {after} ({:+})", after - before)
 }
 
 /// The ruling's paragraph, its plies named in the notation of the move list.

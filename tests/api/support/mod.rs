@@ -88,6 +88,7 @@ pub fn test_settings(database_url: &str) -> Settings {
         // No resync: a move's announcement must reach the other instances by itself (the
         // resync has its own test).
         live: LiveSettings { flag_interval_ms: 20, resync_interval_ms: 0, ..LiveSettings::default() },
+        ratings: Default::default(),
     }
 }
 
@@ -141,6 +142,7 @@ impl TestApp {
             games: Default::default(),
             tokens: Default::default(),
             rooms: Default::default(),
+            ratings: Default::default(),
         };
         TestApp {
             address: address.to_owned(),
