@@ -6,6 +6,7 @@ pub mod challenges;
 pub mod clock;
 pub mod error;
 pub mod games;
+pub mod home;
 pub mod imports;
 pub mod players;
 pub mod preferences;

@@ -3,6 +3,7 @@
 pub mod embedded;
 pub mod endings;
 pub mod games;
+pub mod home;
 pub mod notify;
 pub mod players;
 pub mod presence;

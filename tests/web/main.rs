@@ -4,6 +4,7 @@
 
 mod browser;
 mod game_page;
+mod home;
 mod import;
 mod pages;
 mod settings;

@@ -280,7 +280,30 @@ fn status_line(t: Texts, view: &GameView, my_seat: Option<i32>) -> String {
     match (view.to_move_seat, view.to_move.as_deref()) {
         (Some(seat), _) if Some(seat) == my_seat => t.get("game.status.your_move").to_owned(),
         (_, Some(player)) => t.format("game.status.to_move", &[("player", player)]),
+        // Correspondence: the game page shows the deadline instead (empty here).
         _ => String::new(),
+    }
+}
+
+/// A time control in words, correspondence ones included (the home page, the lobby).
+pub(crate) fn time_control_summary(t: Texts, control: TimeControl) -> String {
+    match control {
+        TimeControl::DaysPerMove { days } => {
+            t.format("tc.summary.days-per-move", &[("days", &days.to_string())])
+        }
+        TimeControl::MovesInDays { moves, days } => t.format(
+            "tc.summary.moves-in-days",
+            &[("moves", &moves.to_string()), ("days", &days.to_string())],
+        ),
+        TimeControl::Fischer { initial_days, increment_days, cap_days } => t.format(
+            "tc.summary.fischer",
+            &[
+                ("initial", &initial_days.to_string()),
+                ("increment", &increment_days.to_string()),
+                ("cap", &cap_days.to_string()),
+            ],
+        ),
+        live => time_control_text(t, live),
     }
 }
 

@@ -15,7 +15,9 @@ pub mod board;
 pub mod challenges;
 pub mod dashboard;
 pub mod game;
+pub mod home;
 pub mod import;
+pub mod players;
 pub mod settings;
 
 use std::fmt;
@@ -51,7 +53,7 @@ pub(crate) const PREFS_KEY: &str = "preferences";
 /// The routes of the HTML interface.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/", get(dashboard::show))
+        .route("/", get(home::show))
         .route("/signup", get(auth::signup_form).post(auth::signup))
         .route("/login", get(auth::login_form).post(auth::login))
         .route("/logout", post(auth::logout))
@@ -71,6 +73,9 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
         .route("/import", get(import::form).post(import::submit))
+        .route("/players/{username}", get(players::profile))
+        .route("/leaderboards", get(players::leaderboards))
+        .route("/leaderboards/{variant}/{pool}", get(players::leaderboard))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
 
