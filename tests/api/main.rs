@@ -18,6 +18,7 @@ mod openapi;
 mod operator;
 mod preferences;
 mod ratings;
+mod visitors;
 mod seats_and_series;
 mod shutdown;
 mod small_gaps;
