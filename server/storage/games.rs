@@ -257,6 +257,25 @@ pub struct GameSummary {
     /// Current deadline.
     #[serde(with = "time::serde::rfc3339::option")]
     pub deadline: Option<OffsetDateTime>,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// Why it ended, once over.
+    pub reason: Option<GameReason>,
+    /// When it ended, once over.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub finished_at: Option<OffsetDateTime>,
+}
+
+/// The columns of a [`GameSummary`] of game `g`, for the player whose seat is `mine`
+/// (`your_turn` is false without one).
+pub(crate) fn summary_columns(your_turn: &str) -> String {
+    format!(
+        r#"g.game_id as id, g.variant, g.status, g.current_ply as ply, {your_turn} as your_turn,
+           array(select coalesce(a.username, s.player_name) from game_seat s
+                 left join account a on a.account_id = s.account_id
+                 where s.game_id = g.game_id order by s.seat) as players,
+           g.result, g.deadline, g.rated, g.reason, g.finished_at"#
+    )
 }
 
 /// The games of `account_id` (with `status` if given), those where it is their turn first
@@ -266,17 +285,14 @@ pub(crate) async fn games_of(
     account_id: i64,
     status: Option<GameStatus>,
 ) -> sqlx::Result<Vec<GameSummary>> {
-    sqlx::query_as::<_, GameSummary>(
-        r#"select g.game_id as id, g.variant, g.status, g.current_ply as ply,
-                  (g.status = 'active' and g.turn_seat = mine.seat) as your_turn,
-                  array(select a.username from game_seat s join account a using (account_id)
-                        where s.game_id = g.game_id order by s.seat) as players,
-                  g.result, g.deadline
+    sqlx::query_as::<_, GameSummary>(&format!(
+        r#"select {}
            from game g join game_seat mine on mine.game_id = g.game_id and mine.account_id = $1
            where ($2::text is null or g.status = $2)
            order by your_turn desc, g.deadline asc nulls last, g.game_id desc
            limit 200"#,
-    )
+        summary_columns("(g.status = 'active' and g.turn_seat = mine.seat)")
+    ))
     .bind(account_id)
     .bind(status)
     .fetch_all(pool)

@@ -2,6 +2,7 @@
 //! run, a fresh database per test), through the REST API.
 
 mod accounts;
+mod archive;
 mod challenges;
 mod clocks;
 mod concurrency;
@@ -18,10 +19,10 @@ mod openapi;
 mod operator;
 mod preferences;
 mod ratings;
-mod visitors;
 mod seats_and_series;
 mod shutdown;
 mod small_gaps;
 mod support;
 mod tournaments;
 mod variants;
+mod visitors;

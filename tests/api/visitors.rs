@@ -9,8 +9,12 @@ use crate::support::{three_days, TestApp};
 
 /// The writes anyone may make without an account: signing up and signing in, and
 /// signing out (of nothing: a no-op answered 204).
-const OPEN_TO_VISITORS: [(&str, &str); 4] =
-    [("post", "/api/accounts"), ("post", "/api/tokens"), ("post", "/api/session"), ("delete", "/api/session")];
+const OPEN_TO_VISITORS: [(&str, &str); 4] = [
+    ("post", "/api/accounts"),
+    ("post", "/api/tokens"),
+    ("post", "/api/session"),
+    ("delete", "/api/session"),
+];
 
 #[tokio::test]
 async fn every_write_route_answers_401_to_a_visitor_and_changes_nothing() {

@@ -249,7 +249,7 @@ fn ruling_paragraph(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Opti
 
 /// The catalogue key naming a record format on the page: the variant's own record
 /// (Flickering chess, the Seven Kingdoms) is named after its variant (issue 23 §1).
-fn record_label_key(variant: Variant, format: RecordFormat) -> String {
+pub(crate) fn record_label_key(variant: Variant, format: RecordFormat) -> String {
     match format {
         RecordFormat::Record => format!("record.record.{}", variant.name()),
         other => format!("record.{}", other.name()),

@@ -10,6 +10,7 @@
 //! a page actually shows it in a form ([`FormToken`]), e.g. the log-in form.
 
 pub mod archive;
+pub mod archive_export;
 pub mod auth;
 pub mod board;
 pub mod challenges;
@@ -72,6 +73,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/board.svg", get(board::svg))
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
+        .route("/archive/export/{format}", get(archive_export::export))
         .route("/import", get(import::form).post(import::submit))
         .route("/players/{username}", get(players::profile))
         .route("/leaderboards", get(players::leaderboards))
