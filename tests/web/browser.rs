@@ -21,7 +21,7 @@ use serde_json::json;
 use crate::support::TestApp;
 
 /// chromedriver, stopped when dropped.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     url: String,
 }
@@ -65,7 +65,7 @@ fn artefact_dir() -> PathBuf {
     target.join("web-e2e")
 }
 
-async fn browser(driver: &Driver, javascript: bool, profile: &std::path::Path) -> Client {
+pub(crate) async fn browser(driver: &Driver, javascript: bool, profile: &std::path::Path) -> Client {
     let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
     let mut options = json!({
         "args": [
@@ -91,7 +91,7 @@ async fn browser(driver: &Driver, javascript: bool, profile: &std::path::Path) -
 }
 
 /// Waits until the page at `css` contains `text`.
-async fn wait_for_text(client: &Client, css: &str, text: &str) {
+pub(crate) async fn wait_for_text(client: &Client, css: &str, text: &str) {
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         if let Ok(element) = client.find(Locator::Css(css)).await {
@@ -114,7 +114,7 @@ async fn fill(client: &Client, css: &str, value: &str) {
     field.send_keys(value).await.expect("type");
 }
 
-async fn click(client: &Client, css: &str) {
+pub(crate) async fn click(client: &Client, css: &str) {
     client
         .wait()
         .at_most(Duration::from_secs(10))
@@ -179,17 +179,17 @@ fn chromedriver() -> Option<PathBuf> {
 }
 
 /// One browser test's server, chromedriver and browser profiles.
-struct Stage {
+pub(crate) struct Stage {
     /// The server, kept running for the test's length.
     _app: TestApp,
-    base: String,
-    driver: Driver,
-    profiles: PathBuf,
+    pub(crate) base: String,
+    pub(crate) driver: Driver,
+    pub(crate) profiles: PathBuf,
 }
 
 impl Stage {
     /// `None` (skipped) outside CI without chromedriver.
-    async fn open(name: &str) -> Option<Stage> {
+    pub(crate) async fn open(name: &str) -> Option<Stage> {
         let chromedriver = chromedriver()?;
         let app = TestApp::spawn().await;
         let base = app.address.clone();
@@ -199,7 +199,7 @@ impl Stage {
     }
 
     /// A browser (JavaScript on or off) of a new user `name`, signed up.
-    async fn player(&self, name: &str, javascript: bool) -> Client {
+    pub(crate) async fn player(&self, name: &str, javascript: bool) -> Client {
         let client = browser(&self.driver, javascript, &self.profiles.join(name)).await;
         sign_up(&client, &self.base, name).await;
         client
@@ -245,7 +245,7 @@ impl Stage {
     }
 
     /// Closes the browsers, stops chromedriver and removes the profiles.
-    async fn close(self, clients: Vec<Client>) {
+    pub(crate) async fn close(self, clients: Vec<Client>) {
         for client in clients {
             client.close().await.unwrap();
         }

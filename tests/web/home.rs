@@ -8,17 +8,21 @@ use serde_json::{json, Value};
 use crate::support::{attribute_after, TestApp};
 
 /// The REST API of the app under test, for setting the scene.
-struct Api {
+pub(crate) struct Api {
     address: String,
     client: reqwest::Client,
 }
 
 impl Api {
-    fn of(app: &TestApp) -> Api {
-        Api { address: app.address.clone(), client: reqwest::Client::new() }
+    pub(crate) fn of(app: &TestApp) -> Api {
+        Api::at(&app.address)
     }
 
-    async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Value {
+    pub(crate) fn at(address: &str) -> Api {
+        Api { address: address.to_owned(), client: reqwest::Client::new() }
+    }
+
+    pub(crate) async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Value {
         let mut request = self.client.post(format!("{}{path}", self.address)).json(&body);
         if let Some(token) = token {
             request = request.bearer_auth(token);
@@ -29,7 +33,7 @@ impl Api {
     }
 
     /// Registers `name` → a bearer token.
-    async fn register(&self, name: &str) -> String {
+    pub(crate) async fn register(&self, name: &str) -> String {
         let password = format!("password-of-{name}");
         self.post("/api/accounts", None, json!({"username": name, "password": password})).await;
         let token = self.post("/api/tokens", None, json!({"username": name, "password": password})).await;
@@ -37,7 +41,7 @@ impl Api {
     }
 
     /// A rated Xiangqi game `first` (seat 0) against `second` → its id.
-    async fn game(&self, first: &str, second: (&str, &str)) -> i64 {
+    pub(crate) async fn game(&self, first: &str, second: (&str, &str)) -> i64 {
         let challenge = json!({"variant": "xiangqi", "opponent": second.0, "color": "first", "rated": true,
                                "time_control": {"kind": "days-per-move", "days": 3}});
         let id = self.post("/api/challenges", Some(first), challenge).await["id"].as_i64().unwrap();

@@ -3,6 +3,7 @@
 //! real-browser end-to-end game (headless Chromium over WebDriver).
 
 mod browser;
+mod browser_home;
 mod game_page;
 mod home;
 mod import;
