@@ -1,6 +1,7 @@
 //! The home page in headless Chromium (issue 18 §2): a visitor watches the small board of
 //! a game being played follow its moves over the WebSocket without reloading, and a
-//! player with JavaScript switched off accepts an open challenge from the lobby.
+//! player with JavaScript switched off accepts an open challenge from the lobby; the
+//! deadline is a date for them and a countdown for a reader with JavaScript (§4).
 
 use std::time::{Duration, Instant};
 
@@ -55,7 +56,6 @@ async fn the_home_page_follows_a_game_and_its_lobby_accepts_challenges_in_chromi
     wait_for_text(&visitor, &format!(r#"li[data-mini-game="{game}"] [data-mini-ply]"#), "2").await;
     api.post(&format!("/api/games/{game}/resign"), Some(&bob), json!({})).await;
     wait_for_text(&visitor, &format!(r#"li[data-mini-game="{game}"] [data-mini-result]"#), "1-0").await;
-    visitor.close().await.unwrap();
 
     // A player without JavaScript accepts the open challenge from the home page.
     let carol = stage.player("carol", false).await;
@@ -69,5 +69,9 @@ async fn the_home_page_follows_a_game_and_its_lobby_accepts_challenges_in_chromi
         .expect("the game page");
     assert!(carol.current_url().await.unwrap().path().starts_with("/games/"));
     wait_for_text(&carol, ".players", "alice").await;
-    stage.close(vec![carol]).await;
+    // Without JavaScript the deadline is a date; with it, a countdown.
+    wait_for_text(&carol, ".deadline time", " UTC").await;
+    visitor.goto(carol.current_url().await.unwrap().as_ref()).await.unwrap();
+    wait_for_text(&visitor, ".deadline time", "2 d 23 h").await;
+    stage.close(vec![carol, visitor]).await;
 }

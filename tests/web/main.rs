@@ -9,4 +9,5 @@ mod home;
 mod import;
 mod pages;
 mod settings;
+mod small_things;
 mod support;

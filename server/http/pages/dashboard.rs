@@ -14,7 +14,8 @@ pub struct GameLine {
     pub(super) variant: String,
     pub(super) opponents: String,
     pub(super) ply: i32,
-    pub(super) time_left: String,
+    /// The deadline of the side to move (active games).
+    pub(super) deadline: Option<Deadline>,
     pub(super) result: String,
 }
 
@@ -44,6 +45,26 @@ pub struct DashboardSections {
     pub(super) tournaments: Vec<TournamentLine>,
 }
 
+/// A deadline as the pages show it: `datetime` (RFC 3339) for `static/countdown.js`,
+/// which turns it into the time left, and the date and time in UTC, which is what a reader
+/// without JavaScript sees (issue 18 §4).
+pub struct Deadline {
+    pub(super) datetime: String,
+    pub(super) date: String,
+}
+
+impl Deadline {
+    /// `None` when there is no deadline.
+    pub fn of(at: Option<time::OffsetDateTime>) -> Option<Deadline> {
+        let at = at?;
+        let date = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+        Some(Deadline {
+            datetime: at.format(&time::format_description::well_known::Rfc3339).ok()?,
+            date: at.to_offset(time::UtcOffset::UTC).format(&date).ok()?,
+        })
+    }
+}
+
 /// A duration in days, hours and minutes from the catalogue's units.
 pub fn time_left(t: Texts, seconds: i64) -> String {
     let seconds = seconds.max(0);
@@ -54,18 +75,14 @@ pub fn time_left(t: Texts, seconds: i64) -> String {
     )
 }
 
-fn line(domain: &Domain, t: Texts, me: &str, game: &GameSummary) -> GameLine {
+fn line(t: Texts, me: &str, game: &GameSummary) -> GameLine {
     let opponents: Vec<&str> = game.players.iter().map(String::as_str).filter(|p| *p != me).collect();
-    let time_left = game
-        .deadline
-        .map(|deadline| time_left(t, (deadline - domain.clock.now()).whole_seconds()))
-        .unwrap_or_default();
     GameLine {
         id: game.id,
         variant: t.get(&format!("variant.{}", game.variant)).to_owned(),
         opponents: opponents.join(", "),
         ply: game.ply,
-        time_left,
+        deadline: Deadline::of(game.deadline),
         result: game.result.as_ref().map(ToString::to_string).unwrap_or_default(),
     }
 }
@@ -87,9 +104,9 @@ pub async fn sections(domain: &Domain, ctx: &Ctx, me: &Account) -> Result<Dashbo
     let open = challenges::list_open(domain, me.id).await.map_err(internal)?;
     let sections = tournaments::for_player(domain, me.id).await.map_err(internal)?;
     Ok(DashboardSections {
-        my_turn: mine.into_iter().map(|g| line(domain, ctx.t, &me.username, g)).collect(),
-        waiting: theirs.into_iter().map(|g| line(domain, ctx.t, &me.username, g)).collect(),
-        finished: finished.iter().map(|g| line(domain, ctx.t, &me.username, g)).collect(),
+        my_turn: mine.into_iter().map(|g| line(ctx.t, &me.username, g)).collect(),
+        waiting: theirs.into_iter().map(|g| line(ctx.t, &me.username, g)).collect(),
+        finished: finished.iter().map(|g| line(ctx.t, &me.username, g)).collect(),
         challenges: open
             .iter()
             .map(|c| ChallengeLine {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use tavoliere_rules::variant::Variant;
 use tavoliere_rules::EndReason;
 
-use super::dashboard::time_left;
+use super::dashboard::{time_left, Deadline};
 use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::games::{self, GameReason, GameStatus, GameView, SeatOutcome};
 use crate::domain::preferences;
@@ -70,7 +70,8 @@ pub struct GamePage {
     my_turn: bool,
     playing: bool,
     flipped: bool,
-    deadline: String,
+    /// The correspondence deadline of the side to move.
+    deadline: Option<Deadline>,
     result: Option<String>,
     draw_offered_by_me: bool,
     draw_offered_to_me: bool,
@@ -163,11 +164,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             rating: rating_change(domain, s),
         })
         .collect();
-    let deadline = view
-        .deadline
-        .filter(|_| active && !live)
-        .map(|d| time_left(t, (d - domain.clock.now()).whole_seconds()))
-        .unwrap_or_default();
+    let deadline = Deadline::of(view.deadline.filter(|_| active && !live));
     let result = view.result.as_ref().map(|r| {
         let reason = view.reason.map(|reason| t.get(&format!("reason.{reason}")).to_owned());
         match reason {
