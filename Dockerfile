@@ -37,9 +37,8 @@ RUN apt-get update \
         --shell /usr/sbin/nologin tavoliere
 WORKDIR /app
 COPY --from=build /src/target/container/tavoliere /usr/local/bin/tavoliere
-# Read relative to the working directory: the layered configuration and the static files.
-COPY config ./config
-COPY static ./static
+# The configuration and the static files are built into the binary; a config/ directory
+# mounted at /app/config (or TAVOLIERE_CONFIG_DIR) overrides values of the built-in one.
 # Numeric, so that a runtime that refuses root (runAsNonRoot) can check it.
 USER 10001:10001
 ENV TAVOLIERE_ENVIRONMENT=production \

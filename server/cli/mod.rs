@@ -63,7 +63,19 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         other => {
-            telemetry::init();
+            // The settings come first: they choose the log format.
+            let (settings, report) = match Settings::load_reporting() {
+                Ok(loaded) => loaded,
+                Err(error) => {
+                    eprintln!("error: configuration: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            telemetry::init(settings.log.format);
+            report.log();
+            for warning in settings.warnings() {
+                tracing::warn!("{warning}");
+            }
             let runtime = match tokio::runtime::Runtime::new() {
                 Ok(runtime) => runtime,
                 Err(error) => {
@@ -71,7 +83,7 @@ pub fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match runtime.block_on(run(other)) {
+            match runtime.block_on(run(other, settings)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("error: {error:#}");
@@ -82,8 +94,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn run(command: Command) -> anyhow::Result<()> {
-    let settings = Settings::load()?;
+async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
     match command {
         Command::Serve => Application::build(settings).await?.run_until_stopped().await,
         Command::Migrate => {

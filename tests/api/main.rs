@@ -2,6 +2,7 @@
 //! run, a fresh database per test), through the REST API.
 
 mod accounts;
+mod anywhere;
 mod archive;
 mod challenges;
 mod clocks;

@@ -89,7 +89,7 @@ async fn visitors_see_the_lobby_games_results_and_leaderboards_and_players_can_a
     let recent = section("recent");
     assert!(recent.contains(&format!(r#"href="/games/{finished}""#)) && recent.contains("1-0"), "{recent}");
     assert!(section("leaderboards").contains(r#"href="/leaderboards/xiangqi/correspondence""#));
-    assert!(home.body.contains(r#"src="/static/home.js""#), "live updates are an enhancement");
+    assert!(home.body.contains(r#"src="/static/home.js?v="#), "live updates are an enhancement");
     // The small board and the game itself are public.
     let board = visitor.get(&format!("/games/{playing}/board.svg?ply=1")).await;
     assert_eq!(board.status, StatusCode::OK);

@@ -50,7 +50,7 @@ async fn every_page_has_a_favicon_and_deadlines_are_dates_without_javascript() {
     let app = TestApp::spawn().await;
     let mut visitor = app.browser();
     let home = visitor.get("/").await;
-    assert!(home.body.contains(r#"<link rel="icon" href="/static/favicon.svg""#));
+    assert!(home.body.contains(r#"<link rel="icon" href="/static/favicon.svg?v="#));
     let icon = visitor.get("/static/favicon.svg").await;
     assert_eq!(icon.status, StatusCode::OK);
     assert!(icon.body.contains("<svg"));
@@ -65,7 +65,7 @@ async fn every_page_has_a_favicon_and_deadlines_are_dates_without_javascript() {
     assert!(deadline.contains(r#"data-countdown="{days} d {hours} h {minutes} min""#), "{deadline}");
     let shown = deadline.split('>').nth(1).unwrap().split('<').next().unwrap();
     assert!(shown.ends_with(" UTC") && shown.len() == "2026-03-04 12:00 UTC".len(), "{shown}");
-    assert!(page.body.contains(r#"src="/static/countdown.js""#));
+    assert!(page.body.contains(r#"src="/static/countdown.js?v="#));
     let script = visitor.get("/static/countdown.js").await;
     assert_eq!(script.status, StatusCode::OK);
 }

@@ -6,9 +6,7 @@ pub mod cluster;
 
 use reqwest::header::{HeaderMap, ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE};
 use reqwest::StatusCode;
-use tavoliere::config::{
-    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, Settings,
-};
+use tavoliere::config::Settings;
 use tavoliere::startup::{Application, Dependencies};
 
 /// A running application on its own database.
@@ -18,27 +16,14 @@ pub struct TestApp {
 }
 
 fn settings(database_url: &str) -> Settings {
-    Settings {
-        application: ApplicationSettings {
-            host: "127.0.0.1".into(),
-            port: 0,
-            secure_cookies: false,
-            body_limit_bytes: 16 * 1024,
-            client_address_header: None,
-            shutdown_grace_seconds: 4,
-            default_language: Default::default(),
-        },
-        database: DatabaseSettings {
-            url: Some(database_url.to_owned().into()),
-            max_connections: 10,
-            embedded_data_dir: "unused".into(),
-            embedded_port: 0,
-        },
-        clocks: ClockSettings { sweep_interval_seconds: 0 },
-        auth: AuthSettings::default(),
-        live: LiveSettings::default(),
-        ratings: Default::default(),
-    }
+    let mut settings = Settings::built_in("local");
+    settings.application.port = 0;
+    settings.application.body_limit_bytes = 16 * 1024;
+    settings.database.url = Some(database_url.to_owned().into());
+    settings.database.max_connections = 10;
+    settings.database.embedded_data_dir = "unused".into();
+    settings.clocks.sweep_interval_seconds = 0;
+    settings
 }
 
 impl TestApp {

@@ -35,8 +35,14 @@ impl ServerProcess {
 
     /// Starts `tavoliere serve` with the test defaults and `settings` (variable, value).
     pub fn start_with(settings: &[(&str, &str)]) -> ServerProcess {
+        ServerProcess::start_in(Path::new(env!("CARGO_MANIFEST_DIR")), settings)
+    }
+
+    /// [`ServerProcess::start_with`], started in the working directory `directory`.
+    pub fn start_in(directory: &Path, settings: &[(&str, &str)]) -> ServerProcess {
         let mut command = tavoliere_command();
         command
+            .current_dir(directory)
             .arg("serve")
             .env("TAVOLIERE_APPLICATION__HOST", "127.0.0.1")
             .env("TAVOLIERE_APPLICATION__PORT", "0")
