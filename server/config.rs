@@ -25,6 +25,9 @@ pub struct Settings {
     /// Logging.
     #[serde(default)]
     pub log: LogSettings,
+    /// Glicko-2 ratings and leaderboards (issue 18 §1).
+    #[serde(default)]
+    pub ratings: RatingSettings,
 }
 
 /// Logging settings.
@@ -44,6 +47,25 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line, with the request's span (its request id).
     Json,
+}
+
+/// Ratings: when a rating is provisional and who the leaderboards list (the Glicko-2
+/// constants are the rating system's, in `domain::ratings`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct RatingSettings {
+    /// A rating whose deviation is above this is provisional (marked `?`, left off the
+    /// leaderboards).
+    pub provisional_deviation: f64,
+    /// The leaderboards list players whose last rated game in the pool ended within this
+    /// many days.
+    pub leaderboard_active_days: u32,
+}
+
+impl Default for RatingSettings {
+    fn default() -> RatingSettings {
+        RatingSettings { provisional_deviation: 110.0, leaderboard_active_days: 90 }
+    }
 }
 
 /// Live games: clocks and socket limits.

@@ -82,6 +82,7 @@ impl Application {
             games: Arc::default(),
             tokens: Arc::default(),
             rooms: Arc::default(),
+            ratings: Arc::new(settings.ratings.clone()),
         };
         let database_health = DatabaseHealth::new(domain.pool.clone());
         let state = AppState {

@@ -65,6 +65,12 @@ pub struct NewChallenge {
     /// Whether leave stops the clocks (default yes).
     #[serde(default = "default_true")]
     pub vacation_allowed: bool,
+    /// Whether the game is rated (default no): its end changes both players' Glicko-2
+    /// ratings in the variant and pool (correspondence or live, by the time control).
+    /// Only games of two players from the standard start without a handicap can be rated
+    /// (`challenge.unrated-setup` otherwise).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 fn default_seat() -> SeatChoice {
@@ -104,6 +110,8 @@ pub struct ChallengeView {
     pub time_control: TimeControl,
     /// Whether leave stops the clocks.
     pub vacation_allowed: bool,
+    /// Whether the game will be rated.
+    pub rated: bool,
     /// `open`, `accepted`, `declined` or `cancelled`.
     pub status: String,
     /// The game, once accepted.
@@ -138,6 +146,9 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     let start_position = new.start_position.as_deref().map(str::trim).filter(|s| !s.is_empty());
     // The rules judge the start position now, so that accepting cannot fail on it.
     rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position, seats as usize)?;
+    if new.rated {
+        super::ratings::check_rateable(variant, handicap.as_deref(), start_position, seats)?;
+    }
     let start_position = start_position.map(str::to_owned);
     let control = new.time_control.validate()?;
     let opponent_id = match new.opponent.as_deref() {
@@ -164,6 +175,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         time_control: control,
         vacation_allowed: new.vacation_allowed,
         created_at: domain.clock.now(),
+        rated: new.rated,
     };
     let id = storage::insert(&domain.pool, &new_row).await?;
     get(domain, id).await
@@ -249,6 +261,9 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
         &accounts,
     )
     .await?;
+    if row.rated {
+        crate::storage::ratings::mark_game_rated(&mut tx, game_id).await?;
+    }
     storage::mark_accepted(&mut tx, challenge_id, game_id, account_id).await?;
     tx.commit().await?;
     Ok(Accepted::Game { game_id, seat_count: row.seat_count })

@@ -14,6 +14,7 @@ pub mod imports;
 pub mod limits;
 pub mod openapi;
 pub mod pages;
+pub mod players;
 pub mod preferences;
 pub mod rounds;
 pub mod router;

@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, challenges, desk, games, health, imports, preferences, rounds, session, tables, tokens,
-    tournaments, vacation, AppState,
+    accounts, admin, challenges, desk, games, health, imports, players, preferences, rounds, session, tables,
+    tokens, tournaments, vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -97,6 +97,10 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(rounds::rounds))
         .routes(routes!(desk::desk))
         .routes(routes!(rounds::games_file))
+        // Players: profiles, rating histories, leaderboards (issue 18).
+        .routes(routes!(players::show))
+        .routes(routes!(players::history))
+        .routes(routes!(players::leaderboard))
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
         .merge(tables::routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
 }

@@ -450,6 +450,7 @@ mod tests {
             games: Arc::default(),
             tokens: Arc::default(),
             rooms: Arc::default(),
+            ratings: Arc::default(),
         };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }

@@ -11,13 +11,16 @@
 
 pub mod admin;
 pub mod archive;
+pub mod archive_export;
 pub mod auth;
 pub mod board;
 pub mod challenges;
 pub mod dashboard;
 pub mod desk;
 pub mod game;
+pub mod home;
 pub mod import;
+pub mod players;
 pub mod rounds;
 pub mod settings;
 
@@ -54,7 +57,7 @@ pub(crate) const PREFS_KEY: &str = "preferences";
 /// The routes of the HTML interface.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/", get(dashboard::show))
+        .route("/", get(home::show))
         .route("/signup", get(auth::signup_form).post(auth::signup))
         .route("/login", get(auth::login_form).post(auth::login))
         .route("/logout", post(auth::logout))
@@ -73,11 +76,15 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/board.svg", get(board::svg))
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
+        .route("/archive/export/{format}", get(archive_export::export))
         .route("/import", get(import::form).post(import::submit))
         .route("/sections/{id}/rounds", get(rounds::show))
         .route("/admin", get(admin::show))
         .route("/tournaments/{id}/desk", get(desk::show).post(desk::decide))
         .route("/admin/accounts/{username}", post(admin::update))
+        .route("/players/{username}", get(players::profile))
+        .route("/leaderboards", get(players::leaderboards))
+        .route("/leaderboards/{variant}/{pool}", get(players::leaderboard))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
 

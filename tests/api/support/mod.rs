@@ -130,6 +130,7 @@ impl TestApp {
             games: Default::default(),
             tokens: Default::default(),
             rooms: Default::default(),
+            ratings: Default::default(),
         };
         TestApp {
             address: address.to_owned(),
