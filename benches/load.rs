@@ -253,6 +253,7 @@ fn main() -> anyhow::Result<()> {
                 client_address_header: None,
                 shutdown_grace_seconds: 4,
                 default_language: Default::default(),
+                base_url: None,
             },
             database: DatabaseSettings {
                 url: Some(cluster.url("tavoliere").into()),
@@ -266,6 +267,7 @@ fn main() -> anyhow::Result<()> {
             // limit per address (server/http/limits.rs) would refuse all but the first few.
             auth: AuthSettings { login_attempts_per_address: 100_000, ..AuthSettings::default() },
             live: LiveSettings::default(),
+            mail: Default::default(),
         };
         let app = Application::build(settings).await?;
         let base = format!("http://127.0.0.1:{}", app.port());

@@ -93,6 +93,17 @@ pub struct Account {
 /// Minimum password length.
 const MIN_PASSWORD_CHARS: usize = 8;
 
+/// Refuses a password shorter than the minimum.
+///
+/// # Errors
+/// [`DomainError::Invalid`] naming the minimum.
+pub fn check_password_length(password: &SecretString) -> DomainResult<()> {
+    if password.expose_secret().chars().count() < MIN_PASSWORD_CHARS {
+        return Err(DomainError::Invalid(format!("a password has at least {MIN_PASSWORD_CHARS} characters")));
+    }
+    Ok(())
+}
+
 /// Hashes `password` with argon2id on the blocking pool.
 ///
 /// # Errors
@@ -131,9 +142,7 @@ pub async fn register(
     password: SecretString,
     role: Role,
 ) -> DomainResult<Account> {
-    if password.expose_secret().chars().count() < MIN_PASSWORD_CHARS {
-        return Err(DomainError::Invalid(format!("a password has at least {MIN_PASSWORD_CHARS} characters")));
-    }
+    check_password_length(&password)?;
     let hash = hash_password(password).await?;
     let id: i64 = sqlx::query_scalar(
         r#"insert into account (username, password_hash, role) values ($1, $2, $3)

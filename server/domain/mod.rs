@@ -4,9 +4,11 @@
 pub mod accounts;
 pub mod challenges;
 pub mod clock;
+pub mod email;
 pub mod error;
 pub mod games;
 pub mod imports;
+pub mod notifications;
 pub mod preferences;
 pub mod rules_adapter;
 pub mod time_control;

@@ -9,8 +9,10 @@ pub mod games;
 pub mod health;
 pub mod imports;
 pub mod limits;
+pub mod notifications;
 pub mod openapi;
 pub mod pages;
+pub mod password_reset;
 pub mod preferences;
 pub mod router;
 pub mod session;
@@ -36,6 +38,8 @@ pub struct AppState {
     pub domain: Domain,
     /// Failed-login counter.
     pub login_limiter: Arc<LoginLimiter>,
+    /// Password reset requests, limited as logins are (per address mailed, per client).
+    pub reset_limiter: Arc<LoginLimiter>,
     /// The bound on password hashes computed at once.
     pub password_hashing: Arc<PasswordHashing>,
     /// The header a trusted proxy puts the client's address in, if configured
@@ -45,6 +49,8 @@ pub struct AppState {
     pub live: Arc<crate::live::Hub>,
     /// The language of readers who ask for none (`[application] default_language`).
     pub default_language: crate::web::i18n::Lang,
+    /// Mail: the relay and the signed links (#17).
+    pub mail: Arc<crate::mail::Mailer>,
 }
 
 impl FromRef<AppState> for Domain {

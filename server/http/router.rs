@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, imports, preferences, session, tables, tokens, tournaments,
-    vacation, AppState,
+    accounts, challenges, games, health, imports, notifications, password_reset, preferences, session,
+    tables, tokens, tournaments, vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -44,13 +44,21 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(openapi::document))
         // Accounts, sessions, leave.
         .routes(routes!(accounts::register))
-        .routes(routes!(accounts::me))
+        .routes(routes!(accounts::me, accounts::update))
+        .routes(routes!(password_reset::request))
+        .routes(routes!(password_reset::confirm))
         .routes(routes!(preferences::show, preferences::update))
         .routes(routes!(tokens::create))
         .routes(routes!(tokens::revoke))
         .routes(routes!(session::login, session::logout))
         .routes(routes!(vacation::show, vacation::start))
         .routes(routes!(vacation::end))
+        // Notifications and mail (#17).
+        .routes(routes!(notifications::list))
+        .routes(routes!(notifications::mark_read))
+        .routes(routes!(notifications::settings, notifications::change_settings))
+        .routes(routes!(notifications::outbox))
+        .routes(routes!(accounts::show_for_admin))
         // Challenges and games.
         .routes(routes!(challenges::list, challenges::create))
         .routes(routes!(challenges::show))

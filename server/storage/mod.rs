@@ -1,9 +1,12 @@
 //! PostgreSQL: the pool, the migrations runner and the embedded private cluster.
 
+pub mod email;
 pub mod embedded;
 pub mod endings;
 pub mod games;
+pub mod notifications;
 pub mod notify;
+pub mod outbox;
 pub mod presence;
 pub mod vacation;
 

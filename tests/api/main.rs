@@ -14,6 +14,7 @@ mod instances;
 mod live;
 mod live_limits;
 mod login_limits;
+mod mail;
 mod openapi;
 mod operator;
 mod preferences;

@@ -27,6 +27,7 @@ fn settings(database_url: &str) -> Settings {
             client_address_header: None,
             shutdown_grace_seconds: 4,
             default_language: Default::default(),
+            base_url: None,
         },
         database: DatabaseSettings {
             url: Some(database_url.to_owned().into()),
@@ -37,6 +38,7 @@ fn settings(database_url: &str) -> Settings {
         clocks: ClockSettings { sweep_interval_seconds: 0 },
         auth: AuthSettings::default(),
         live: LiveSettings::default(),
+        mail: Default::default(),
     }
 }
 

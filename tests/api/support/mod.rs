@@ -2,11 +2,12 @@
 
 pub mod cluster;
 pub mod process;
+pub mod smtp;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tavoliere::config::{
-    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, Settings,
+    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, MailSettings, Settings,
 };
 use tavoliere::domain::clock::ManualClock;
 use tavoliere::domain::Domain;
@@ -76,6 +77,7 @@ pub fn test_settings(database_url: &str) -> Settings {
             client_address_header: None,
             shutdown_grace_seconds: 4,
             default_language: Default::default(),
+            base_url: None,
         },
         database: DatabaseSettings {
             url: Some(database_url.to_owned().into()),
@@ -88,6 +90,8 @@ pub fn test_settings(database_url: &str) -> Settings {
         // No resync: a move's announcement must reach the other instances by itself (the
         // resync has its own test).
         live: LiveSettings { flag_interval_ms: 20, resync_interval_ms: 0, ..LiveSettings::default() },
+        // The senders look often; the alarm and digest task is driven by the tests.
+        mail: MailSettings { poll_interval_ms: 50, alarm_interval_seconds: 0, ..MailSettings::default() },
     }
 }
 
@@ -179,6 +183,15 @@ impl TestApp {
     /// POST JSON to `path` (with a token if given).
     pub async fn post(&self, path: &str, user: Option<&User>, body: Value) -> Reply {
         let mut request = self.client.post(format!("{}{path}", self.address)).json(&body);
+        if let Some(user) = user {
+            request = request.bearer_auth(&user.token);
+        }
+        self.send(request).await
+    }
+
+    /// PATCH JSON to `path` (with a token if given).
+    pub async fn patch(&self, path: &str, user: Option<&User>, body: Value) -> Reply {
+        let mut request = self.client.patch(format!("{}{path}", self.address)).json(&body);
         if let Some(user) = user {
             request = request.bearer_auth(&user.token);
         }
