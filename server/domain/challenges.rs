@@ -1,6 +1,8 @@
 //! Challenges: an invitation to a game (to a named opponent or open to anyone) that
 //! becomes a game when accepted.
 
+use crate::domain::notifications::Kind;
+use crate::storage::notifications;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -162,6 +164,8 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         }
         None => None,
     };
+    let now = domain.clock.now();
+    let mut tx = domain.pool.begin().await?;
     let id: i64 = sqlx::query_scalar(
         r#"insert into challenge (challenger_id, opponent_id, variant, ruleset, handicap,
                seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position)
@@ -176,11 +180,19 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     .bind(new.color.as_str())
     .bind(Json(control))
     .bind(new.vacation_allowed)
-    .bind(domain.clock.now())
+    .bind(now)
     .bind(&start_position)
     .bind(seats)
-    .fetch_one(&domain.pool)
+    .fetch_one(&mut *tx)
     .await?;
+    if let Some(opponent_id) = opponent_id {
+        // The challenged player is told in the challenge's transaction (#17 §2).
+        let challenger = super::accounts::account_by_id(&domain.pool, challenger_id).await?;
+        let details = serde_json::json!({"from": challenger.username, "variant": variant.name()});
+        let about = notifications::About { challenge_id: Some(id), ..notifications::About::default() };
+        notifications::notify(&mut tx, opponent_id, Kind::Challenge, &about, details, now).await?;
+    }
+    tx.commit().await?;
     get(domain, id).await
 }
 
@@ -314,6 +326,11 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     .bind(account_id)
     .execute(&mut *tx)
     .await?;
+    // The players who were waiting hear that the game started (#17 §2).
+    let details = serde_json::json!({"challenge": challenge_id});
+    let now = domain.clock.now();
+    notifications::notify_players(&mut tx, game_id, Kind::ChallengeAccepted, Some(account_id), details, now)
+        .await?;
     tx.commit().await?;
     Ok(Accepted::Game { game_id, seat_count: row.seat_count })
 }

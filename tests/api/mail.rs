@@ -7,6 +7,8 @@ use serde_json::{json, Value};
 use time::Duration;
 
 use crate::support::smtp::{link, SmtpSink};
+use tavoliere::domain::clock::Clock;
+
 use crate::support::{three_days, TestApp, User};
 
 /// The app sending through `sink`.
@@ -141,6 +143,7 @@ async fn a_password_is_reset_once_by_the_link_of_the_mail() {
     let reset = link(text, &format!("{}/password/reset?token=", app.address));
     let token = reset.rsplit("token=").next().unwrap().to_owned();
     // The token is stored hashed, and erased from the outbox once mailed.
+    assert_eq!(mail_states(&app, "alice", "password-reset").await, ["sent"]);
     let stored: i64 =
         sqlx::query_scalar("select count(*) from notification where details::text like '%' || $1 || '%'")
             .bind(&token)
@@ -185,4 +188,232 @@ async fn a_reset_link_expires_and_reset_requests_are_limited() {
     }
     let limited = app.post("/api/password-reset", None, json!({"email": "alice@example.org"})).await;
     limited.expect(StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// The state of the outbox rows of `kind` for `account` (waits until none is pending).
+async fn mail_states(app: &TestApp, account: &str, kind: &str) -> Vec<String> {
+    for _ in 0..400 {
+        let states: Vec<String> = sqlx::query_scalar(
+            "select n.mail_state from notification n join account a using (account_id)
+             where a.username = $1 and n.kind = $2 order by n.notification_id",
+        )
+        .bind(account)
+        .bind(kind)
+        .fetch_all(&app.domain.pool)
+        .await
+        .unwrap();
+        if states.iter().all(|s| s != "pending" && s != "sending") {
+            return states;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the outbox of {account} still has pending {kind} mails");
+}
+
+#[tokio::test]
+async fn a_move_mails_your_move_with_the_game_and_a_one_click_unsubscribe() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = verified(&app, &sink, "alice").await;
+    let bob = verified(&app, &sink, "bob").await;
+    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+    let mail = sink.wait_for_subject("bob@example.org", "Your move").await;
+    let headers = &mail["headers"];
+    assert!(
+        headers["subject"].as_str().unwrap().contains(&format!("Your move in game {game} against alice")),
+        "{headers}"
+    );
+    assert!(headers["message-id"].as_str().unwrap().starts_with("<notification-"), "{headers}");
+    assert_eq!(headers["list-unsubscribe-post"], "List-Unsubscribe=One-Click");
+    let unsubscribe = headers["list-unsubscribe"].as_str().unwrap();
+    assert!(unsubscribe.starts_with('<') && unsubscribe.ends_with('>'), "{unsubscribe}");
+    let unsubscribe = unsubscribe.trim_matches(['<', '>']).to_owned();
+    assert!(unsubscribe.starts_with(&format!("{}/notifications/unsubscribe?", app.address)));
+    let text = mail["text"].as_str().unwrap();
+    let html = mail["html"].as_str().unwrap();
+    let game_url = format!("{}/games/{game}", app.address);
+    assert!(text.contains(&game_url), "the text part has the game's absolute URL: {text}");
+    assert!(text.contains("C2=5"), "the move in bob's notation (WXF): {text}");
+    assert!(html.contains(&format!("href=\"{game_url}\"")), "{html}");
+    assert!(text.contains(&unsubscribe), "the text part has the unsubscribe link too");
+    let page = app.client.get(&game_url).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK, "the game's link works");
+    // A person following the link gets a confirmation form first (link checkers change nothing).
+    let form = app.client.get(&unsubscribe).send().await.unwrap();
+    assert_eq!(form.status(), StatusCode::OK);
+    let settings = app.get("/api/notifications/settings", Some(&bob)).await;
+    assert_eq!(settings.body["deliveries"][0], json!({"kind": "your-move", "delivery": "immediately"}));
+    // The mail client's one-click POST (RFC 8058): no cookie, no form token.
+    let clicked = reqwest::Client::new()
+        .post(&unsubscribe)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("List-Unsubscribe=One-Click")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(clicked.status(), StatusCode::OK);
+    let settings = app.get("/api/notifications/settings", Some(&bob)).await;
+    assert_eq!(settings.body["deliveries"][0], json!({"kind": "your-move", "delivery": "off"}));
+    // A forged link does nothing.
+    let forged = unsubscribe.replace("kind=your-move", "kind=challenge");
+    let refused =
+        reqwest::Client::new().post(&forged).body("List-Unsubscribe=One-Click").send().await.unwrap();
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    app.post_move(&bob, game, "h9g7", 1).await.expect(StatusCode::CREATED);
+    sink.wait_for_subject("alice@example.org", "Your move").await;
+    app.post_move(&alice, game, "h0g2", 2).await.expect(StatusCode::CREATED);
+    assert_eq!(mail_states(&app, "bob", "your-move").await, ["sent", "skipped"], "off: no second mail");
+    let moves = sink.messages_to("bob@example.org");
+    assert_eq!(
+        moves.iter().filter(|m| m["headers"]["subject"].as_str().unwrap().contains("Your move")).count(),
+        1
+    );
+    let listed = app.get("/api/notifications", Some(&bob)).await;
+    // The challenge and both moves.
+    assert_eq!(listed.body["unread"], 3, "the app still lists both moves: {}", listed.body);
+    assert_eq!(listed.body["notifications"][0]["kind"], "your-move");
+    assert_eq!(listed.body["notifications"][0]["game_id"], game);
+}
+
+#[tokio::test]
+async fn a_refused_move_leaves_no_notification_and_live_games_mail_no_moves() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = verified(&app, &sink, "alice").await;
+    let bob = verified(&app, &sink, "bob").await;
+    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    app.post_move(&alice, game, "a0a5", 0).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    app.post_move(&alice, game, "h2e2", 5).await.expect(StatusCode::CONFLICT);
+    let fischer = json!({"kind": "live-fischer", "base_seconds": 300, "increment_seconds": 2});
+    let live = app.start_game("xiangqi", &alice, &bob, fischer).await;
+    app.post_move(&alice, live, "h2e2", 0).await.expect(StatusCode::CREATED);
+    let rows: i64 = sqlx::query_scalar("select count(*) from notification where kind = 'your-move'")
+        .fetch_one(&app.domain.pool)
+        .await
+        .unwrap();
+    assert_eq!(rows, 0, "a refused move and a live game's move notify nobody");
+}
+
+#[tokio::test]
+async fn a_game_a_law_ended_mails_both_players_the_result_and_the_ruling() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = verified(&app, &sink, "alice").await;
+    let bob = verified(&app, &sink, "bob").await;
+    // Red mates at once: the chariot to a9 (the other covers the eighth rank).
+    let fields = json!({"variant": "xiangqi", "time_control": three_days(),
+                        "start_position": "3k5/8R/9/9/9/9/9/9/9/R3K4 w - - 0 1"});
+    let game = app.start_game_with(&alice, &bob, fields).await;
+    let moved = app.post_move(&alice, game, "a0a9", 0).await;
+    assert_eq!(moved.expect(StatusCode::CREATED)["status"], "finished");
+    for name in ["alice@example.org", "bob@example.org"] {
+        let mail = sink.wait_for_subject(name, "is over").await;
+        let subject = mail["headers"]["subject"].as_str().unwrap();
+        assert!(subject.contains(&format!("Game {game} is over: alice won")), "{subject}");
+        let text = mail["text"].as_str().unwrap();
+        assert!(text.contains("checkmate"), "the reason: {text}");
+        assert!(text.contains(&format!("{}/games/{game}", app.address)));
+    }
+    let ruling = app.game(game).await["ruling"].clone();
+    assert_eq!(ruling["law"], "checkmate", "{ruling}");
+    let mail = sink.wait_for_subject("bob@example.org", "is over").await;
+    let text = mail["text"].as_str().unwrap();
+    assert!(
+        text.contains("a9") || text.contains("R9"),
+        "the ruling's paragraph names the mating move: {text}"
+    );
+    assert_eq!(
+        mail_states(&app, "bob", "your-move").await,
+        Vec::<String>::new(),
+        "no 'your move' after the end"
+    );
+}
+
+#[tokio::test]
+async fn challenges_draw_offers_and_the_unread_count_reach_the_players() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = verified(&app, &sink, "alice").await;
+    let bob = verified(&app, &sink, "bob").await;
+    let challenge = app
+        .post(
+            "/api/challenges",
+            Some(&alice),
+            json!({"variant": "shogi", "opponent": "bob", "color": "first",
+                                                       "time_control": three_days()}),
+        )
+        .await
+        .expect(StatusCode::CREATED)["id"]
+        .as_i64()
+        .unwrap();
+    let mail = sink.wait_for_subject("bob@example.org", "alice challenges you to shogi").await;
+    assert!(mail["text"].as_str().unwrap().contains(&format!("{}/challenges", app.address)));
+    let game = app.accept(&bob, challenge).await;
+    let mail = sink.wait_for_subject("alice@example.org", "bob accepted your challenge").await;
+    assert!(mail["text"].as_str().unwrap().contains(&format!("{}/games/{game}", app.address)));
+    app.act(Some(&alice), game, "draw/offer").await.expect(StatusCode::OK);
+    sink.wait_for_subject("bob@example.org", &format!("alice offers a draw in game {game}")).await;
+    let listed = app.get("/api/notifications", Some(&bob)).await;
+    let kinds: Vec<&str> = listed.body["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["draw-offer", "challenge"], "newest first");
+    assert_eq!(listed.body["unread"], 2);
+    let read = app.post("/api/notifications/read", Some(&bob), json!({})).await;
+    assert_eq!(read.expect(StatusCode::OK)["unread"], 0);
+    assert!(listed.body["notifications"][0].get("details").is_some());
+}
+
+#[tokio::test]
+async fn a_refusal_for_now_is_retried_with_backoff() {
+    let sink = SmtpSink::start_with(&["--fail-first", "1"]);
+    let app = app_with(&sink).await;
+    let alice = app.register("alice").await;
+    app.patch("/api/accounts/me", Some(&alice), json!({"email": "alice@example.org"}))
+        .await
+        .expect(StatusCode::OK);
+    let mut waited = 0;
+    let (attempts, next): (i32, Option<time::OffsetDateTime>) = loop {
+        let row: (i32, Option<time::OffsetDateTime>, String) =
+            sqlx::query_as("select attempts, next_attempt_at, mail_state from notification")
+                .fetch_one(&app.domain.pool)
+                .await
+                .unwrap();
+        if row.0 == 1 && row.2 == "pending" {
+            break (row.0, row.1);
+        }
+        waited += 1;
+        assert!(waited < 400, "the first attempt was not refused and scheduled again: {row:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(attempts, 1);
+    assert_eq!(next, Some(app.clock.now() + Duration::seconds(30)), "retried 30 s later");
+    assert!(sink.messages().is_empty());
+    app.clock.advance(Duration::seconds(31));
+    sink.wait_for("alice@example.org", 1).await;
+    assert_eq!(mail_states(&app, "alice", "verify-email").await, ["sent"]);
+}
+
+#[tokio::test]
+async fn with_no_smtp_the_mail_is_logged_and_listed_for_the_admin() {
+    let app = TestApp::spawn().await;
+    let alice = app.register("alice").await;
+    app.patch("/api/accounts/me", Some(&alice), json!({"email": "alice@example.org"}))
+        .await
+        .expect(StatusCode::OK);
+    assert_eq!(mail_states(&app, "alice", "verify-email").await, ["logged"]);
+    sqlx::query("update account set role = 'admin'").execute(&app.domain.pool).await.unwrap();
+    let credentials = json!({"username": "alice", "password": "password-of-alice"});
+    let token = app.post("/api/tokens", None, credentials).await.body["token"].as_str().unwrap().to_owned();
+    let admin = User { name: "alice".into(), token };
+    let outbox = app.get("/api/admin/outbox", Some(&admin)).await;
+    let row = &outbox.expect(StatusCode::OK)[0];
+    assert_eq!(row["mail_state"], "logged");
+    assert_eq!(row["address"], "alice@example.org");
+    assert!(row["logged_subject"].as_str().unwrap().contains("Confirm"), "{row}");
+    assert!(row["logged_text"].as_str().unwrap().contains("/email/verify?"), "what would be sent: {row}");
 }

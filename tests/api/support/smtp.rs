@@ -67,6 +67,26 @@ impl SmtpSink {
             .collect()
     }
 
+    /// Waits (20 s at most) for a message to `address` whose subject contains `subject`.
+    pub async fn wait_for_subject(&self, address: &str, subject: &str) -> Value {
+        let start = Instant::now();
+        loop {
+            let found = self
+                .messages_to(address)
+                .into_iter()
+                .find(|m| m["headers"]["subject"].as_str().is_some_and(|s| s.contains(subject)));
+            if let Some(message) = found {
+                return message;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{address} received no message about {subject:?}; all: {:#?}",
+                self.messages_to(address).iter().map(|m| m["headers"]["subject"].clone()).collect::<Vec<_>>()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Waits (20 s at most) until `address` has received `count` messages; returns them.
     pub async fn wait_for(&self, address: &str, count: usize) -> Vec<Value> {
         let start = Instant::now();
