@@ -45,6 +45,7 @@ pub struct Application {
     password_hashing: Arc<PasswordHashing>,
     shutdown_grace: Duration,
     mail_sender: Option<(mail::sender::Sender, Duration)>,
+    mail_settings: crate::config::MailSettings,
 }
 
 impl Application {
@@ -149,6 +150,7 @@ impl Application {
             password_hashing,
             shutdown_grace: Duration::from_secs(settings.application.shutdown_grace_seconds),
             mail_sender,
+            mail_settings: settings.mail.clone(),
         })
     }
 
@@ -209,6 +211,15 @@ impl Application {
             .mail_sender
             .take()
             .map(|(sender, every)| tokio::spawn(mail::sender::run(sender, every, stop_rx.clone())));
+        let mail_alarms = match self.mail_settings.alarm_interval_seconds {
+            0 => None,
+            seconds => Some(tokio::spawn(mail::alarms::run(
+                self.domain.clone(),
+                self.mail_settings.clone(),
+                Duration::from_secs(seconds),
+                stop_rx.clone(),
+            ))),
+        };
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
         let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
@@ -241,7 +252,7 @@ impl Application {
         let cleanup = async move {
             // The moves answered so far are announced to the other instances.
             domain.announcer.flush().await;
-            for task in [sweeper, live_flagger, live_resync, mail_sender].into_iter().flatten() {
+            for task in [sweeper, live_flagger, live_resync, mail_sender, mail_alarms].into_iter().flatten() {
                 let _ = task.await;
             }
             let _ = session_cleaner.await;

@@ -5,6 +5,7 @@
 //! their own transactions (server/storage/outbox.rs); the senders turn those rows into
 //! mails.
 
+pub mod alarms;
 pub mod compose;
 pub mod links;
 pub mod sender;

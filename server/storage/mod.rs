@@ -1,5 +1,6 @@
 //! PostgreSQL: the pool, the migrations runner and the embedded private cluster.
 
+pub mod alarms;
 pub mod email;
 pub mod embedded;
 pub mod endings;

@@ -417,3 +417,118 @@ async fn with_no_smtp_the_mail_is_logged_and_listed_for_the_admin() {
     assert!(row["logged_subject"].as_str().unwrap().contains("Confirm"), "{row}");
     assert!(row["logged_text"].as_str().unwrap().contains("/email/verify?"), "what would be sent: {row}");
 }
+
+async fn queue_due(app: &TestApp) -> (u64, u64) {
+    let settings = tavoliere::config::MailSettings::default();
+    tavoliere::mail::alarms::queue_due(&app.domain, &settings).await.expect("queue the alarms and digests")
+}
+
+#[tokio::test]
+async fn a_correspondence_game_runs_into_both_deadline_alarms_by_the_clock() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = verified(&app, &sink, "alice").await;
+    let bob = verified(&app, &sink, "bob").await;
+    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+    // Bob has three days. 47 hours in: neither alarm.
+    app.clock.advance(Duration::hours(47));
+    assert_eq!(queue_due(&app).await.0, 0);
+    // 24 hours before the deadline.
+    app.clock.advance(Duration::hours(2));
+    assert_eq!(queue_due(&app).await.0, 1);
+    assert_eq!(queue_due(&app).await.0, 0, "each alarm fires once");
+    let mail = sink.wait_for_subject("bob@example.org", "left for your move").await;
+    let subject = mail["headers"]["subject"].as_str().unwrap();
+    assert!(subject.contains(&format!("Game {game}: 23 h 0 min left")), "{subject}");
+    let text = mail["text"].as_str().unwrap();
+    assert!(text.contains("2026-03-04 12:00 UTC"), "the deadline in bob's time zone: {text}");
+    assert!(text.contains(&format!("{}/games/{game}", app.address)));
+    // 80% of the 72 hours: 57.6 hours in.
+    app.clock.advance(Duration::hours(8));
+    assert_eq!(queue_due(&app).await.0, 0);
+    app.clock.advance(Duration::hours(1));
+    assert_eq!(queue_due(&app).await.0, 1);
+    let alarms = mail_states(&app, "bob", "deadline-alarm").await;
+    assert_eq!(alarms, ["sent", "sent"]);
+    assert!(mail_states(&app, "alice", "deadline-alarm").await.is_empty(), "alice is not to move");
+    // A move ends the turn: its alarms are no longer due.
+    app.post_move(&bob, game, "h9g7", 1).await.expect(StatusCode::CREATED);
+    app.clock.advance(Duration::hours(1));
+    assert_eq!(queue_due(&app).await.0, 0);
+}
+
+#[tokio::test]
+async fn an_alarm_queued_before_the_move_is_not_mailed_after_it() {
+    let sink = SmtpSink::start();
+    let app = TestApp::spawn_with({
+        let url = sink.url();
+        // No sender running: the test sends by hand, after the move.
+        move |settings| {
+            settings.mail.smtp_url = Some(url.into());
+            settings.mail.poll_interval_ms = 0;
+        }
+    })
+    .await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    sqlx::query("update account set email = username || '@example.org', email_verified_at = now()")
+        .execute(&app.domain.pool)
+        .await
+        .unwrap();
+    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+    app.clock.advance(Duration::hours(50));
+    assert_eq!(queue_due(&app).await.0, 1);
+    app.post_move(&bob, game, "h9g7", 1).await.expect(StatusCode::CREATED);
+    let mailer = tavoliere::mail::Mailer::new(
+        &tavoliere::config::MailSettings { smtp_url: Some(sink.url().into()), ..Default::default() },
+        app.address.clone(),
+        tavoliere::storage::outbox::signing_key(&app.domain.pool).await.unwrap(),
+    )
+    .unwrap();
+    let sender = tavoliere::mail::sender::Sender::new(app.domain.clone(), mailer, Default::default());
+    sender.drain().await;
+    assert_eq!(mail_states(&app, "bob", "deadline-alarm").await, ["skipped"], "bob has moved");
+    assert!(sink
+        .messages_to("bob@example.org")
+        .iter()
+        .all(|m| !m["headers"]["subject"].as_str().unwrap().contains("left")));
+}
+
+#[tokio::test]
+async fn the_daily_digest_lists_the_games_to_move_at_the_readers_hour() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = verified(&app, &sink, "alice").await;
+    let bob = verified(&app, &sink, "bob").await;
+    let carol = app.register("carol").await;
+    let first = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    let second = app.start_game("xiangqi", &carol, &bob, json!({"kind": "days-per-move", "days": 1})).await;
+    app.post_move(&alice, first, "h2e2", 0).await.expect(StatusCode::CREATED);
+    app.post_move(&carol, second, "h2e2", 0).await.expect(StatusCode::CREATED);
+    // The clock shows 12:00 UTC: 13:00 in Rome. Draw offers go to the digest, not at once.
+    let change = json!({"deliveries": [{"kind": "digest", "delivery": "immediately"},
+                                       {"kind": "draw-offer", "delivery": "digest"}],
+                        "digest_hour": 13, "time_zone": "Europe/Rome"});
+    app.patch("/api/notifications/settings", Some(&bob), change).await.expect(StatusCode::OK);
+    let bad = json!({"time_zone": "Mars/Olympus"});
+    app.patch("/api/notifications/settings", Some(&bob), bad).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    app.act(Some(&alice), first, "draw/offer").await.expect(StatusCode::OK);
+    assert_eq!(mail_states(&app, "bob", "draw-offer").await, ["digest"]);
+    assert_eq!(queue_due(&app).await.1, 1);
+    assert_eq!(queue_due(&app).await.1, 0, "one a day");
+    let mail = sink.wait_for_subject("bob@example.org", "digest").await;
+    let text = mail["text"].as_str().unwrap();
+    let (urgent, later) =
+        (text.find(&format!("/games/{second}")).unwrap(), text.find(&format!("/games/{first}")).unwrap());
+    assert!(urgent < later, "the game with the earlier deadline first: {text}");
+    assert!(text.contains("Draw offered"), "the draw offer left for the digest: {text}");
+    assert!(mail["html"].as_str().unwrap().contains(&format!("/games/{second}")));
+    assert_eq!(mail_states(&app, "bob", "draw-offer").await, ["sent"], "listed once");
+    // The next day at the same hour, another.
+    app.clock.advance(Duration::days(1));
+    assert_eq!(queue_due(&app).await.1, 1);
+    // Alice asked for none.
+    assert_eq!(mail_states(&app, "alice", "digest").await, Vec::<String>::new());
+}
