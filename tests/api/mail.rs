@@ -532,3 +532,92 @@ async fn the_daily_digest_lists_the_games_to_move_at_the_readers_hour() {
     // Alice asked for none.
     assert_eq!(mail_states(&app, "alice", "digest").await, Vec::<String>::new());
 }
+
+#[tokio::test]
+async fn a_mail_claimed_by_an_instance_that_dies_before_sending_is_sent_once_by_another() {
+    use crate::support::process::ServerProcess;
+    let stalled = SmtpSink::start_with(&["--stall"]);
+    let good = SmtpSink::start();
+    let database_url = crate::support::Cluster::get().fresh_database().await;
+    let settings = |smtp: &SmtpSink| {
+        vec![
+            ("TAVOLIERE_DATABASE__URL", database_url.clone()),
+            ("TAVOLIERE_MAIL__SMTP_URL", smtp.url()),
+            ("TAVOLIERE_MAIL__POLL_INTERVAL_MS", "50".to_owned()),
+            ("TAVOLIERE_MAIL__CLAIM_SECONDS", "3".to_owned()),
+        ]
+    };
+    let first_settings = settings(&stalled);
+    let first_env: Vec<(&str, &str)> = first_settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut first = ServerProcess::start_with(&first_env);
+    let app = TestApp::attach(&first.address, &database_url).await;
+    let alice = app.register("alice").await;
+    app.patch("/api/accounts/me", Some(&alice), json!({"email": "alice@example.org"}))
+        .await
+        .expect(StatusCode::OK);
+    // The first instance claims the mail and hangs in the SMTP conversation (the relay
+    // never answers its data)...
+    for attempt in 0.. {
+        let state: String = sqlx::query_scalar("select mail_state from notification")
+            .fetch_one(&app.domain.pool)
+            .await
+            .unwrap();
+        if state == "sending" {
+            break;
+        }
+        assert!(attempt < 200, "the first instance never claimed the mail");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // ... and dies there.
+    first.kill();
+    assert!(stalled.messages().is_empty());
+    let second_settings = settings(&good);
+    let second_env: Vec<(&str, &str)> = second_settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let _second = ServerProcess::start_with(&second_env);
+    let mail = good.wait_for("alice@example.org", 1).await.remove(0);
+    assert!(mail["text"].as_str().unwrap().contains("/email/verify?"));
+    assert_eq!(mail_states(&app, "alice", "verify-email").await, ["sent"]);
+    let attempts: i32 =
+        sqlx::query_scalar("select attempts from notification").fetch_one(&app.domain.pool).await.unwrap();
+    assert_eq!(attempts, 2, "claimed by the dead instance, then by the second once its claim ran out");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(good.messages().len() + stalled.messages().len(), 1, "sent once");
+}
+
+#[tokio::test]
+async fn two_instances_send_every_queued_mail_exactly_once() {
+    let sink = SmtpSink::start();
+    let configure = |from: &'static str| {
+        let url = sink.url();
+        move |settings: &mut tavoliere::config::Settings| {
+            settings.mail.smtp_url = Some(url.into());
+            settings.mail.batch_size = 5;
+            settings.mail.from = from.to_owned();
+        }
+    };
+    let app = TestApp::spawn_with(configure("One <one@localhost>")).await;
+    let _other =
+        TestApp::spawn_on_with(&app.database_url, app.clock.clone(), configure("Two <two@localhost>")).await;
+    app.register("alice").await;
+    sqlx::query(
+        "insert into notification (account_id, kind, to_address, details, in_app, created_at)
+         select 1, 'verify-email', 'n' || i || '@example.org',
+             jsonb_build_object('email', 'x@example.org', 'expires', 0), false, now()
+         from generate_series(1, 300) as i",
+    )
+    .execute(&app.domain.pool)
+    .await
+    .unwrap();
+    let states = mail_states(&app, "alice", "verify-email").await;
+    assert_eq!(states.iter().filter(|s| *s == "sent").count(), 300, "{states:?}");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let messages = sink.messages();
+    assert_eq!(messages.len(), 300, "every mail once");
+    let mut recipients: Vec<&str> = messages.iter().map(|m| m["rcpt_tos"][0].as_str().unwrap()).collect();
+    recipients.sort_unstable();
+    recipients.dedup();
+    assert_eq!(recipients.len(), 300, "no recipient twice");
+    let by_one = messages.iter().filter(|m| m["headers"]["from"] == "One <one@localhost>").count();
+    assert!(by_one > 0 && by_one < 300, "both instances took part: {by_one} of 300 by the first");
+}

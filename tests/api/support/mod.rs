@@ -115,6 +115,17 @@ impl TestApp {
         TestApp::spawn_configured(database_url.to_owned(), test_settings(database_url), clock).await
     }
 
+    /// Another app on an existing database with [`test_settings`] changed by `configure`.
+    pub async fn spawn_on_with(
+        database_url: &str,
+        clock: ManualClock,
+        configure: impl FnOnce(&mut Settings),
+    ) -> TestApp {
+        let mut settings = test_settings(database_url);
+        configure(&mut settings);
+        TestApp::spawn_configured(database_url.to_owned(), settings, clock).await
+    }
+
     /// The app with `settings` (on `database_url`) and `clock`, served in the background.
     async fn spawn_configured(database_url: String, settings: Settings, clock: ManualClock) -> TestApp {
         let deps = Dependencies { clock: Some(std::sync::Arc::new(clock.clone())), pool: None };
