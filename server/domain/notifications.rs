@@ -284,5 +284,7 @@ pub async fn list(
 /// Database failure.
 pub async fn mark_read(domain: &Domain, account_id: i64, up_to: Option<i64>) -> DomainResult<i64> {
     rows::mark_read(&domain.pool, account_id, up_to, domain.clock.now()).await?;
+    // The account's sockets, on every instance, hear the new count.
+    crate::storage::outbox::announce(&domain.pool, rows::NOTIFICATION_CHANNEL, &[account_id]).await?;
     rows::unread(&domain.pool, account_id).await
 }

@@ -1,16 +1,15 @@
 //! The unread notification count of each signed-in account with a socket on this
 //! instance (#17 §2, "over the live WebSocket"): one broadcast channel per account. The
-//! senders announce the accounts whose notifications they claimed on
-//! [`NOTIFICATION_CHANNEL`] (every instance hears it), the instance that marks some read
-//! tells its own sockets directly.
+//! senders announce the accounts whose notifications they claimed, and marking some read
+//! announces its account, on [`NOTIFICATION_CHANNEL`]: every instance hears it and tells
+//! its sockets of those accounts.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
-/// The channel of the accounts with new notifications (payload: account ids, commas).
-pub const NOTIFICATION_CHANNEL: &str = "tavoliere_notification";
+pub use crate::storage::notifications::NOTIFICATION_CHANNEL;
 
 /// The accounts' channels.
 #[derive(Debug, Default)]

@@ -162,11 +162,6 @@ impl Hub {
         self.accounts.subscribe(account_id)
     }
 
-    /// Tells this instance's sockets of `account_id` its unread count.
-    pub fn tell_unread(&self, account_id: i64, unread: i64) {
-        self.accounts.tell(account_id, unread);
-    }
-
     /// Reads and tells the unread counts of the accounts announced on
     /// [`NOTIFICATION_CHANNEL`] that have sockets here.
     async fn notifications_changed(&self, accounts: Vec<i64>) {

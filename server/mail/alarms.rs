@@ -11,8 +11,8 @@ use crate::domain::error::DomainResult;
 use crate::domain::Domain;
 use crate::storage::alarms;
 
-/// Queues what is due now: the deadline alarms, then the digests. Returns (alarms,
-/// digests) queued.
+/// Queues what is due now: the deadline alarms, the digests, the ends of leave. Returns
+/// (alarms, digests) queued.
 ///
 /// # Errors
 /// Database failure.
@@ -26,6 +26,7 @@ pub async fn queue_due(domain: &Domain, settings: &MailSettings) -> DomainResult
     )
     .await?;
     let digests = alarms::queue_digests(&domain.pool, now).await?;
+    alarms::queue_vacation_endings(&domain.pool, now).await?;
     Ok((alarms, digests))
 }
 

@@ -57,9 +57,12 @@ impl Sender {
         if !accounts.is_empty() {
             // NOTIFY payloads are limited (8000 bytes): a few hundred ids at a time.
             for chunk in accounts.chunks(500) {
-                if let Err(error) =
-                    outbox::announce(&self.domain.pool, crate::live::accounts::NOTIFICATION_CHANNEL, chunk)
-                        .await
+                if let Err(error) = outbox::announce(
+                    &self.domain.pool,
+                    crate::storage::notifications::NOTIFICATION_CHANNEL,
+                    chunk,
+                )
+                .await
                 {
                     tracing::warn!(%error, "announcing new notifications failed");
                 }

@@ -83,3 +83,31 @@ pub async fn queue_digests(pool: &PgPool, now: OffsetDateTime) -> DomainResult<u
     .await?;
     Ok(queued.rows_affected())
 }
+
+/// Queues "your leave ends" for every leave of more than a day that ends within the next
+/// 24 hours at `now`, once per leave (instances running this at once are serialised by
+/// a transaction-scoped advisory lock). Returns the notifications queued.
+///
+/// # Errors
+/// Database failure.
+pub async fn queue_vacation_endings(pool: &PgPool, now: OffsetDateTime) -> DomainResult<u64> {
+    let mut tx = pool.begin().await?;
+    // The lock's key: "mail" in ASCII; any number no other lock uses.
+    sqlx::query("select pg_advisory_xact_lock(1835100524)").execute(&mut *tx).await?;
+    let queued = sqlx::query(
+        r#"insert into notification (account_id, kind, details, created_at)
+           select v.account_id, 'vacation-ending',
+               jsonb_build_object('vacation_id', v.vacation_id, 'ends', to_char(v.ends_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')), $1
+           from vacation v
+           where v.starts_at <= $1 and v.ends_at > $1 and v.ends_at <= $1 + interval '24 hours'
+               and v.ends_at - v.starts_at > interval '24 hours'
+               and not exists (select 1 from notification n
+                               where n.account_id = v.account_id and n.kind = 'vacation-ending'
+                                   and n.details->>'vacation_id' = v.vacation_id::text)"#,
+    )
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(queued.rows_affected())
+}

@@ -9,6 +9,10 @@ use time::OffsetDateTime;
 use crate::domain::error::DomainResult;
 use crate::domain::notifications::{Kind, MailSettingsChange, Notification};
 
+/// The NOTIFY channel of the accounts whose notifications changed (payload: account ids,
+/// commas); every instance's live hub listens to it.
+pub const NOTIFICATION_CHANNEL: &str = "tavoliere_notification";
+
 /// What a notification is about.
 #[derive(Clone, Debug, Default)]
 pub struct About {
@@ -77,6 +81,36 @@ pub async fn notify_players(
     .bind(kind.as_str())
     .bind(except)
     .bind(details)
+    .bind(now)
+    .execute(connection)
+    .await?;
+    Ok(())
+}
+
+/// Tells both players of the tournament game `game_id` that its round started, with the
+/// pairing, in the transaction that created it.
+///
+/// # Errors
+/// Database failure.
+pub async fn notify_round_started(
+    connection: &mut PgConnection,
+    game_id: i64,
+    now: OffsetDateTime,
+) -> DomainResult<()> {
+    sqlx::query(
+        r#"insert into notification (account_id, kind, game_id, tournament_id, details, created_at)
+           select s.account_id, 'round-started', g.game_id, g.tournament_id,
+               jsonb_build_object('tournament', t.name, 'round', g.round, 'pairing',
+                   (select string_agg(a.username, ' – ' order by o.seat)
+                    from game_seat o join account a on a.account_id = o.account_id
+                    where o.game_id = g.game_id)),
+               $2
+           from game g
+           join game_seat s on s.game_id = g.game_id
+           join tournament t on t.tournament_id = g.tournament_id
+           where g.game_id = $1"#,
+    )
+    .bind(game_id)
     .bind(now)
     .execute(connection)
     .await?;

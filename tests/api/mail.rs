@@ -621,3 +621,114 @@ async fn two_instances_send_every_queued_mail_exactly_once() {
     let by_one = messages.iter().filter(|m| m["headers"]["from"] == "One <one@localhost>").count();
     assert!(by_one > 0 && by_one < 300, "both instances took part: {by_one} of 300 by the first");
 }
+
+#[tokio::test]
+async fn a_signed_in_live_socket_hears_its_unread_count_and_the_page_header_shows_it() {
+    use crate::live::Socket;
+    let app = TestApp::spawn().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    let mut socket = Socket::open(&app, game, Some(&bob), None).await;
+    // The challenge bob received is unread.
+    assert_eq!(socket.next_of("notifications").await["unread"], 1);
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+    assert_eq!(socket.next_of("notifications").await["unread"], 2, "the move's notification");
+    // Every page's header shows the count, and the list page lists them.
+    let page = app
+        .client
+        .get(format!("{}/notifications", app.address))
+        .bearer_auth(&bob.token)
+        .send()
+        .await
+        .unwrap();
+    let page = page.text().await.unwrap();
+    assert!(page.contains(r#"<span class="unread" id="unread-count">2</span>"#), "{page}");
+    assert!(page.contains(&format!(r#"href="/games/{game}""#)), "{page}");
+    app.post("/api/notifications/read", Some(&bob), json!({})).await.expect(StatusCode::OK);
+    assert_eq!(socket.next_of("notifications").await["unread"], 0);
+    // A spectator hears no count.
+    let mut watcher = Socket::open(&app, game, None, None).await;
+    let first = watcher.next().await;
+    assert_ne!(first["type"], "notifications");
+}
+
+#[tokio::test]
+async fn a_round_start_and_a_directors_decision_are_mailed_with_the_pairing() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = verified(&app, &sink, "alice").await;
+    let bob = verified(&app, &sink, "bob").await;
+    let director = app.register("director").await;
+    sqlx::query("update account set role = 'director' where username = 'director'")
+        .execute(&app.domain.pool)
+        .await
+        .unwrap();
+    let credentials = json!({"username": "director", "password": "password-of-director"});
+    let token = app.post("/api/tokens", None, credentials).await.body["token"].as_str().unwrap().to_owned();
+    let director = User { name: director.name, token };
+    let tournament = app
+        .post("/api/tournaments", Some(&director), json!({"name": "Autumn Cup", "season": "2026"}))
+        .await
+        .expect(StatusCode::CREATED)["id"]
+        .as_i64()
+        .unwrap();
+    let section = app
+        .post(
+            &format!("/api/tournaments/{tournament}/sections"),
+            Some(&director),
+            json!({"name": "A", "variant": "xiangqi", "time_control": three_days(), "pairing": "round-robin"}),
+        )
+        .await
+        .expect(StatusCode::CREATED)["id"]
+        .as_i64()
+        .unwrap();
+    for (seed, player) in [&alice, &bob].into_iter().enumerate() {
+        let entry = json!({"username": player.name, "seed": seed + 1});
+        app.post(&format!("/api/sections/{section}/entries"), Some(&director), entry)
+            .await
+            .expect(StatusCode::CREATED);
+    }
+    let started = app.post(&format!("/api/sections/{section}/start"), Some(&director), json!({})).await;
+    let game = started.expect(StatusCode::CREATED)["games"][0].as_i64().unwrap();
+    for address in ["alice@example.org", "bob@example.org"] {
+        let mail = sink.wait_for_subject(address, "Autumn Cup: round 1 has started").await;
+        let text = mail["text"].as_str().unwrap();
+        assert!(text.contains("alice – bob") || text.contains("bob – alice"), "the pairing: {text}");
+        assert!(text.contains(&format!("{}/games/{game}", app.address)));
+    }
+    let decided = app
+        .post(
+            &format!("/api/games/{game}/adjudicate"),
+            Some(&director),
+            json!({"result": "1-0", "reason": "adjourned position won"}),
+        )
+        .await;
+    decided.expect(StatusCode::OK);
+    for address in ["alice@example.org", "bob@example.org"] {
+        let mail = sink.wait_for_subject(address, &format!("A director's decision on game {game}")).await;
+        assert!(mail["text"].as_str().unwrap().contains("adjudication"), "{mail}");
+    }
+    assert_eq!(
+        mail_states(&app, "alice", "game-end").await,
+        Vec::<String>::new(),
+        "told once, as a decision"
+    );
+}
+
+#[tokio::test]
+async fn the_end_of_a_leave_is_announced_a_day_before() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let bob = verified(&app, &sink, "bob").await;
+    app.post("/api/vacation", Some(&bob), json!({"days": 3})).await.expect(StatusCode::OK);
+    app.clock.advance(Duration::hours(47));
+    queue_due(&app).await;
+    assert!(mail_states(&app, "bob", "vacation-ending").await.is_empty());
+    app.clock.advance(Duration::hours(2));
+    queue_due(&app).await;
+    queue_due(&app).await;
+    assert_eq!(mail_states(&app, "bob", "vacation-ending").await, ["sent"], "once");
+    let mail = sink.wait_for_subject("bob@example.org", "Your leave ends").await;
+    assert!(mail["headers"]["subject"].as_str().unwrap().contains("2026-03-04 12:00 UTC"), "{mail}");
+}

@@ -72,6 +72,8 @@ pub(crate) async fn create_game(
     .bind(board as i32)
     .execute(&mut **tx)
     .await?;
+    // The players hear of their pairing with the round (#17 §2).
+    crate::storage::notifications::notify_round_started(tx, game_id, domain.clock.now()).await?;
     Ok(game_id)
 }
 

@@ -69,8 +69,7 @@ pub struct CsrfForm {
 pub async fn mark_read(State(state): State<AppState>, ctx: Ctx, Form(form): Form<CsrfForm>) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.id;
-    let unread = notifications::mark_read(&state.domain, me, None).await.map_err(internal)?;
-    state.live.tell_unread(me, unread);
+    notifications::mark_read(&state.domain, me, None).await.map_err(internal)?;
     Ok(Redirect::to("/notifications").into_response())
 }
 
