@@ -1,6 +1,8 @@
 //! Challenges: an invitation to a game (to a named opponent or open to anyone) that
 //! becomes a game when accepted.
 
+use crate::domain::notifications::Kind;
+use crate::storage::notifications;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -163,6 +165,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         }
         None => None,
     };
+    let now = domain.clock.now();
     let new_row = storage::NewChallengeRow {
         challenger_id,
         opponent_id,
@@ -174,10 +177,19 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         challenger_seat: new.color.as_str(),
         time_control: control,
         vacation_allowed: new.vacation_allowed,
-        created_at: domain.clock.now(),
+        created_at: now,
         rated: new.rated,
     };
-    let id = storage::insert(&domain.pool, &new_row).await?;
+    let mut tx = domain.pool.begin().await?;
+    let id = storage::insert(&mut *tx, &new_row).await?;
+    if let Some(opponent_id) = opponent_id {
+        // The challenged player is told in the challenge's transaction (#17 §2).
+        let challenger = super::accounts::account_by_id(&domain.pool, challenger_id).await?;
+        let details = serde_json::json!({"from": challenger.username, "variant": variant.name()});
+        let about = notifications::About { challenge_id: Some(id), ..notifications::About::default() };
+        notifications::notify(&mut tx, opponent_id, Kind::Challenge, &about, details, now).await?;
+    }
+    tx.commit().await?;
     get(domain, id).await
 }
 
@@ -265,6 +277,11 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
         crate::storage::ratings::mark_game_rated(&mut tx, game_id).await?;
     }
     storage::mark_accepted(&mut tx, challenge_id, game_id, account_id).await?;
+    // The players who were waiting hear that the game started (#17 §2).
+    let details = serde_json::json!({"challenge": challenge_id});
+    let now = domain.clock.now();
+    notifications::notify_players(&mut tx, game_id, Kind::ChallengeAccepted, Some(account_id), details, now)
+        .await?;
     tx.commit().await?;
     Ok(Accepted::Game { game_id, seat_count: row.seat_count })
 }

@@ -52,7 +52,10 @@ const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as chal
     left join account op on op.account_id = c.opponent_id"#;
 
 /// Inserts a challenge → its id.
-pub(crate) async fn insert(pool: &PgPool, new: &NewChallengeRow<'_>) -> sqlx::Result<i64> {
+pub(crate) async fn insert(
+    executor: impl sqlx::PgExecutor<'_>,
+    new: &NewChallengeRow<'_>,
+) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         r#"insert into challenge (challenger_id, opponent_id, variant, ruleset, handicap,
                seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position,
@@ -72,7 +75,7 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewChallengeRow<'_>) -> sqlx::Re
     .bind(new.created_at)
     .bind(new.start_position)
     .bind(new.rated)
-    .fetch_one(pool)
+    .fetch_one(executor)
     .await
 }
 

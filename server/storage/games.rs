@@ -171,6 +171,9 @@ pub(crate) struct MoveWrite {
     pub(crate) position_key: i64,
     pub(crate) now: OffsetDateTime,
     pub(crate) game_over: bool,
+    /// The account told "your move" in the move's own statement (#17: a correspondence
+    /// game going on, another player to move), if any.
+    pub(crate) notify_account: Option<i64>,
 }
 
 /// Stores a move (every move of a series), the mover's clock and the game's turn in one
@@ -204,6 +207,11 @@ pub(crate) async fn write_move(
            ), charged as (
                update game_seat set remaining_ms = $8, moves_made = moves_made + 1
                where game_id = $1 and seat = $4 and exists (select 1 from turned)
+           ), notified as (
+               -- The outbox row of "your move" (#17 §2): committed with the move or not at all.
+               insert into notification (account_id, kind, game_id, details, created_at)
+               select $16, 'your-move', $1, jsonb_build_object('ply', $12::int), $7
+               where $16::bigint is not null and exists (select 1 from turned)
            )
            select revision from turned"#,
     )
@@ -222,6 +230,7 @@ pub(crate) async fn write_move(
     .bind(revision)
     .bind(leave_guard)
     .bind(turn_started_at)
+    .bind(write.notify_account)
     .fetch_optional(&mut *connection)
     .await?)
 }

@@ -19,6 +19,7 @@ mod instances;
 mod live;
 mod live_limits;
 mod login_limits;
+mod mail;
 mod openapi;
 mod operator;
 mod outages;

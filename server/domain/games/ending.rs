@@ -3,7 +3,9 @@
 //! ([`announce`]).
 
 use super::*;
+use crate::domain::notifications::Kind;
 use crate::domain::ratings::{self, SeatRating};
+use crate::storage::notifications;
 
 /// How a game ends: the result, the reason and every seat's part.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,7 +115,27 @@ pub(crate) async fn finish_rated(
     if !store_ending(tx, game_id, &ending.result, ending.reason, &ending.seats, now).await? {
         return Ok(None);
     }
+    tell_players_it_ended(tx, game_id, ending.reason, now).await?;
     Ok(Some(ratings::rate_ending(tx, game_id, ending, now).await?))
+}
+
+/// The players' notifications of a game's end, in the ending's transaction (#17 §2): a
+/// director's decision (adjudication, forfeit, annulment) is told as such, every other
+/// end as "game ended" (the mail explains the ruling when a law ended it).
+async fn tell_players_it_ended(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    reason: GameReason,
+    now: OffsetDateTime,
+) -> DomainResult<()> {
+    let kind = match reason {
+        GameReason::Annulled | GameReason::Rules(EndReason::Adjudication | EndReason::Forfeit) => {
+            Kind::DirectorDecision
+        }
+        _ => Kind::GameEnd,
+    };
+    let details = serde_json::json!({"reason": reason.as_str()});
+    notifications::notify_players(tx, game_id, kind, None, details, now).await
 }
 
 /// Stops an active game without a result at `now` (`reason`: `aborted` by a player,
@@ -124,7 +146,11 @@ pub(crate) async fn stop(
     reason: GameReason,
     now: OffsetDateTime,
 ) -> DomainResult<bool> {
-    store_stop(tx, game_id, reason, now).await
+    let stopped = store_stop(tx, game_id, reason, now).await?;
+    if stopped {
+        tell_players_it_ended(tx, game_id, reason, now).await?;
+    }
+    Ok(stopped)
 }
 
 /// The one announcement of a committed change of a game, whatever made it (a move, an

@@ -205,6 +205,9 @@ pub(crate) fn plan_move(
         position_key: played.position_key as i64,
         now,
         game_over: played.game_over,
+        // Correspondence players are told by mail; live ones are at the board.
+        notify_account: (!control.is_live() && !played.game_over && next.account_id != mine.account_id)
+            .then_some(next.account_id),
     })
 }
 
