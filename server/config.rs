@@ -25,12 +25,27 @@ pub struct Settings {
     /// Logging.
     #[serde(default)]
     pub log: LogSettings,
+    /// The Prometheus metrics endpoint.
+    #[serde(default)]
+    pub metrics: MetricsSettings,
     /// Glicko-2 ratings and leaderboards (issue 18 §1).
     #[serde(default)]
     pub ratings: RatingSettings,
     /// Mail: the SMTP relay, the sender, the outbox workers and the deadline alarms.
     #[serde(default)]
     pub mail: MailSettings,
+}
+
+/// Where `GET /metrics` is served and to whom.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct MetricsSettings {
+    /// A bearer token: `/metrics` on the main port answers only requests that carry it.
+    /// Unset: only clients on the loopback address get an answer there.
+    pub token: Option<String>,
+    /// An address of its own for `/metrics` (e.g. `127.0.0.1:9100`), without a token: for
+    /// a scraper on a private network.
+    pub listen: Option<String>,
 }
 
 /// Logging settings.

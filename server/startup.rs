@@ -47,6 +47,8 @@ pub struct Application {
     live_flag_every: Option<Duration>,
     password_hashing: Arc<PasswordHashing>,
     shutdown_grace: Duration,
+    /// `[metrics] listen`: the listener serving `/metrics` alone, and its router.
+    metrics_listener: Option<(TcpListener, Router)>,
     mail_sender: Option<(mail::sender::Sender, Duration)>,
     mail_settings: crate::config::MailSettings,
 }
@@ -111,6 +113,7 @@ impl Application {
         };
         let state = AppState {
             database_health: Arc::clone(&database_health),
+            metrics_token: settings.metrics.token.clone().filter(|token| !token.is_empty()),
             domain: domain.clone(),
             login_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
             reset_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
@@ -134,6 +137,24 @@ impl Application {
             .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
         // Outside the sessions, whose store is the database: during an outage requests are
         // answered 503 before anything waits for a connection.
+        // The recorder is installed before the first request is counted.
+        http::metrics::handle();
+        let metrics_listener = match &settings.metrics.listen {
+            Some(address) => {
+                let listener = TcpListener::bind(address).await?;
+                tracing::info!(address = %listener.local_addr()?, "metrics served on their own listener");
+                let state = state.clone();
+                let router = Router::new().route(
+                    "/metrics",
+                    axum::routing::get(move || {
+                        let state = state.clone();
+                        async move { http::metrics::render(&state).await }
+                    }),
+                );
+                Some((listener, router))
+            }
+            None => None,
+        };
         let router = http::router(state)
             .nest_service("/static", http::static_files::service())
             .layer(sessions)
@@ -164,6 +185,7 @@ impl Application {
             live_flag_every,
             password_hashing,
             shutdown_grace: Duration::from_secs(settings.application.shutdown_grace_seconds),
+            metrics_listener,
             mail_sender,
             mail_settings: settings.mail.clone(),
         })
@@ -247,6 +269,17 @@ impl Application {
                 stop_rx.clone(),
             ))),
         };
+        let metrics_server = self.metrics_listener.take().map(|(listener, router)| {
+            let mut stop = stop_rx.clone();
+            tokio::spawn(async move {
+                let stopped = async move {
+                    let _ = stop.changed().await;
+                };
+                if let Err(error) = axum::serve(listener, router).with_graceful_shutdown(stopped).await {
+                    tracing::error!(%error, "the metrics listener failed");
+                }
+            })
+        });
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
         let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
@@ -288,9 +321,10 @@ impl Application {
         let cleanup = async move {
             // The moves answered so far are announced to the other instances.
             domain.announcer.flush().await;
-            for task in [sweeper, live_flagger, live_resync, supervisor, mail_sender, mail_alarms]
-                .into_iter()
-                .flatten()
+            for task in
+                [sweeper, live_flagger, live_resync, supervisor, mail_sender, mail_alarms, metrics_server]
+                    .into_iter()
+                    .flatten()
             {
                 let _ = task.await;
             }
@@ -365,7 +399,7 @@ fn client_address_header(settings: &Settings) -> anyhow::Result<Option<axum::htt
 /// Deletes expired sessions every hour until `shutdown` changes.
 async fn delete_expired_sessions(store: PostgresStore, shutdown: tokio::sync::watch::Receiver<bool>) {
     use tower_sessions::session_store::ExpiredDeletion;
-    crate::tasks::every(Duration::from_secs(3600), shutdown, || async {
+    crate::tasks::named("session-cleanup", Duration::from_secs(3600), shutdown, || async {
         if let Err(error) = store.delete_expired().await {
             tracing::warn!(%error, "deleting expired sessions failed");
         }

@@ -38,6 +38,7 @@ pub async fn named<F, Fut>(
     every(every_interval, shutdown, move || {
         let now = tokio::time::Instant::now();
         let lag = now.saturating_duration_since(due);
+        metrics::gauge!("tavoliere_task_lag_seconds", "task" => name).set(lag.as_secs_f64());
         if lag > every_interval {
             tracing::debug!(task = name, lag_seconds = lag.as_secs_f64(), "background task running late");
         }

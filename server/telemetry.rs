@@ -15,3 +15,13 @@ pub fn init(format: LogFormat) {
         LogFormat::Json => builder.json().flatten_event(true).with_current_span(true).try_init(),
     };
 }
+
+/// Counts a submitted move (every transport: REST, forms, WebSocket): accepted, or refused
+/// with its error code (`tavoliere_moves_total{result, code}` on `/metrics`).
+pub fn record_move<T>(outcome: &crate::domain::DomainResult<T>) {
+    let (result, code) = match outcome {
+        Ok(_) => ("accepted", "none"),
+        Err(error) => ("refused", error.code()),
+    };
+    metrics::counter!("tavoliere_moves_total", "result" => result, "code" => code).increment(1);
+}

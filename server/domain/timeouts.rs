@@ -56,9 +56,18 @@ pub async fn sweep(domain: &Domain) -> DomainResult<Vec<i64>> {
 
 /// Runs [`sweep_due`] every `every` until `shutdown` changes.
 pub async fn run(domain: Domain, due: Due, every: Duration, shutdown: watch::Receiver<bool>) {
-    crate::tasks::every(every, shutdown, || async {
-        if let Err(error) = sweep_due(&domain, due).await {
-            tracing::error!(%error, ?due, "timeout sweep failed");
+    let name = match due {
+        Due::Live => "live-flags",
+        _ => "timeout-sweep",
+    };
+    crate::tasks::named(name, every, shutdown, || async {
+        match sweep_due(&domain, due).await {
+            // The outage is logged once by the database probe, not ten times a second here.
+            Err(error) if error.kind() == super::ErrorKind::Unavailable => {
+                tracing::debug!(%error, ?due, "timeout sweep skipped: database unreachable");
+            }
+            Err(error) => tracing::error!(%error, ?due, "timeout sweep failed"),
+            Ok(_) => {}
         }
     })
     .await;

@@ -155,7 +155,11 @@ impl IntoResponse for ApiError {
             None if self.status == StatusCode::TOO_MANY_REQUESTS => Some(DEFAULT_RETRY_AFTER_SECONDS),
             None => None,
         };
-        let mut response = (self.status, axum::Json(self.body())).into_response();
+        let mut body = self.body();
+        if let Some(id) = super::metrics::current_request_id() {
+            body["request_id"] = serde_json::Value::String(id);
+        }
+        let mut response = (self.status, axum::Json(body)).into_response();
         if let Some(seconds) = retry_after {
             response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
         }

@@ -12,6 +12,7 @@ pub mod games;
 pub mod health;
 pub mod imports;
 pub mod limits;
+pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod pages;
@@ -58,6 +59,8 @@ pub struct AppState {
     pub token_lifetime_days: u32,
     /// Whether the database answered its last probe.
     pub database_health: Arc<availability::DatabaseHealth>,
+    /// The bearer token `GET /metrics` asks for (`[metrics] token`); none: loopback only.
+    pub metrics_token: Option<String>,
     /// Mail: the relay and the signed links (#17).
     pub mail: Arc<crate::mail::Mailer>,
 }

@@ -21,6 +21,9 @@ use utoipa::{OpenApi, ToSchema};
 pub struct Errors {
     /// One or more problems.
     pub errors: Vec<ErrorDetail>,
+    /// The request's id (also in the `X-Request-Id` header): quote it when reporting an
+    /// error, the server's log lines of the request carry it.
+    pub request_id: Option<String>,
 }
 
 /// One problem of an error answer.

@@ -21,16 +21,33 @@ use super::{
 pub fn router(state: AppState) -> Router {
     let (api, description) = api().split_for_parts();
     api.merge(super::pages::router())
+        .route("/metrics", axum::routing::get(super::metrics::endpoint))
+        .route_layer(axum::middleware::from_fn(super::metrics::track))
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async {
             ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "method not allowed")
         })
         .layer(Extension(ApiDocument::new(description)))
-        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request| {
-            let path =
-                request.extensions().get::<MatchedPath>().map(MatchedPath::as_str).unwrap_or("unmatched");
-            tracing::info_span!("request", method = %request.method(), path = %path)
-        }))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &Request| {
+                    let path = request
+                        .extensions()
+                        .get::<MatchedPath>()
+                        .map(MatchedPath::as_str)
+                        .unwrap_or("unmatched");
+                    let id = request
+                        .headers()
+                        .get(super::metrics::REQUEST_ID_HEADER)
+                        .and_then(|value| value.to_str().ok())
+                        .unwrap_or("")
+                        .to_owned();
+                    tracing::info_span!("request", method = %request.method(), path = %path, request_id = %id)
+                })
+                // One line per answer (the access log), with the span's request id.
+                .on_response(tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO)),
+        )
+        .layer(axum::middleware::from_fn(super::metrics::request_id))
         .with_state(state)
 }
 

@@ -376,7 +376,7 @@ impl Hub {
 /// was lost (the instance that stored it died right after its commit, see
 /// [`notify::Announcer`]) reaches the sockets all the same, at most `every` late.
 pub async fn resync(hub: Arc<Hub>, every: Duration, shutdown: watch::Receiver<bool>) {
-    crate::tasks::every(every, shutdown, || hub.resync_once()).await;
+    crate::tasks::named("live-resync", every, shutdown, || hub.resync_once()).await;
 }
 
 impl Hub {

@@ -392,6 +392,11 @@ struct SocketCountMaps {
 const SOCKETS_RETRY_AFTER_SECONDS: u64 = 10;
 
 impl SocketCounts {
+    /// The sockets open on this instance.
+    pub fn total(&self) -> usize {
+        self.lock().by_address.values().sum()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, SocketCountMaps> {
         self.counts.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }

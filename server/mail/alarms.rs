@@ -32,7 +32,7 @@ pub async fn queue_due(domain: &Domain, settings: &MailSettings) -> DomainResult
 
 /// Runs [`queue_due`] every `every` until `shutdown` changes.
 pub async fn run(domain: Domain, settings: MailSettings, every: Duration, shutdown: watch::Receiver<bool>) {
-    crate::tasks::every(every, shutdown, || async {
+    crate::tasks::named("mail-alarms", every, shutdown, || async {
         if let Err(error) = queue_due(&domain, &settings).await {
             tracing::error!(%error, "queueing deadline alarms and digests failed");
         }

@@ -400,5 +400,5 @@ fn result_text(lang: Lang, view: &GameView) -> String {
 
 /// Runs `sender` every `every` until `shutdown` changes: each run drains the outbox.
 pub async fn run(sender: Sender, every: Duration, shutdown: watch::Receiver<bool>) {
-    crate::tasks::every(every, shutdown, || sender.drain()).await;
+    crate::tasks::named("mail-sender", every, shutdown, || sender.drain()).await;
 }

@@ -12,6 +12,8 @@ use sqlx::PgPool;
 const PROBE_TIMEOUT: Duration = Duration::from_secs(1);
 /// A failure this quick is a dead connection of the pool, worth a second try.
 const QUICK_FAILURE: Duration = Duration::from_millis(100);
+/// Probes in a row without an answer before the database counts as down.
+const UNANSWERED_BEFORE_DOWN: u32 = 3;
 /// How often the probe runs.
 pub const PROBE_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -19,13 +21,15 @@ pub const PROBE_INTERVAL: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub struct DatabaseHealth {
     up: AtomicBool,
+    /// Probes in a row that got no answer in time (a loaded machine, or a partition).
+    unanswered: std::sync::atomic::AtomicU32,
     pool: PgPool,
 }
 
 impl DatabaseHealth {
     /// Health of the database behind `pool`, taken as up until a probe says otherwise.
     pub fn new(pool: PgPool) -> Arc<DatabaseHealth> {
-        Arc::new(DatabaseHealth { up: AtomicBool::new(true), pool })
+        Arc::new(DatabaseHealth { up: AtomicBool::new(true), unanswered: Default::default(), pool })
     }
 
     /// Whether the last probe reached the database.
@@ -44,13 +48,26 @@ impl DatabaseHealth {
     /// Asks the database once (twice when the first try fails at once: after a restart
     /// of PostgreSQL the pool's first connection may be a dead one, which the pool then
     /// drops; a slow failure is not tried again, so a probe takes about a second at most)
-    /// and records the answer; logs the changes.
+    /// and records the answer; logs the changes. A refusal counts at once; no answer in
+    /// time counts after [`UNANSWERED_BEFORE_DOWN`] probes in a row.
     pub async fn probe(&self) -> bool {
         let started = std::time::Instant::now();
-        let up = match self.ask().await {
-            Some(true) => true,
-            Some(false) if started.elapsed() < QUICK_FAILURE => self.ask().await == Some(true),
-            Some(false) | None => false,
+        let answer = match self.ask().await {
+            Some(false) if started.elapsed() < QUICK_FAILURE => self.ask().await,
+            answer => answer,
+        };
+        let up = match answer {
+            Some(answered) => {
+                self.unanswered.store(0, Ordering::Relaxed);
+                answered
+            }
+            // A slow answer alone is a busy machine or pool, not an outage: the database
+            // counts as down only after several unanswered probes in a row (a refused
+            // connection, the usual outage, is told at once above).
+            None => {
+                let unanswered = self.unanswered.fetch_add(1, Ordering::Relaxed) + 1;
+                unanswered < UNANSWERED_BEFORE_DOWN && self.is_up()
+            }
         };
         let was_up = self.up.swap(up, Ordering::Relaxed);
         match (was_up, up) {
@@ -70,7 +87,7 @@ impl DatabaseHealth {
 
     /// Probes every [`PROBE_INTERVAL`] until `shutdown` changes.
     pub async fn run(self: Arc<Self>, shutdown: tokio::sync::watch::Receiver<bool>) {
-        crate::tasks::every(PROBE_INTERVAL, shutdown, || async {
+        crate::tasks::named("database-probe", PROBE_INTERVAL, shutdown, || async {
             self.probe().await;
         })
         .await;

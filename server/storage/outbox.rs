@@ -199,6 +199,13 @@ pub struct OutboxRow {
 ///
 /// # Errors
 /// Database failure.
+/// Mails waiting to be sent (pending or claimed): the notification queue's depth.
+pub async fn pending_count(pool: &PgPool) -> DomainResult<i64> {
+    Ok(sqlx::query_scalar("select count(*) from notification where mail_state in ('pending', 'sending')")
+        .fetch_one(pool)
+        .await?)
+}
+
 pub async fn recent(pool: &PgPool, limit: i64) -> DomainResult<Vec<OutboxRow>> {
     Ok(sqlx::query_as(
         r#"select n.notification_id as id, a.username, coalesce(n.to_address, a.email) as address, n.kind,

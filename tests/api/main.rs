@@ -20,6 +20,7 @@ mod live;
 mod live_limits;
 mod login_limits;
 mod mail;
+mod observability;
 mod openapi;
 mod operator;
 mod outages;

@@ -30,6 +30,19 @@ pub async fn submit_move(
     text: &str,
     expected_ply: i32,
 ) -> DomainResult<GameView> {
+    let outcome = decide_move(domain, game_id, account_id, text, expected_ply).await;
+    crate::telemetry::record_move(&outcome);
+    outcome
+}
+
+/// [`submit_move`]'s decision: on the kept copy when it can, else under the game's lock.
+async fn decide_move(
+    domain: &Domain,
+    game_id: i64,
+    account_id: i64,
+    text: &str,
+    expected_ply: i32,
+) -> DomainResult<GameView> {
     if let Some(copy) = domain.games.take_with_snapshot(game_id) {
         if let Some(view) = move_on_copy(domain, copy, account_id, text, expected_ply).await? {
             return Ok(view);

@@ -70,7 +70,8 @@ impl ServerProcess {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 let line = without_colours(&line);
                 if line.contains("serving") {
-                    if let Some(port) = field(&line, "port=") {
+                    // Text logs say port=8000, JSON logs "port":8000.
+                    if let Some(port) = field(&line, "port=").or_else(|| field(&line, "\"port\":")) {
                         let _ = port_tx.send(port);
                     }
                 }
@@ -152,7 +153,7 @@ impl Drop for ServerProcess {
 }
 
 /// The digits after `name` in `line`.
-fn field(line: &str, name: &str) -> Option<u16> {
+pub fn field(line: &str, name: &str) -> Option<u16> {
     let start = line.find(name)? + name.len();
     let digits: String = line[start..].chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
