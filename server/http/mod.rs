@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod auth;
+pub mod availability;
 pub mod challenges;
 pub mod desk;
 pub mod error;
@@ -50,6 +51,14 @@ pub struct AppState {
     pub default_language: crate::web::i18n::Lang,
     /// How long a new API token works at most, in days (`[auth] token_lifetime_days`).
     pub token_lifetime_days: u32,
+    /// Whether the database answered its last probe.
+    pub database_health: Arc<availability::DatabaseHealth>,
+}
+
+impl FromRef<AppState> for Arc<availability::DatabaseHealth> {
+    fn from_ref(state: &AppState) -> Arc<availability::DatabaseHealth> {
+        Arc::clone(&state.database_health)
+    }
 }
 
 impl FromRef<AppState> for Domain {

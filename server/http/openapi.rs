@@ -31,7 +31,8 @@ pub struct ErrorDetail {
     /// `claim.not-allowed`, `setup.start-position`...), specific refusals
     /// (`move.stale-ply`, `move.not-your-turn`, `time-control.invalid`, `request.invalid-body`...)
     /// or the kind (`invalid`, `not-found`, `unauthorized`, `forbidden`, `conflict`,
-    /// `rate-limited`, `internal`).
+    /// `rate-limited`, `unavailable`: the database is unreachable, try again after
+    /// `Retry-After`, `internal`).
     pub code: String,
     /// A sentence for people (English).
     pub detail: String,

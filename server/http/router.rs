@@ -41,6 +41,7 @@ pub fn router(state: AppState) -> Router {
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::frame())
         .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
         .routes(routes!(openapi::document))
         // Accounts, sessions, leave.
         .routes(routes!(accounts::register))

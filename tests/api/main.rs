@@ -20,6 +20,7 @@ mod live_limits;
 mod login_limits;
 mod openapi;
 mod operator;
+mod outages;
 mod preferences;
 mod rounds;
 mod seats_and_series;

@@ -3,47 +3,13 @@
 //! a crashed server. A process stops the cluster only when it is the last one using it.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 use reqwest::StatusCode;
 use serde_json::json;
-use tavoliere::storage::embedded::EmbeddedPostgres;
 
-use crate::support::process::{tavoliere_command, ServerProcess};
-
-/// A data directory of its own, removed (with its lock files) at the end.
-struct DataDir(PathBuf);
-
-impl DataDir {
-    fn new() -> DataDir {
-        // SAFETY: geteuid has no preconditions.
-        let root = unsafe { libc::geteuid() } == 0;
-        // As root the cluster runs as `postgres`: /var/tmp is traversable by it.
-        let base = if root { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
-        DataDir(base.join(format!("tavoliere-operator-{}", uuid::Uuid::new_v4().simple())))
-    }
-
-    fn cluster_port(&self) -> Option<u16> {
-        EmbeddedPostgres::running_port_in(&self.0).expect("PostgreSQL binaries")
-    }
-}
-
-impl Drop for DataDir {
-    fn drop(&mut self) {
-        // Whatever happened, leave no cluster and no files behind.
-        if self.cluster_port().is_some() {
-            if let Ok(cluster) = EmbeddedPostgres::start(&self.0, 0) {
-                let _ = cluster.stop_and_delete();
-                return;
-            }
-        }
-        let _ = std::fs::remove_dir_all(&self.0);
-        for suffix in ["start-stop.lock", "users.lock"] {
-            let _ = std::fs::remove_file(format!("{}.{suffix}", self.0.display()));
-        }
-    }
-}
+use crate::support::process::{tavoliere_command, DataDir, ServerProcess};
 
 /// Runs `tavoliere <args>` on the private cluster of `data_dir` with `stdin` as its
 /// standard input; asserts success and returns its standard output.
