@@ -25,6 +25,12 @@ pub struct Settings {
     /// Logging.
     #[serde(default)]
     pub log: LogSettings,
+    /// Glicko-2 ratings and leaderboards (issue 18 §1).
+    #[serde(default)]
+    pub ratings: RatingSettings,
+    /// Mail: the SMTP relay, the sender, the outbox workers and the deadline alarms.
+    #[serde(default)]
+    pub mail: MailSettings,
 }
 
 /// Logging settings.
@@ -44,6 +50,77 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line, with the request's span (its request id).
     Json,
+}
+
+/// Ratings: when a rating is provisional and who the leaderboards list (the Glicko-2
+/// constants are the rating system's, in `domain::ratings`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct RatingSettings {
+    /// A rating whose deviation is above this is provisional (marked `?`, left off the
+    /// leaderboards).
+    pub provisional_deviation: f64,
+    /// The leaderboards list players whose last rated game in the pool ended within this
+    /// many days.
+    pub leaderboard_active_days: u32,
+}
+
+impl Default for RatingSettings {
+    fn default() -> RatingSettings {
+        RatingSettings { provisional_deviation: 110.0, leaderboard_active_days: 90 }
+    }
+}
+
+/// Mail (#17): where and how notifications are sent.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct MailSettings {
+    /// The SMTP relay: `smtp://host:port` (plain), `smtps://host:port` (TLS),
+    /// `smtp://host:port?tls=starttls` (STARTTLS required); user and password may be in
+    /// the URL. `None`: nothing is sent, each mail is logged and kept on the admin's
+    /// outbox page.
+    pub smtp_url: Option<SecretString>,
+    /// The SMTP user, when not in the URL.
+    pub smtp_username: Option<String>,
+    /// The SMTP password, when not in the URL.
+    pub smtp_password: Option<SecretString>,
+    /// The `From` of every mail.
+    pub from: String,
+    /// How often each instance's sender looks for pending mail, in milliseconds (0: this
+    /// instance sends none).
+    pub poll_interval_ms: u64,
+    /// Mails claimed at once by one sender.
+    pub batch_size: i64,
+    /// How long a claim holds before another instance may take the mail over (the sender
+    /// that claimed it died), in seconds.
+    pub claim_seconds: u64,
+    /// Attempts before a mail the relay keeps refusing for now is given up.
+    pub max_attempts: i32,
+    /// How often the deadline alarms and the daily digests are looked for, in seconds (0
+    /// disables them).
+    pub alarm_interval_seconds: u64,
+    /// The first deadline alarm: when this percentage of the time to move is used.
+    pub alarm_percent_used: u8,
+    /// The second deadline alarm: this many hours before the deadline.
+    pub alarm_hours_before: u32,
+}
+
+impl Default for MailSettings {
+    fn default() -> MailSettings {
+        MailSettings {
+            smtp_url: None,
+            smtp_username: None,
+            smtp_password: None,
+            from: "Tavoliere <tavoliere@localhost>".to_owned(),
+            poll_interval_ms: 1000,
+            batch_size: 32,
+            claim_seconds: 120,
+            max_attempts: 8,
+            alarm_interval_seconds: 60,
+            alarm_percent_used: 80,
+            alarm_hours_before: 24,
+        }
+    }
 }
 
 /// Live games: clocks and socket limits.
@@ -129,6 +206,10 @@ pub struct ApplicationSettings {
     /// language setting and no supported `Accept-Language` (`en` when absent).
     #[serde(default)]
     pub default_language: Lang,
+    /// The site's absolute URL, used in every link of a mail (e.g.
+    /// `https://tavoliere.example`); unset: `http://<host>:<the bound port>`.
+    #[serde(default)]
+    pub base_url: Option<String>,
 }
 
 fn default_shutdown_grace_seconds() -> u64 {

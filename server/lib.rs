@@ -6,6 +6,7 @@ pub mod config;
 pub mod domain;
 pub mod http;
 pub mod live;
+pub mod mail;
 pub mod startup;
 pub mod storage;
 pub mod tasks;

@@ -20,6 +20,7 @@ use crate::http::availability::{self, DatabaseHealth};
 use crate::http::limits::{LoginLimiter, PasswordHashing};
 use crate::http::{self, AppState};
 use crate::live;
+use crate::mail;
 use crate::storage::{self, embedded::EmbeddedPostgres};
 
 /// What can be swapped for tests: the time source and the database pool.
@@ -46,6 +47,8 @@ pub struct Application {
     live_flag_every: Option<Duration>,
     password_hashing: Arc<PasswordHashing>,
     shutdown_grace: Duration,
+    mail_sender: Option<(mail::sender::Sender, Duration)>,
+    mail_settings: crate::config::MailSettings,
 }
 
 impl Application {
@@ -82,17 +85,41 @@ impl Application {
             games: Arc::default(),
             tokens: Arc::default(),
             rooms: Arc::default(),
+            ratings: Arc::new(settings.ratings.clone()),
         };
         let database_health = DatabaseHealth::new(domain.pool.clone());
+        let base_url = settings
+            .application
+            .base_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}:{port}", settings.application.host));
+        let key = storage::outbox::signing_key(&domain.pool).await?;
+        let mailer = mail::Mailer::new(&settings.mail, base_url, key)?;
+        if !mailer.has_relay() {
+            tracing::info!("no SMTP relay configured ([mail] smtp_url): mails are logged and listed on /admin/outbox, not sent");
+        }
+        let mail_sender = match settings.mail.poll_interval_ms {
+            0 => None,
+            ms => Some((
+                mail::sender::Sender::new(
+                    domain.clone(),
+                    mailer.clone(),
+                    settings.application.default_language,
+                ),
+                Duration::from_millis(ms),
+            )),
+        };
         let state = AppState {
             database_health: Arc::clone(&database_health),
             domain: domain.clone(),
             login_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
+            reset_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
             password_hashing: Arc::new(PasswordHashing::new(settings.auth.password_hash_memory_mib)),
             client_address_header: client_address_header(&settings)?,
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
             default_language: settings.application.default_language,
             token_lifetime_days: settings.auth.token_lifetime_days,
+            mail: Arc::new(mailer),
         };
         let live = Arc::clone(&state.live);
         // Every change made on this instance reaches its sockets directly.
@@ -137,6 +164,8 @@ impl Application {
             live_flag_every,
             password_hashing,
             shutdown_grace: Duration::from_secs(settings.application.shutdown_grace_seconds),
+            mail_sender,
+            mail_settings: settings.mail.clone(),
         })
     }
 
@@ -205,6 +234,19 @@ impl Application {
                 stop_rx.clone(),
             ))
         });
+        let mail_sender = self
+            .mail_sender
+            .take()
+            .map(|(sender, every)| tokio::spawn(mail::sender::run(sender, every, stop_rx.clone())));
+        let mail_alarms = match self.mail_settings.alarm_interval_seconds {
+            0 => None,
+            seconds => Some(tokio::spawn(mail::alarms::run(
+                self.domain.clone(),
+                self.mail_settings.clone(),
+                Duration::from_secs(seconds),
+                stop_rx.clone(),
+            ))),
+        };
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
         let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
@@ -246,7 +288,10 @@ impl Application {
         let cleanup = async move {
             // The moves answered so far are announced to the other instances.
             domain.announcer.flush().await;
-            for task in [sweeper, live_flagger, live_resync, supervisor].into_iter().flatten() {
+            for task in [sweeper, live_flagger, live_resync, supervisor, mail_sender, mail_alarms]
+                .into_iter()
+                .flatten()
+            {
                 let _ = task.await;
             }
             let _ = session_cleaner.await;

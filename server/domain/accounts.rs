@@ -112,6 +112,17 @@ impl From<AccountRow> for Account {
 /// Minimum password length.
 const MIN_PASSWORD_CHARS: usize = 8;
 
+/// Refuses a password shorter than the minimum.
+///
+/// # Errors
+/// [`DomainError::Invalid`] naming the minimum.
+pub fn check_password_length(password: &SecretString) -> DomainResult<()> {
+    if password.expose_secret().chars().count() < MIN_PASSWORD_CHARS {
+        return Err(DomainError::Invalid(format!("a password has at least {MIN_PASSWORD_CHARS} characters")));
+    }
+    Ok(())
+}
+
 /// Hashes `password` with argon2id on the blocking pool.
 ///
 /// # Errors
@@ -150,9 +161,7 @@ pub async fn register(
     password: SecretString,
     role: Role,
 ) -> DomainResult<Account> {
-    if password.expose_secret().chars().count() < MIN_PASSWORD_CHARS {
-        return Err(DomainError::Invalid(format!("a password has at least {MIN_PASSWORD_CHARS} characters")));
-    }
+    check_password_length(&password)?;
     let hash = hash_password(password).await?;
     let id = storage::insert_account(pool, username.as_str(), &hash, role.as_str()).await?;
     Ok(Account { id, username: username.as_str().to_owned(), role })

@@ -1,6 +1,8 @@
 //! Challenges: an invitation to a game (to a named opponent or open to anyone) that
 //! becomes a game when accepted.
 
+use crate::domain::notifications::Kind;
+use crate::storage::notifications;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -65,6 +67,12 @@ pub struct NewChallenge {
     /// Whether leave stops the clocks (default yes).
     #[serde(default = "default_true")]
     pub vacation_allowed: bool,
+    /// Whether the game is rated (default no): its end changes both players' Glicko-2
+    /// ratings in the variant and pool (correspondence or live, by the time control).
+    /// Only games of two players from the standard start without a handicap can be rated
+    /// (`challenge.unrated-setup` otherwise).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 fn default_seat() -> SeatChoice {
@@ -104,6 +112,8 @@ pub struct ChallengeView {
     pub time_control: TimeControl,
     /// Whether leave stops the clocks.
     pub vacation_allowed: bool,
+    /// Whether the game will be rated.
+    pub rated: bool,
     /// `open`, `accepted`, `declined` or `cancelled`.
     pub status: String,
     /// The game, once accepted.
@@ -138,6 +148,9 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     let start_position = new.start_position.as_deref().map(str::trim).filter(|s| !s.is_empty());
     // The rules judge the start position now, so that accepting cannot fail on it.
     rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position, seats as usize)?;
+    if new.rated {
+        super::ratings::check_rateable(variant, handicap.as_deref(), start_position, seats)?;
+    }
     let start_position = start_position.map(str::to_owned);
     let control = new.time_control.validate()?;
     let opponent_id = match new.opponent.as_deref() {
@@ -152,6 +165,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         }
         None => None,
     };
+    let now = domain.clock.now();
     let new_row = storage::NewChallengeRow {
         challenger_id,
         opponent_id,
@@ -163,9 +177,19 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         challenger_seat: new.color.as_str(),
         time_control: control,
         vacation_allowed: new.vacation_allowed,
-        created_at: domain.clock.now(),
+        created_at: now,
+        rated: new.rated,
     };
-    let id = storage::insert(&domain.pool, &new_row).await?;
+    let mut tx = domain.pool.begin().await?;
+    let id = storage::insert(&mut *tx, &new_row).await?;
+    if let Some(opponent_id) = opponent_id {
+        // The challenged player is told in the challenge's transaction (#17 §2).
+        let challenger = super::accounts::account_by_id(&domain.pool, challenger_id).await?;
+        let details = serde_json::json!({"from": challenger.username, "variant": variant.name()});
+        let about = notifications::About { challenge_id: Some(id), ..notifications::About::default() };
+        notifications::notify(&mut tx, opponent_id, Kind::Challenge, &about, details, now).await?;
+    }
+    tx.commit().await?;
     get(domain, id).await
 }
 
@@ -249,7 +273,15 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
         &accounts,
     )
     .await?;
+    if row.rated {
+        crate::storage::ratings::mark_game_rated(&mut tx, game_id).await?;
+    }
     storage::mark_accepted(&mut tx, challenge_id, game_id, account_id).await?;
+    // The players who were waiting hear that the game started (#17 §2).
+    let details = serde_json::json!({"challenge": challenge_id});
+    let now = domain.clock.now();
+    notifications::notify_players(&mut tx, game_id, Kind::ChallengeAccepted, Some(account_id), details, now)
+        .await?;
     tx.commit().await?;
     Ok(Accepted::Game { game_id, seat_count: row.seat_count })
 }

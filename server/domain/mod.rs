@@ -3,12 +3,18 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod archive;
 pub mod challenges;
 pub mod clock;
+pub mod email;
 pub mod error;
 pub mod games;
+pub mod home;
 pub mod imports;
+pub mod notifications;
+pub mod players;
 pub mod preferences;
+pub mod ratings;
 pub mod rules_adapter;
 pub mod time_control;
 pub mod timeouts;
@@ -38,6 +44,8 @@ pub struct Domain {
     /// This instance's live sockets, which get the view of every change made here at
     /// once (see [`LocalRooms`]).
     pub rooms: Arc<LocalRooms>,
+    /// The rating system's settings (see [`ratings`]).
+    pub ratings: Arc<crate::config::RatingSettings>,
 }
 
 /// The sockets of this instance watching games (`crate::live::Hub`), as the domain sees

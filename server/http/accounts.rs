@@ -1,15 +1,17 @@
-//! `POST /api/accounts`: register; `GET /api/accounts/me`: who am I.
+//! `POST /api/accounts`: register; `GET/PATCH /api/accounts/me`: who am I, and my e-mail
+//! address; `GET /api/admin/accounts/{username}`: an account as an admin sees it.
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use secrecy::SecretString;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::auth::AuthUser;
-use super::error::ApiResult;
+use super::error::{ApiError, ApiResult};
 use super::extract::Json;
 use super::AppState;
 use crate::domain::accounts::{self, Account, Role, Username};
+use crate::domain::email;
 
 /// Registration request.
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -19,6 +21,29 @@ pub struct Register {
     /// At least 8 characters.
     #[schema(value_type = String, format = Password)]
     password: SecretString,
+    /// An e-mail address (optional): a verification mail is sent to it.
+    #[serde(default)]
+    email: Option<String>,
+}
+
+/// The caller's account with its e-mail address (never shown to other users).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Me {
+    /// The account.
+    #[serde(flatten)]
+    account: Account,
+    /// The address and whether it is verified.
+    #[serde(flatten)]
+    address: email::Address,
+}
+
+/// A change of the caller's account.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccountPatch {
+    /// The new address (`null` or `""` removes it); a verification mail is sent to it,
+    /// and nothing else is until its link is followed.
+    email: Option<String>,
 }
 
 #[utoipa::path(
@@ -26,21 +51,30 @@ pub struct Register {
     path = "/api/accounts",
     tag = "accounts",
     request_body = Register,
-    responses((status = 201, description = "created", body = Account))
+    responses((status = 201, description = "created", body = Me))
 )]
-/// Creates a player account.
+/// Creates a player account (with an optional e-mail address, verified by mail).
 #[tracing::instrument(skip_all)]
 pub async fn register(
     State(state): State<AppState>,
     Json(body): Json<Register>,
-) -> ApiResult<(StatusCode, Json<Account>)> {
+) -> ApiResult<(StatusCode, Json<Me>)> {
     let username = Username::parse(&body.username)?;
+    // A bad address is refused before the account exists.
+    let address = match body.email.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => Some(email::parse_address(text)?),
+    };
     let pool = state.domain.pool.clone();
     let account = state
         .password_hashing
         .run(async move { accounts::register(&pool, &username, body.password, Role::Player).await })
         .await??;
-    Ok((StatusCode::CREATED, Json(account)))
+    let address = match address {
+        Some(text) => email::set_address(&state.domain, account.id, Some(&text)).await?,
+        None => email::address(&state.domain, account.id).await?,
+    };
+    Ok((StatusCode::CREATED, Json(Me { account, address })))
 }
 
 #[utoipa::path(
@@ -48,9 +82,63 @@ pub async fn register(
     path = "/api/accounts/me",
     tag = "accounts",
     security(("bearer" = []), ("session" = [])),
-    responses((status = 200, description = "the caller", body = Account))
+    responses((status = 200, description = "the caller", body = Me))
 )]
-/// The signed-in account.
-pub async fn me(AuthUser(account): AuthUser) -> Json<Account> {
-    Json(account)
+/// The signed-in account, with its e-mail address.
+pub async fn me(State(state): State<AppState>, AuthUser(account): AuthUser) -> ApiResult<Json<Me>> {
+    let address = email::address(&state.domain, account.id).await?;
+    Ok(Json(Me { account, address }))
+}
+
+#[utoipa::path(
+    patch,
+    path = "/api/accounts/me",
+    tag = "accounts",
+    request_body = AccountPatch,
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the caller after the change", body = Me))
+)]
+/// Sets the caller's e-mail address and sends the verification mail to it (a plain GET
+/// of the mail's link verifies it).
+#[tracing::instrument(skip_all)]
+pub async fn update(
+    State(state): State<AppState>,
+    AuthUser(account): AuthUser,
+    Json(patch): Json<AccountPatch>,
+) -> ApiResult<Json<Me>> {
+    let address = email::set_address(&state.domain, account.id, patch.email.as_deref()).await?;
+    Ok(Json(Me { account, address }))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/admin/accounts/{username}",
+    tag = "admin",
+    params(("username" = String, Path, description = "The account's name")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the account with its address", body = Me))
+)]
+/// An account as an admin sees it, with its e-mail address (admins only).
+pub async fn show_for_admin(
+    State(state): State<AppState>,
+    AuthUser(caller): AuthUser,
+    Path(username): Path<String>,
+) -> ApiResult<Json<Me>> {
+    require_admin(&caller)?;
+    let id = accounts::account_id_by_username(&state.domain.pool, &username).await?;
+    let account = accounts::account_by_id(&state.domain.pool, id).await?;
+    let address = email::address(&state.domain, id).await?;
+    Ok(Json(Me { account, address }))
+}
+
+/// Refuses anyone but an admin (403).
+///
+/// # Errors
+/// 403 for players and directors.
+pub fn require_admin(caller: &Account) -> ApiResult<()> {
+    if caller.role == Role::Admin {
+        Ok(())
+    } else {
+        Err(ApiError::from(crate::domain::DomainError::Forbidden("only an admin may do this".to_owned())))
+    }
 }

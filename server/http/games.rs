@@ -1,12 +1,15 @@
 //! `/api/games`: show, list, moves (and dry runs), resign, draw offers, abort.
 
-use axum::extract::State;
-use axum::http::StatusCode;
+use axum::extract::{RawQuery, State};
+use axum::http::header::LINK;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::auth::{AuthUser, MaybeAuthUser};
 use super::error::ApiResult;
 use super::extract::{Json, Path, Query};
+use crate::domain::archive::{self, ArchiveQuery};
 use crate::domain::games::{self, GameStatus, GameSummary, GameView, MoveCheck, SeriesOptions};
 use crate::domain::{preferences, Domain, DomainError};
 
@@ -49,13 +52,11 @@ pub struct ShowQuery {
     notation: Option<String>,
 }
 
-/// Filters of the game list.
+/// The status filter of the game list.
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// Whose games (default: the caller).
-    player: Option<String>,
-    /// Only games with this status.
+    /// Only games with this status (`active`, `finished`, `aborted`).
     status: Option<String>,
 }
 
@@ -63,23 +64,30 @@ pub struct ListQuery {
     get,
     path = "/api/games",
     tag = "games",
-    params(ListQuery),
+    params(ListQuery, ArchiveQuery),
     security((), ("bearer" = []), ("session" = [])),
-    responses((status = 200, description = "the games", body = Vec<GameSummary>))
+    responses((
+        status = 200,
+        description = "the games: a player's games, their turn first; with `status=finished` or any \
+                       filter of the archive (opponent, variant, result, reason, from, to, tournament, \
+                       rated, cursor, limit) the archive's finished games, newest first, a page at a \
+                       time",
+        body = Vec<GameSummary>,
+        headers(
+            ("Link" = String, description = "`<...&cursor=...>; rel=\"next\"`: the next page of an archive search"),
+            ("X-Next-Cursor" = String, description = "the `cursor` of the next page of an archive search"),
+        )
+    ))
 )]
-/// A player's games (default: the caller's), their turn first.
+/// A player's games (default: the caller's), their turn first; or a page of the archive
+/// of finished games (every game when neither a player is named nor anyone signed in).
 pub async fn list(
     State(domain): State<Domain>,
     MaybeAuthUser(me): MaybeAuthUser,
     Query(query): Query<ListQuery>,
-) -> ApiResult<Json<Vec<GameSummary>>> {
-    let player = match (query.player, me) {
-        (Some(player), _) => player,
-        (None, Some(me)) => me.username,
-        (None, None) => {
-            return Err(DomainError::Invalid("name a player: ?player=<username>".to_owned()).into())
-        }
-    };
+    Query(mut search): Query<ArchiveQuery>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Response> {
     let status = match query.status.as_deref().map(str::parse::<GameStatus>) {
         None => None,
         Some(Ok(status)) => Some(status),
@@ -89,7 +97,42 @@ pub async fn list(
             return Err(DomainError::Invalid(format!("unknown status {s:?} ({known})")).into());
         }
     };
-    Ok(Json(games::list_for_player(&domain, &player, status).await?))
+    let named = search.player.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(str::to_owned);
+    let player = named.or_else(|| me.map(|me| me.username));
+    if search.is_search() || status == Some(GameStatus::Finished) {
+        if status.is_some_and(|s| s != GameStatus::Finished) {
+            let detail = "the archive's filters search finished games: leave out status or ask for finished";
+            return Err(DomainError::Invalid(detail.to_owned()).into());
+        }
+        search.player = player;
+        let page = archive::search(&domain, &search).await?;
+        let mut response = Json(page.games).into_response();
+        if let Some(next) = page.next {
+            let kept: Vec<&str> = raw
+                .as_deref()
+                .unwrap_or("")
+                .split('&')
+                .filter(|p| !p.is_empty() && !p.starts_with("cursor="))
+                .collect();
+            let mut query = kept.join("&");
+            if !query.is_empty() {
+                query.push('&');
+            }
+            // The cursor is digits and a hyphen: nothing to escape.
+            let link = format!("</api/games?{query}cursor={next}>; rel=\"next\"");
+            let headers = response.headers_mut();
+            headers.insert(LINK, HeaderValue::from_str(&link).map_err(|e| DomainError::Internal(e.into()))?);
+            headers.insert(
+                "x-next-cursor",
+                HeaderValue::from_str(&next).map_err(|e| DomainError::Internal(e.into()))?,
+            );
+        }
+        return Ok(response);
+    }
+    let Some(player) = player else {
+        return Err(DomainError::Invalid("name a player: ?player=<username>".to_owned()).into());
+    };
+    Ok(Json(games::list_for_player(&domain, &player, status).await?).into_response())
 }
 
 /// A move submission.

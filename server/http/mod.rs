@@ -12,8 +12,11 @@ pub mod games;
 pub mod health;
 pub mod imports;
 pub mod limits;
+pub mod notifications;
 pub mod openapi;
 pub mod pages;
+pub mod password_reset;
+pub mod players;
 pub mod preferences;
 pub mod rounds;
 pub mod router;
@@ -40,6 +43,8 @@ pub struct AppState {
     pub domain: Domain,
     /// Failed-login counter.
     pub login_limiter: Arc<LoginLimiter>,
+    /// Password reset requests, limited as logins are (per address mailed, per client).
+    pub reset_limiter: Arc<LoginLimiter>,
     /// The bound on password hashes computed at once.
     pub password_hashing: Arc<PasswordHashing>,
     /// The header a trusted proxy puts the client's address in, if configured
@@ -53,6 +58,8 @@ pub struct AppState {
     pub token_lifetime_days: u32,
     /// Whether the database answered its last probe.
     pub database_health: Arc<availability::DatabaseHealth>,
+    /// Mail: the relay and the signed links (#17).
+    pub mail: Arc<crate::mail::Mailer>,
 }
 
 impl FromRef<AppState> for Arc<availability::DatabaseHealth> {

@@ -64,6 +64,7 @@ const ERROR_RESPONSE: &str = "Error";
         (name = "games", description = "Correspondence games"),
         (name = "live", description = "Live games over WebSocket"),
         (name = "tournaments", description = "Tournaments, sections, directors' decisions, tables"),
+        (name = "players", description = "Public profiles, ratings and leaderboards"),
     )
 )]
 struct Frame;

@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, challenges, desk, games, health, imports, preferences, rounds, session, tables, tokens,
-    tournaments, vacation, AppState,
+    accounts, admin, challenges, desk, games, health, imports, notifications, password_reset, players,
+    preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -45,7 +45,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(openapi::document))
         // Accounts, sessions, leave.
         .routes(routes!(accounts::register))
-        .routes(routes!(accounts::me))
+        .routes(routes!(accounts::me, accounts::update))
+        .routes(routes!(password_reset::request))
+        .routes(routes!(password_reset::confirm))
         .routes(routes!(preferences::show, preferences::update))
         .routes(routes!(tokens::list, tokens::create))
         .routes(routes!(tokens::revoke))
@@ -57,6 +59,12 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(admin::accounts))
         .routes(routes!(admin::update_account))
         .routes(routes!(admin::audit))
+        // Notifications and mail (#17).
+        .routes(routes!(notifications::list))
+        .routes(routes!(notifications::mark_read))
+        .routes(routes!(notifications::settings, notifications::change_settings))
+        .routes(routes!(notifications::outbox))
+        .routes(routes!(accounts::show_for_admin))
         // Challenges and games.
         .routes(routes!(challenges::list, challenges::create))
         .routes(routes!(challenges::show))
@@ -97,6 +105,10 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(rounds::rounds))
         .routes(routes!(desk::desk))
         .routes(routes!(rounds::games_file))
+        // Players: profiles, rating histories, leaderboards (issue 18).
+        .routes(routes!(players::show))
+        .routes(routes!(players::history))
+        .routes(routes!(players::leaderboard))
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
         .merge(tables::routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
+use super::accounts::{parse_accounts, AccountChannels, AccountSubscription, NOTIFICATION_CHANNEL};
 use super::presence::Presence;
 use super::socket::SocketCounts;
 use crate::config::LiveSettings;
@@ -79,6 +80,8 @@ pub struct Hub {
     presence: Option<Presence>,
     /// The open sockets per client address and per account (their limits).
     sockets: Arc<SocketCounts>,
+    /// The signed-in sockets' accounts, told their unread notification count (#17).
+    accounts: Arc<AccountChannels>,
 }
 
 /// A socket's place in a game's room; leaving happens on drop.
@@ -112,12 +115,26 @@ impl Hub {
     /// whose watcher counts are shared with the other instances on the database.
     pub fn new(domain: Domain, settings: LiveSettings) -> Hub {
         let presence = Some(Presence::new(settings.presence_heartbeat_seconds));
-        Hub { domain, rooms: Mutex::new(HashMap::new()), settings, presence, sockets: Arc::default() }
+        Hub {
+            domain,
+            rooms: Mutex::new(HashMap::new()),
+            settings,
+            presence,
+            sockets: Arc::default(),
+            accounts: Arc::default(),
+        }
     }
 
     /// A hub that counts only its own sockets and never touches the presence table.
     pub fn alone(domain: Domain, settings: LiveSettings) -> Hub {
-        Hub { domain, rooms: Mutex::new(HashMap::new()), settings, presence: None, sockets: Arc::default() }
+        Hub {
+            domain,
+            rooms: Mutex::new(HashMap::new()),
+            settings,
+            presence: None,
+            sockets: Arc::default(),
+            accounts: Arc::default(),
+        }
     }
 
     /// This instance's part in the shared watcher counts.
@@ -138,6 +155,22 @@ impl Hub {
     /// The domain services.
     pub fn domain(&self) -> &Domain {
         &self.domain
+    }
+
+    /// Subscribes a signed-in socket to its account's unread notification count.
+    pub fn subscribe_account(&self, account_id: i64) -> AccountSubscription {
+        self.accounts.subscribe(account_id)
+    }
+
+    /// Reads and tells the unread counts of the accounts announced on
+    /// [`NOTIFICATION_CHANNEL`] that have sockets here.
+    async fn notifications_changed(&self, accounts: Vec<i64>) {
+        for account_id in accounts.into_iter().filter(|a| self.accounts.has(*a)) {
+            match crate::storage::notifications::unread(&self.domain.pool, account_id).await {
+                Ok(unread) => self.accounts.tell(account_id, unread),
+                Err(error) => tracing::warn!(%error, "live: cannot read an unread count"),
+            }
+        }
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Arc<Room>>> {
@@ -409,6 +442,8 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
                     Ok(Some(notification)) => {
                         if notification.channel() == TOKEN_CHANNEL {
                             hub.domain.tokens.forget_announced(notification.payload());
+                        } else if notification.channel() == NOTIFICATION_CHANNEL {
+                            hub.notifications_changed(parse_accounts(notification.payload())).await;
                         } else if notification.channel() == WATCHERS_CHANNEL {
                             if let Some(change) = WatchersChanged::parse(notification.payload()) {
                                 hub.watchers_changed(change);
@@ -450,6 +485,7 @@ mod tests {
             games: Arc::default(),
             tokens: Arc::default(),
             rooms: Arc::default(),
+            ratings: Arc::default(),
         };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }

@@ -33,6 +33,7 @@
 //! (turn start to move receipt); the bound of what a client's network delay can cost
 //! is therefore its one-way delay, documented in `docs/live-protocol.md`.
 
+pub mod accounts;
 pub mod hub;
 pub mod presence;
 pub mod protocol;

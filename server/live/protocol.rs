@@ -138,6 +138,11 @@ pub enum ServerMessage<'a> {
         /// Why a game law ended it, as in the game state's `ruling` (`null` otherwise).
         ruling: Option<&'a tavoliere_rules::game::Ruling>,
     },
+    /// The signed-in account's unread notifications (on connect, and when they change).
+    Notifications {
+        /// Unread notifications (`GET /api/notifications` lists them).
+        unread: i64,
+    },
     /// The number of watchers changed.
     Watchers {
         /// Sockets watching the game, on every instance.

@@ -172,6 +172,13 @@ impl Connection {
                 return;
             }
         }
+        // A signed-in socket hears its unread notification count (#17).
+        let mut account = self.me.as_ref().map(|me| self.hub.subscribe_account(me.id));
+        if let Some(me) = &self.me {
+            if let Ok(unread) = crate::storage::notifications::unread(&self.hub.domain().pool, me.id).await {
+                out.push(ServerMessage::Notifications { unread }.to_text());
+            }
+        }
         let idle = Duration::from_secs(self.hub.settings().idle_timeout_seconds.max(1));
         loop {
             for text in out.drain(..) {
@@ -211,6 +218,12 @@ impl Connection {
                     // Pings are answered by the WebSocket layer; they keep the socket alive.
                     Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
                 },
+                Some(unread) = async {
+                    match account.as_mut() {
+                        Some(account) => account.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => out.push(ServerMessage::Notifications { unread }.to_text()),
                 event = subscription.recv() => match event {
                     Ok(RoomEvent::Changed(view)) => {
                         self.apply(&view, &mut out);

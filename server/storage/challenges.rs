@@ -22,6 +22,7 @@ pub(crate) struct ChallengeRow {
     pub(crate) vacation_allowed: bool,
     pub(crate) status: String,
     pub(crate) seat_count: i32,
+    pub(crate) rated: bool,
 }
 
 /// A challenge to insert.
@@ -37,12 +38,13 @@ pub(crate) struct NewChallengeRow<'a> {
     pub(crate) time_control: TimeControl,
     pub(crate) vacation_allowed: bool,
     pub(crate) created_at: OffsetDateTime,
+    pub(crate) rated: bool,
 }
 
 const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as challenger,
     op.username as opponent, c.variant, c.ruleset, c.handicap, c.start_position, c.seat_count,
     c.challenger_seat as color, c.time_control, c.vacation_allowed, c.status, c.game_id,
-    c.created_at,
+    c.created_at, c.rated,
     array[ch.username] || array(select a.username from challenge_entrant e
         join account a using (account_id) where e.challenge_id = c.challenge_id
         order by e.joined_at, a.username) as entrants
@@ -50,11 +52,15 @@ const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as chal
     left join account op on op.account_id = c.opponent_id"#;
 
 /// Inserts a challenge → its id.
-pub(crate) async fn insert(pool: &PgPool, new: &NewChallengeRow<'_>) -> sqlx::Result<i64> {
+pub(crate) async fn insert(
+    executor: impl sqlx::PgExecutor<'_>,
+    new: &NewChallengeRow<'_>,
+) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         r#"insert into challenge (challenger_id, opponent_id, variant, ruleset, handicap,
-               seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+               seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position,
+               rated)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
            returning challenge_id"#,
     )
     .bind(new.challenger_id)
@@ -68,7 +74,8 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewChallengeRow<'_>) -> sqlx::Re
     .bind(new.vacation_allowed)
     .bind(new.created_at)
     .bind(new.start_position)
-    .fetch_one(pool)
+    .bind(new.rated)
+    .fetch_one(executor)
     .await
 }
 
@@ -98,7 +105,7 @@ pub(crate) async fn lock(
 ) -> sqlx::Result<Option<ChallengeRow>> {
     sqlx::query_as::<_, ChallengeRow>(
         r#"select challenger_id, opponent_id, variant, ruleset, handicap, start_position, challenger_seat,
-                  time_control, vacation_allowed, status, seat_count
+                  time_control, vacation_allowed, status, seat_count, rated
            from challenge where challenge_id = $1 for update"#,
     )
     .bind(challenge_id)

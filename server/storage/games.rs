@@ -31,11 +31,13 @@ pub struct GameRow {
     pub(crate) tournament_id: Option<i64>,
     /// Bumped by every change of the row (migration 000800): see [`submit_move`].
     pub(crate) revision: i64,
+    /// Whether the game is rated (issue 18 §1).
+    pub(crate) rated: bool,
 }
 
 pub(crate) const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_position, seat_count, status,
     result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at,
-    draw_offer_seat, tournament_id, revision"#;
+    draw_offer_seat, tournament_id, revision, rated"#;
 
 /// A seat row joined with its account.
 #[derive(Debug, Clone, sqlx::FromRow, serde::Deserialize)]
@@ -55,6 +57,11 @@ pub(crate) struct SeatRow {
     /// Whether the account has leave that ends after the current turn began: only then is
     /// the leave itself read (most moves need no vacation query).
     pub(crate) has_leave: bool,
+    /// A rated game's rating of the seat's player when it ended, the rating after and the
+    /// deviation before (null until a rated game ends).
+    pub(crate) rating_before: Option<f64>,
+    pub(crate) rating_after: Option<f64>,
+    pub(crate) deviation_before: Option<f64>,
 }
 
 impl SeatRow {
@@ -82,7 +89,8 @@ pub(crate) const SEAT_COLUMNS: &str = r#"s.seat, coalesce(s.account_id, 0) as ac
     coalesce(a.username, s.player_name) as username, s.remaining_ms, s.moves_made,
     s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
     exists(select 1 from vacation v
-           where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave"#;
+           where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave,
+    s.rating_before, s.rating_after, s.deviation_before"#;
 
 pub(crate) async fn load_seats(
     tx: &mut Transaction<'_, Postgres>,
@@ -163,6 +171,9 @@ pub(crate) struct MoveWrite {
     pub(crate) position_key: i64,
     pub(crate) now: OffsetDateTime,
     pub(crate) game_over: bool,
+    /// The account told "your move" in the move's own statement (#17: a correspondence
+    /// game going on, another player to move), if any.
+    pub(crate) notify_account: Option<i64>,
 }
 
 /// Stores a move (every move of a series), the mover's clock and the game's turn in one
@@ -196,6 +207,11 @@ pub(crate) async fn write_move(
            ), charged as (
                update game_seat set remaining_ms = $8, moves_made = moves_made + 1
                where game_id = $1 and seat = $4 and exists (select 1 from turned)
+           ), notified as (
+               -- The outbox row of "your move" (#17 §2): committed with the move or not at all.
+               insert into notification (account_id, kind, game_id, details, created_at)
+               select $16, 'your-move', $1, jsonb_build_object('ply', $12::int), $7
+               where $16::bigint is not null and exists (select 1 from turned)
            )
            select revision from turned"#,
     )
@@ -214,6 +230,7 @@ pub(crate) async fn write_move(
     .bind(revision)
     .bind(leave_guard)
     .bind(turn_started_at)
+    .bind(write.notify_account)
     .fetch_optional(&mut *connection)
     .await?)
 }
@@ -249,6 +266,25 @@ pub struct GameSummary {
     /// Current deadline.
     #[serde(with = "time::serde::rfc3339::option")]
     pub deadline: Option<OffsetDateTime>,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// Why it ended, once over.
+    pub reason: Option<GameReason>,
+    /// When it ended, once over.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub finished_at: Option<OffsetDateTime>,
+}
+
+/// The columns of a [`GameSummary`] of game `g`, for the player whose seat is `mine`
+/// (`your_turn` is false without one).
+pub(crate) fn summary_columns(your_turn: &str) -> String {
+    format!(
+        r#"g.game_id as id, g.variant, g.status, g.current_ply as ply, {your_turn} as your_turn,
+           array(select coalesce(a.username, s.player_name) from game_seat s
+                 left join account a on a.account_id = s.account_id
+                 where s.game_id = g.game_id order by s.seat) as players,
+           g.result, g.deadline, g.rated, g.reason, g.finished_at"#
+    )
 }
 
 /// The games of `account_id` (with `status` if given), those where it is their turn first
@@ -258,17 +294,14 @@ pub(crate) async fn games_of(
     account_id: i64,
     status: Option<GameStatus>,
 ) -> sqlx::Result<Vec<GameSummary>> {
-    sqlx::query_as::<_, GameSummary>(
-        r#"select g.game_id as id, g.variant, g.status, g.current_ply as ply,
-                  (g.status = 'active' and g.turn_seat = mine.seat) as your_turn,
-                  array(select a.username from game_seat s join account a using (account_id)
-                        where s.game_id = g.game_id order by s.seat) as players,
-                  g.result, g.deadline
+    sqlx::query_as::<_, GameSummary>(&format!(
+        r#"select {}
            from game g join game_seat mine on mine.game_id = g.game_id and mine.account_id = $1
            where ($2::text is null or g.status = $2)
            order by your_turn desc, g.deadline asc nulls last, g.game_id desc
            limit 200"#,
-    )
+        summary_columns("(g.status = 'active' and g.turn_seat = mine.seat)")
+    ))
     .bind(account_id)
     .bind(status)
     .fetch_all(pool)

@@ -1,16 +1,24 @@
 //! PostgreSQL: the pool, the migrations runner and the embedded private cluster.
 
 pub mod accounts;
+pub mod alarms;
+pub mod archive;
 pub mod challenges;
 pub mod desk;
+pub mod email;
 pub mod embedded;
 pub mod endings;
 pub mod games;
 pub mod health;
+pub mod home;
 pub mod imports;
+pub mod notifications;
 pub mod notify;
+pub mod outbox;
+pub mod players;
 pub mod preferences;
 pub mod presence;
+pub mod ratings;
 pub mod sections;
 pub mod supervise;
 pub mod tournaments;

@@ -215,7 +215,14 @@ async fn send_announcements(
 /// The database is unreachable.
 pub async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
-    listener.listen_all([GAME_CHANNEL, WATCHERS_CHANNEL, TOKEN_CHANNEL]).await?;
+    listener
+        .listen_all([
+            GAME_CHANNEL,
+            WATCHERS_CHANNEL,
+            TOKEN_CHANNEL,
+            crate::live::accounts::NOTIFICATION_CHANNEL,
+        ])
+        .await?;
     Ok(listener)
 }
 

@@ -2,6 +2,7 @@
 //! tokens. The route handlers are in [`crate::http::pages`].
 
 pub mod board;
+pub mod chart;
 pub mod i18n;
 pub mod records;
 pub mod ruling;

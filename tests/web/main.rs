@@ -4,10 +4,13 @@
 
 mod admin;
 mod browser;
+mod browser_home;
 mod desk_pages;
 mod game_page;
+mod home;
 mod import;
 mod live_kingdoms;
 mod pages;
 mod settings;
+mod small_things;
 mod support;

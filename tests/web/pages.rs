@@ -100,7 +100,9 @@ async fn a_script_username_is_escaped_and_kept_with_an_error_by_the_field() {
 async fn signup_login_logout_and_the_dashboard() {
     let app = TestApp::spawn().await;
     let mut browser = app.browser();
-    assert_eq!(browser.get("/").await.location(), "/login", "the dashboard needs a session");
+    let home = browser.get("/").await;
+    assert_eq!(home.status, StatusCode::OK, "a visitor gets the home page, not the login form");
+    assert!(home.body.contains(r#"id="intro""#) && !home.body.contains(r#"id="my-turn""#));
     browser.sign_up("carla").await;
     let dashboard = browser.get("/").await;
     assert_eq!(dashboard.status, StatusCode::OK);
@@ -110,7 +112,8 @@ async fn signup_login_logout_and_the_dashboard() {
     }
     let out = browser.post("/logout", &[("csrf", &dashboard.csrf())]).await;
     assert_eq!(out.status, StatusCode::SEE_OTHER);
-    assert_eq!(browser.get("/").await.location(), "/login");
+    let signed_out = browser.get("/").await;
+    assert!(signed_out.body.contains(r#"id="intro""#) && !signed_out.body.contains("my-turn"));
     let wrong =
         browser.submit("/login", "/login", &[("username", "carla"), ("password", "wrong password")]).await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);

@@ -239,6 +239,58 @@ impl Handicap {
         }
     }
 
+    /// Every handicap of a game (`"xiangqi"`, `"shogi"` or `"minishogi"`; none for the
+    /// others), smallest first as the spec lists them: the catalogue the server's
+    /// challenge form offers. Xiangqi's "moves" handicap is listed from 2 to 9 moves
+    /// (`parse` also reads up to `moves-20`).
+    pub fn catalogue(game: &str) -> Vec<Handicap> {
+        match game {
+            "xiangqi" => [
+                XiangqiHandicap::TwoMoves,
+                XiangqiHandicap::ThreeMoves,
+                XiangqiHandicap::Moves(4),
+                XiangqiHandicap::Moves(5),
+                XiangqiHandicap::Moves(6),
+                XiangqiHandicap::Moves(7),
+                XiangqiHandicap::Moves(8),
+                XiangqiHandicap::Moves(9),
+                XiangqiHandicap::HorseAndMove,
+                XiangqiHandicap::OneHorse,
+                XiangqiHandicap::Chariot,
+                XiangqiHandicap::TwoHorses,
+            ]
+            .into_iter()
+            .map(Handicap::Xiangqi)
+            .collect(),
+            "shogi" => [
+                ShogiHandicap::Lance,
+                ShogiHandicap::Bishop,
+                ShogiHandicap::Rook,
+                ShogiHandicap::RookLance,
+                ShogiHandicap::TwoPieces,
+                ShogiHandicap::FourPieces,
+                ShogiHandicap::SixPieces,
+            ]
+            .into_iter()
+            .map(Handicap::Shogi)
+            .collect(),
+            "minishogi" => [
+                MiniShogiLevel::ChooseColour,
+                MiniShogiLevel::TwoMoves,
+                MiniShogiLevel::PromotedRook,
+                MiniShogiLevel::PromotedBishop,
+                MiniShogiLevel::RookToLance,
+                MiniShogiLevel::ThreeMoves,
+                MiniShogiLevel::NoBishop,
+                MiniShogiLevel::NoRook,
+            ]
+            .into_iter()
+            .map(Handicap::MiniShogi)
+            .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Parses a handicap name for a game (`"xiangqi"`, `"shogi"` or `"minishogi"`).
     ///
     /// # Errors
@@ -323,6 +375,19 @@ impl FromStr for MiniShogiLevel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_catalogue_names_every_kind_of_handicap_once_and_parses_back() {
+        for (game, kinds) in [("xiangqi", 12), ("shogi", 7), ("minishogi", 8), ("flickering", 0)] {
+            let catalogue = Handicap::catalogue(game);
+            assert_eq!(catalogue.len(), kinds, "{game}");
+            let names: std::collections::HashSet<String> = catalogue.iter().map(Handicap::name).collect();
+            assert_eq!(names.len(), kinds, "{game}: no name twice");
+            for handicap in catalogue {
+                assert_eq!(Handicap::parse(game, &handicap.name()), Ok(handicap));
+            }
+        }
+    }
 
     #[test]
     fn every_handicap_name_parses_back() {

@@ -88,6 +88,21 @@ pub enum Ruleset {
 }
 
 impl Ruleset {
+    /// Every ruleset, each variant's default first (the catalogue the server's challenge
+    /// form offers).
+    pub const ALL: [Ruleset; 10] = [
+        Ruleset::Cxq(CxqLimits::STANDARD),
+        Ruleset::XiangqiBasic,
+        Ruleset::Shogi(ImpasseRule::TwentyFourPoints),
+        Ruleset::Shogi(ImpasseRule::TwentySevenDeclaration),
+        Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: false },
+        Ruleset::MiniShogi { repetition: MiniRepetitionRule::Aise, tournament: true },
+        Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, tournament: false },
+        Ruleset::MiniShogi { repetition: MiniRepetitionRule::Modern, tournament: true },
+        Ruleset::Flickering,
+        Ruleset::SevenKingdoms,
+    ];
+
     /// The canonical name of the ruleset, as stored by the server and read by `--ruleset`.
     pub fn name(&self) -> &'static str {
         match self {
@@ -228,6 +243,15 @@ mod tests {
         assert_eq!(limits.series_allowance(2), 12);
         assert_eq!(limits.series_allowance(3), 18);
         assert_eq!(limits.series_allowance(5), 18, "more than three pieces still allow 18");
+    }
+
+    #[test]
+    fn every_ruleset_is_in_the_catalogue_once() {
+        let names: std::collections::HashSet<&str> = Ruleset::ALL.iter().map(Ruleset::name).collect();
+        assert_eq!(names.len(), Ruleset::ALL.len());
+        for ruleset in Ruleset::ALL {
+            assert_eq!(ruleset.name().parse::<Ruleset>().map(|r| r.name()), Ok(ruleset.name()));
+        }
     }
 
     #[test]

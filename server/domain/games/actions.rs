@@ -2,6 +2,8 @@
 //! more seats; creating a game.
 
 use super::*;
+use crate::domain::notifications::Kind;
+use crate::storage::notifications;
 
 /// The seat `account_id` holds in the game, or why it may not act.
 pub(crate) fn seat_of(seats: &[SeatRow], account_id: i64) -> DomainResult<&SeatRow> {
@@ -134,6 +136,9 @@ pub async fn offer_draw(domain: &Domain, game_id: i64, account_id: i64) -> Domai
         None => {}
     }
     set_draw_offer(&mut tx, game_id, Some(mine)).await?;
+    let details = serde_json::json!({"ply": row.current_ply});
+    let now = domain.clock.now();
+    notifications::notify_players(&mut tx, game_id, Kind::DrawOffer, Some(account_id), details, now).await?;
     announce_and_commit(domain, tx, game_id).await
 }
 

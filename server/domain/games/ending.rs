@@ -3,6 +3,9 @@
 //! ([`announce`]).
 
 use super::*;
+use crate::domain::notifications::Kind;
+use crate::domain::ratings::{self, SeatRating};
+use crate::storage::notifications;
 
 /// How a game ends: the result, the reason and every seat's part.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,7 +98,44 @@ pub(crate) async fn finish(
     ending: &Ending,
     now: OffsetDateTime,
 ) -> DomainResult<bool> {
-    store_ending(tx, game_id, &ending.result, ending.reason, &ending.seats, now).await
+    Ok(finish_rated(tx, game_id, ending, now).await?.is_some())
+}
+
+/// [`finish`], with the rating changes it made: `None` when the game was over already,
+/// the changes of a rated game otherwise (empty for an unrated one). A rated game is rated
+/// here, in the transaction that ends it: only the one transaction whose guarded update
+/// ends the game rates it, so the ratings change once however many instances race to end
+/// it (issue 18 §1).
+pub(crate) async fn finish_rated(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    ending: &Ending,
+    now: OffsetDateTime,
+) -> DomainResult<Option<Vec<SeatRating>>> {
+    if !store_ending(tx, game_id, &ending.result, ending.reason, &ending.seats, now).await? {
+        return Ok(None);
+    }
+    tell_players_it_ended(tx, game_id, ending.reason, now).await?;
+    Ok(Some(ratings::rate_ending(tx, game_id, ending, now).await?))
+}
+
+/// The players' notifications of a game's end, in the ending's transaction (#17 §2): a
+/// director's decision (adjudication, forfeit, annulment) is told as such, every other
+/// end as "game ended" (the mail explains the ruling when a law ended it).
+async fn tell_players_it_ended(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    reason: GameReason,
+    now: OffsetDateTime,
+) -> DomainResult<()> {
+    let kind = match reason {
+        GameReason::Annulled | GameReason::Rules(EndReason::Adjudication | EndReason::Forfeit) => {
+            Kind::DirectorDecision
+        }
+        _ => Kind::GameEnd,
+    };
+    let details = serde_json::json!({"reason": reason.as_str()});
+    notifications::notify_players(tx, game_id, kind, None, details, now).await
 }
 
 /// Stops an active game without a result at `now` (`reason`: `aborted` by a player,
@@ -106,7 +146,11 @@ pub(crate) async fn stop(
     reason: GameReason,
     now: OffsetDateTime,
 ) -> DomainResult<bool> {
-    store_stop(tx, game_id, reason, now).await
+    let stopped = store_stop(tx, game_id, reason, now).await?;
+    if stopped {
+        tell_players_it_ended(tx, game_id, reason, now).await?;
+    }
+    Ok(stopped)
 }
 
 /// The one announcement of a committed change of a game, whatever made it (a move, an
@@ -148,8 +192,8 @@ pub(crate) async fn announce_and_commit(
     Ok(announce(domain, view))
 }
 
-/// The rows read before `finish`, as `finish` left them.
-pub(crate) fn end_rows(row: &mut GameRow, seats: &mut [SeatRow], ending: &Ending) {
+/// The rows read before `finish`, as `finish` left them (with the rating changes it made).
+pub(crate) fn end_rows(row: &mut GameRow, seats: &mut [SeatRow], ending: &Ending, rated: &[SeatRating]) {
     row.status = GameStatus::Finished;
     row.result = Some(ending.result.clone());
     row.reason = Some(ending.reason);
@@ -160,6 +204,11 @@ pub(crate) fn end_rows(row: &mut GameRow, seats: &mut [SeatRow], ending: &Ending
             seat.place = Some(end.place);
             seat.score = Some(end.score);
             seat.secondary_score = Some(end.secondary_score);
+        }
+        if let Some(change) = rated.iter().find(|r| r.seat == seat.seat) {
+            seat.rating_before = Some(change.before.rating);
+            seat.rating_after = Some(change.after.rating);
+            seat.deviation_before = Some(change.before.deviation);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The one move-submission function and its two paths (the copy, the row lock).
 
 use super::*;
+use crate::domain::ratings::SeatRating;
 
 /// Submits a move: the ONE function through which every transport plays a move.
 ///
@@ -76,6 +77,7 @@ pub(crate) async fn move_on_copy(
     let leave_guard: Vec<i64> =
         if row.vacation_allowed { seats.iter().map(|s| s.account_id).collect() } else { Vec::new() };
     let ending = write.game_over.then(|| Ending::from_game(&state.game)).flatten();
+    let mut rated = Vec::new();
     let revision = match &ending {
         None => {
             let mut connection = domain.pool.acquire().await?;
@@ -87,7 +89,7 @@ pub(crate) async fn move_on_copy(
             let revision =
                 write_move(&mut tx, game_id, &write, row.revision, &leave_guard, row.turn_started_at).await?;
             if revision.is_some() {
-                finish(&mut tx, game_id, ending, now).await?;
+                rated = finish_rated(&mut tx, game_id, ending, now).await?.unwrap_or_default();
                 tx.commit().await?;
             }
             revision
@@ -95,7 +97,8 @@ pub(crate) async fn move_on_copy(
     };
     // The game changed since the copy was made: the copy (already played on) is dropped.
     let Some(revision) = revision else { return Ok(None) };
-    Ok(Some(after_move(domain, &mut row, &mut seats, state, &write, revision, ending.as_ref())?))
+    let ended = ending.as_ref().map(|e| (e, rated.as_slice()));
+    Ok(Some(after_move(domain, &mut row, &mut seats, state, &write, revision, ended)?))
 }
 
 /// The locked path of [`submit_move`].
@@ -136,11 +139,13 @@ pub(crate) async fn move_under_lock(
         .await?
         .ok_or_else(|| DomainError::Internal(anyhow::anyhow!("game {game_id} changed under its row lock")))?;
     let ending = write.game_over.then(|| Ending::from_game(&state.game)).flatten();
+    let mut rated = Vec::new();
     if let Some(ending) = &ending {
-        finish(&mut tx, game_id, ending, now).await?;
+        rated = finish_rated(&mut tx, game_id, ending, now).await?.unwrap_or_default();
     }
     tx.commit().await?;
-    after_move(domain, &mut row, &mut seats, state, &write, revision, ending.as_ref())
+    let ended = ending.as_ref().map(|e| (e, rated.as_slice()));
+    after_move(domain, &mut row, &mut seats, state, &write, revision, ended)
 }
 
 /// Charges the mover's clock and plays `text` on `state`; the state is unchanged when
@@ -200,6 +205,9 @@ pub(crate) fn plan_move(
         position_key: played.position_key as i64,
         now,
         game_over: played.game_over,
+        // Correspondence players are told by mail; live ones are at the board.
+        notify_account: (!control.is_live() && !played.game_over && next.account_id != mine.account_id)
+            .then_some(next.account_id),
     })
 }
 
@@ -214,7 +222,7 @@ pub(crate) fn after_move(
     mut state: RulesState,
     write: &MoveWrite,
     revision: i64,
-    ending: Option<&Ending>,
+    ending: Option<(&Ending, &[SeatRating])>,
 ) -> DomainResult<GameView> {
     row.current_ply = *write.plies.last().expect("a move stores at least one row");
     row.turn_seat = write.next_seat;
@@ -235,8 +243,8 @@ pub(crate) fn after_move(
         });
     }
     let mut deadline = Some(write.deadline);
-    if let Some(ending) = ending {
-        end_rows(row, seats, ending);
+    if let Some((ending, rated)) = ending {
+        end_rows(row, seats, ending, rated);
         deadline = None;
     }
     let view = assemble(row, seats, &state, deadline)?;

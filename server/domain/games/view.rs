@@ -34,6 +34,15 @@ pub struct SeatView {
     /// on. Not part of the API (the replay of a view needs it).
     #[serde(skip)]
     pub exit_after_ply: Option<i32>,
+    /// In a rated game, the player's rating (Glicko-2, in the game's variant and pool) when
+    /// the game ended; `null` until a rated game ends.
+    pub rating_before: Option<i32>,
+    /// In a rated game, the rating the game left; `null` until a rated game ends.
+    pub rating_after: Option<i32>,
+    /// The rating deviation before the game (the pages mark a provisional rating). Not
+    /// part of the API.
+    #[serde(skip)]
+    pub deviation_before: Option<f64>,
 }
 
 /// A played move as shown to clients.
@@ -66,6 +75,8 @@ pub struct GameView {
     pub ruleset: String,
     /// Handicap name, if any.
     pub handicap: Option<String>,
+    /// Whether the game is rated: its end changes both players' ratings (issue 18 §1).
+    pub rated: bool,
     /// Number of seats.
     pub seat_count: i32,
     /// The seats in turn order.
@@ -256,6 +267,7 @@ pub(crate) fn assemble(
         variant: row.variant.clone(),
         ruleset: row.ruleset.clone(),
         handicap: row.handicap.clone(),
+        rated: row.rated,
         seat_count: row.seat_count,
         seats: seats
             .iter()
@@ -278,6 +290,9 @@ pub(crate) fn assemble(
                     remaining_ms: s.remaining_ms,
                     outcome: s.outcome,
                     exit_after_ply: s.exit_after_ply,
+                    rating_before: s.rating_before.map(|r| r.round() as i32),
+                    rating_after: s.rating_after.map(|r| r.round() as i32),
+                    deviation_before: s.deviation_before,
                 }
             })
             .collect(),

@@ -56,6 +56,8 @@ pub(crate) async fn create_game(
     .await?;
     section_store::place_game(tx, game_id, row.tournament_id, row.section_id, round as i32, board as i32)
         .await?;
+    // The players hear of their pairing with the round (#17 §2).
+    crate::storage::notifications::notify_round_started(tx, game_id, domain.clock.now()).await?;
     Ok(game_id)
 }
 

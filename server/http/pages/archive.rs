@@ -1,27 +1,20 @@
-//! The game archive (finished games, searched by player, variant and result) and the
-//! record downloads `GET /games/{id}/record/{format}`.
+//! The game archive (issue 18 §3: finished games searched by player, opponent, variant,
+//! result, end reason, dates, tournament and rating, a page at a time), the record
+//! downloads `GET /games/{id}/record/{format}` and the streamed bulk export of a search
+//! (`archive_export.rs`).
 
 use axum::extract::{Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
-use serde::Deserialize;
+use tavoliere_rules::variant::Variant;
 
+use super::game::record_label_key;
 use super::{render_with, Chrome, Ctx, PageError, PagePath, PageResult};
-use crate::domain::games::{self, GameStatus};
+use crate::domain::archive::{self, ArchiveQuery};
+use crate::domain::games::{self, GameReason};
 use crate::domain::{Domain, DomainError};
 use crate::web::records::{self, RecordFormat, RecordWriteError};
-
-/// The archive's search fields, kept as typed.
-#[derive(Debug, Default, Deserialize)]
-pub struct ArchiveQuery {
-    #[serde(default)]
-    player: String,
-    #[serde(default)]
-    variant: String,
-    #[serde(default)]
-    result: String,
-}
 
 /// One archived game.
 pub struct ArchiveLine {
@@ -30,6 +23,10 @@ pub struct ArchiveLine {
     players: String,
     result: String,
     ply: i32,
+    finished: String,
+    rated: bool,
+    /// The record downloads: format name and label.
+    records: Vec<(&'static str, String)>,
 }
 
 /// The archive page.
@@ -39,48 +36,148 @@ pub struct ArchivePage {
     chrome: Chrome,
     query: ArchiveQuery,
     games: Vec<ArchiveLine>,
+    /// The refusal of the search, by the field it is about.
     player_error: Option<String>,
+    error: Option<String>,
+    /// The link to the next page.
+    next: Option<String>,
+    /// The bulk exports of this search (a player's or a tournament's games): link, label.
+    exports: Vec<(String, String)>,
+    /// Every end reason: stored name, words.
+    reasons: Vec<(&'static str, String)>,
 }
 
-/// `GET /archive?player=&variant=&result=`.
+impl ArchivePage {
+    fn field<'a>(&self, value: &'a Option<String>) -> &'a str {
+        value.as_deref().unwrap_or("")
+    }
+}
+
+/// The query string of a search without its cursor (each value escaped).
+fn query_string(query: &ArchiveQuery) -> String {
+    let fields = [
+        ("player", &query.player),
+        ("opponent", &query.opponent),
+        ("variant", &query.variant),
+        ("result", &query.result),
+        ("reason", &query.reason),
+        ("from", &query.from),
+        ("to", &query.to),
+        ("tournament", &query.tournament),
+        ("rated", &query.rated),
+    ];
+    fields
+        .iter()
+        .filter_map(|(name, value)| Some(format!("{name}={}", escape(value.as_deref()?))))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Percent-encodes a query value (everything but unreserved characters).
+fn escape(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+/// The formats a bulk export is offered in: one per notation family (the games of the
+/// variants that have it go in).
+const EXPORTS: [RecordFormat; 4] =
+    [RecordFormat::PgnIccs, RecordFormat::PgnWxf, RecordFormat::Kif, RecordFormat::Csa];
+
+/// `GET /archive?player=&opponent=&variant=&result=&reason=&from=&to=&tournament=&rated=&cursor=`:
+/// the finished games, newest first, a page at a time. A signed-in player's first visit
+/// shows their own games; the form's empty player searches everybody's.
 pub async fn show(
     State(domain): State<Domain>,
     ctx: Ctx,
     Query(mut query): Query<ArchiveQuery>,
 ) -> PageResult {
-    if query.player.trim().is_empty() {
-        if let Some(me) = &ctx.user {
-            query.player = me.username.clone();
-        }
+    let t = ctx.t;
+    if query.player.is_none() {
+        query.player = ctx.user.as_ref().map(|me| me.username.clone());
     }
-    let mut player_error = None;
-    let mut found = Vec::new();
-    let player = query.player.trim().to_owned();
-    if !player.is_empty() {
-        match games::list_for_player(&domain, &player, Some(GameStatus::Finished)).await {
-            Ok(list) => found = list,
-            Err(DomainError::NotFound(_) | DomainError::Invalid(_)) => {
-                player_error = Some(ctx.t.get("archive.error.player").to_owned());
-            }
-            Err(other) => return Err(PageError::Internal(other.to_string())),
+    let (mut player_error, mut error) = (None, None);
+    let mut games = Vec::new();
+    let mut next = None;
+    match archive::search(&domain, &query).await {
+        Ok(page) => {
+            let date = time::macros::format_description!("[year]-[month]-[day]");
+            games = page
+                .games
+                .iter()
+                .map(|g| ArchiveLine {
+                    id: g.id,
+                    variant: t.get(&format!("variant.{}", g.variant)).to_owned(),
+                    players: g.players.join(" – "),
+                    result: match (&g.result, g.reason) {
+                        (Some(result), Some(reason)) => {
+                            format!("{result} · {}", t.get(&format!("reason.{reason}")))
+                        }
+                        (Some(result), None) => result.to_string(),
+                        _ => String::new(),
+                    },
+                    ply: g.ply,
+                    finished: g.finished_at.and_then(|at| at.format(&date).ok()).unwrap_or_default(),
+                    rated: g.rated,
+                    records: g
+                        .variant
+                        .parse::<Variant>()
+                        .map(|v| {
+                            RecordFormat::for_variant(v)
+                                .iter()
+                                .map(|f| (f.name(), t.get(&record_label_key(v, *f)).to_owned()))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                })
+                .collect();
+            next = page.next.map(|cursor| {
+                let query = query_string(&query);
+                format!("/archive?{query}{}cursor={cursor}", if query.is_empty() { "" } else { "&" })
+            });
         }
+        Err(DomainError::NotFound(_)) => player_error = Some(t.get("archive.error.player").to_owned()),
+        Err(e) if e.kind() == crate::domain::ErrorKind::Invalid => error = Some(super::refusal_text(t, &e)),
+        Err(other) => return Err(PageError::Internal(other.to_string())),
     }
-    // An unknown result asked for matches no game.
-    let wanted = query.result.parse::<games::GameResult>().ok();
-    let games = found
-        .into_iter()
-        .filter(|g| query.variant.is_empty() || g.variant == query.variant)
-        .filter(|g| query.result.is_empty() || g.result.is_some() && g.result == wanted)
-        .map(|g| ArchiveLine {
-            id: g.id,
-            variant: ctx.t.get(&format!("variant.{}", g.variant)).to_owned(),
-            players: g.players.join(" – "),
-            result: g.result.map(|r| r.to_string()).unwrap_or_default(),
-            ply: g.ply,
-        })
-        .collect();
-    let status = if player_error.is_some() { StatusCode::UNPROCESSABLE_ENTITY } else { StatusCode::OK };
-    render_with(status, &ArchivePage { chrome: ctx.chrome("archive.title"), query, games, player_error })
+    let bounded =
+        [&query.player, &query.tournament].iter().any(|f| f.as_deref().is_some_and(|v| !v.trim().is_empty()));
+    let exports = if bounded && !games.is_empty() {
+        let search = query_string(&query);
+        EXPORTS
+            .iter()
+            .map(|f| {
+                (
+                    format!("/archive/export/{}?{search}", f.name()),
+                    t.get(&format!("record.{}", f.name())).to_owned(),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let status = if player_error.is_some() || error.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
+    let reasons = GameReason::all().map(|r| (r.as_str(), t.get(&format!("reason.{r}")).to_owned())).collect();
+    let page = ArchivePage {
+        chrome: ctx.chrome("archive.title"),
+        query,
+        games,
+        player_error,
+        error,
+        next,
+        exports,
+        reasons,
+    };
+    render_with(status, &page)
 }
 
 /// `GET /games/{id}/record/{format}`: the record as a download.
@@ -90,24 +187,31 @@ pub async fn record(
     PagePath((id, format)): PagePath<(i64, String)>,
 ) -> PageResult {
     let Some(format) = RecordFormat::from_name(&format) else { return Err(PageError::NotFound(ctx.t)) };
-    if format == RecordFormat::Record {
-        return match games::record_text(&domain, id).await {
-            Ok(Some(text)) => Ok(download(id, format, text)),
-            Ok(None) | Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
-            Err(other) => Err(PageError::Internal(other.to_string())),
-        };
+    match record_of(&domain, id, format).await {
+        Ok(Some(text)) => Ok(download(id, format, text)),
+        Ok(None) | Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
+        Err(other) => Err(PageError::Internal(other.to_string())),
     }
-    let view = match games::view(&domain, id).await {
-        Ok(view) => view,
-        Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(ctx.t)),
-        Err(other) => return Err(PageError::Internal(other.to_string())),
-    };
-    let text = match records::write_view(&view, format) {
-        Ok(text) => text,
-        Err(RecordWriteError::Unsupported(_)) => return Err(PageError::NotFound(ctx.t)),
-        Err(e) => return Err(PageError::Internal(format!("game {id}: {e}"))),
-    };
-    Ok(download(id, format, text))
+}
+
+/// Game `id`'s record in `format`; `None` when its variant has no such record.
+///
+/// # Errors
+/// Unknown game (404); a record that cannot be written (500).
+pub(crate) async fn record_of(
+    domain: &Domain,
+    id: i64,
+    format: RecordFormat,
+) -> Result<Option<String>, DomainError> {
+    if format == RecordFormat::Record {
+        return games::record_text(domain, id).await;
+    }
+    let view = games::view(domain, id).await?;
+    match records::write_view(&view, format) {
+        Ok(text) => Ok(Some(text)),
+        Err(RecordWriteError::Unsupported(_)) => Ok(None),
+        Err(e) => Err(DomainError::Internal(anyhow::anyhow!("game {id}: {e}"))),
+    }
 }
 
 fn download(id: i64, format: RecordFormat, text: String) -> axum::response::Response {

@@ -29,6 +29,8 @@ pub struct AuthPage {
     form_error: Option<String>,
     username_error: Option<String>,
     password_error: Option<String>,
+    email: String,
+    email_error: Option<String>,
 }
 
 impl AuthPage {
@@ -44,6 +46,8 @@ impl AuthPage {
             form_error: None,
             username_error: None,
             password_error: None,
+            email: String::new(),
+            email_error: None,
         }
     }
 }
@@ -55,6 +59,9 @@ pub struct AuthForm {
     csrf: String,
     username: String,
     password: String,
+    /// Sign-up only: an optional e-mail address.
+    #[serde(default)]
+    email: String,
 }
 
 /// `GET /signup`.
@@ -85,6 +92,17 @@ pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): For
             return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
         }
     };
+    page.email = form.email.trim().to_owned();
+    let address = match page.email.as_str() {
+        "" => None,
+        text => match crate::domain::email::parse_address(text) {
+            Ok(address) => Some(address),
+            Err(_) => {
+                page.email_error = Some(ctx.t.get("mail.error.address").to_owned());
+                return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
+            }
+        },
+    };
     let password = SecretString::from(form.password);
     let pool = state.domain.pool.clone();
     let registered = state
@@ -94,6 +112,11 @@ pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): For
         .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?;
     match registered {
         Ok(account) => {
+            if let Some(address) = address {
+                crate::domain::email::set_address(&state.domain, account.id, Some(&address))
+                    .await
+                    .map_err(|e| super::PageError::Internal(e.to_string()))?;
+            }
             sign_in(&mut ctx, account.id).await?;
             Ok(Redirect::to("/").into_response())
         }

@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Redirect};
 use axum::Form;
 use serde::Deserialize;
 
+use tavoliere_rules::game::{Handicap, Ruleset};
 use tavoliere_rules::variant::Variant;
 
 use super::auth::CsrfOnly;
@@ -15,6 +16,7 @@ use crate::domain::accounts;
 use crate::domain::challenges::{self, NewChallenge, SeatChoice};
 use crate::domain::time_control::TimeControl;
 use crate::domain::{Domain, DomainError, ErrorKind};
+use crate::web::i18n::Texts;
 
 /// What the new-challenge form sends (all text, so that it can be shown back as typed).
 #[derive(Debug, Default, Deserialize)]
@@ -53,6 +55,9 @@ pub struct ChallengeForm {
     period_seconds: String,
     #[serde(default)]
     periods: String,
+    /// The "rated" checkbox: `on` when ticked (a browser sends nothing otherwise).
+    #[serde(default)]
+    rated: String,
 }
 
 /// Errors of the form, by field.
@@ -71,6 +76,61 @@ pub struct NewChallengePage {
     chrome: Chrome,
     form: ChallengeForm,
     errors: ChallengeErrors,
+}
+
+/// A group of options of a select box: its label (a variant) and the options' values
+/// and words.
+type OptionGroup = (String, Vec<(String, String)>);
+
+impl NewChallengePage {
+    /// The rules crate's rulesets by variant, each with its one-line description
+    /// (issue 18 §4: chosen from a list, not typed).
+    fn rulesets(&self) -> Vec<OptionGroup> {
+        let t = self.chrome.t;
+        Variant::ALL
+            .iter()
+            .map(|variant| {
+                let options = Ruleset::ALL
+                    .iter()
+                    .filter(|r| variant.accepts(**r))
+                    .map(|r| {
+                        (
+                            r.name().to_owned(),
+                            format!("{} — {}", r.name(), t.get(&format!("ruleset.{}", r.name()))),
+                        )
+                    })
+                    .collect();
+                (t.get(&format!("variant.{}", variant.name())).to_owned(), options)
+            })
+            .collect()
+    }
+
+    /// The rules crate's handicaps by variant, each with its one-line description.
+    fn handicaps(&self) -> Vec<OptionGroup> {
+        let t = self.chrome.t;
+        Variant::ALL
+            .iter()
+            .filter_map(|variant| {
+                let catalogue = Handicap::catalogue(variant.name());
+                (!catalogue.is_empty()).then(|| {
+                    let options = catalogue
+                        .iter()
+                        .map(|h| (h.name(), handicap_words(t, variant.name(), &h.name())))
+                        .collect();
+                    (t.get(&format!("variant.{}", variant.name())).to_owned(), options)
+                })
+            })
+            .collect()
+    }
+}
+
+/// A handicap's words: its description from the catalogue (`handicap.<variant>.<name>`;
+/// Xiangqi's `moves-N` share one with the number).
+fn handicap_words(t: Texts, variant: &str, name: &str) -> String {
+    match name.strip_prefix("moves-") {
+        Some(n) => t.format("handicap.xiangqi.moves", &[("moves", n)]),
+        None => t.get(&format!("handicap.{variant}.{name}")).to_owned(),
+    }
 }
 
 /// One open challenge.
@@ -198,6 +258,7 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
             color,
             time_control,
             vacation_allowed: true,
+            rated: !form.rated.is_empty(),
         }),
         _ => Err(errors),
     }

@@ -1,50 +1,68 @@
-//! The dashboard: games where it is my turn (most urgent first, with the time left), games
-//! where I wait, finished games, open challenges, my tournaments.
+//! The dashboard sections of the home page: games where it is my turn (most urgent
+//! first, with the time left), games where I wait, finished games, open challenges, my
+//! tournaments.
 
-use axum::extract::State;
-
-use super::{render, Chrome, Ctx, PageError, PageResult};
+use super::{Ctx, PageError};
+use crate::domain::accounts::Account;
 use crate::domain::games::{self, GameStatus, GameSummary};
 use crate::domain::{challenges, tournaments, Domain};
 use crate::web::i18n::Texts;
 
 /// One game line of the dashboard.
 pub struct GameLine {
-    id: i64,
-    variant: String,
-    opponents: String,
-    ply: i32,
-    time_left: String,
-    result: String,
+    pub(super) id: i64,
+    pub(super) variant: String,
+    pub(super) opponents: String,
+    pub(super) ply: i32,
+    /// The deadline of the side to move (active games).
+    pub(super) deadline: Option<Deadline>,
+    pub(super) result: String,
 }
 
 /// One open challenge line.
 pub struct ChallengeLine {
-    id: i64,
-    challenger: String,
-    variant: String,
-    mine: bool,
+    pub(super) id: i64,
+    pub(super) challenger: String,
+    pub(super) variant: String,
+    pub(super) mine: bool,
 }
 
 /// One tournament section I am entered in.
 pub struct TournamentLine {
-    tournament: String,
-    section: String,
-    variant: String,
-    games: usize,
-    standings: String,
+    pub(super) tournament: String,
+    pub(super) section: String,
+    pub(super) variant: String,
+    pub(super) games: usize,
+    pub(super) standings: String,
 }
 
-/// The dashboard page.
-#[derive(askama::Template)]
-#[template(path = "dashboard.html")]
-pub struct DashboardPage {
-    chrome: Chrome,
-    my_turn: Vec<GameLine>,
-    waiting: Vec<GameLine>,
-    finished: Vec<GameLine>,
-    challenges: Vec<ChallengeLine>,
-    tournaments: Vec<TournamentLine>,
+/// The signed-in player's own sections of the home page.
+pub struct DashboardSections {
+    pub(super) my_turn: Vec<GameLine>,
+    pub(super) waiting: Vec<GameLine>,
+    pub(super) finished: Vec<GameLine>,
+    pub(super) challenges: Vec<ChallengeLine>,
+    pub(super) tournaments: Vec<TournamentLine>,
+}
+
+/// A deadline as the pages show it: `datetime` (RFC 3339) for `static/countdown.js`,
+/// which turns it into the time left, and the date and time in UTC, which is what a reader
+/// without JavaScript sees (issue 18 §4).
+pub struct Deadline {
+    pub(super) datetime: String,
+    pub(super) date: String,
+}
+
+impl Deadline {
+    /// `None` when there is no deadline.
+    pub fn of(at: Option<time::OffsetDateTime>) -> Option<Deadline> {
+        let at = at?;
+        let date = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+        Some(Deadline {
+            datetime: at.format(&time::format_description::well_known::Rfc3339).ok()?,
+            date: at.to_offset(time::UtcOffset::UTC).format(&date).ok()?,
+        })
+    }
 }
 
 /// A duration in days, hours and minutes from the catalogue's units.
@@ -57,40 +75,38 @@ pub fn time_left(t: Texts, seconds: i64) -> String {
     )
 }
 
-fn line(domain: &Domain, t: Texts, me: &str, game: &GameSummary) -> GameLine {
+fn line(t: Texts, me: &str, game: &GameSummary) -> GameLine {
     let opponents: Vec<&str> = game.players.iter().map(String::as_str).filter(|p| *p != me).collect();
-    let time_left = game
-        .deadline
-        .map(|deadline| time_left(t, (deadline - domain.clock.now()).whole_seconds()))
-        .unwrap_or_default();
     GameLine {
         id: game.id,
         variant: t.get(&format!("variant.{}", game.variant)).to_owned(),
         opponents: opponents.join(", "),
         ply: game.ply,
-        time_left,
+        deadline: Deadline::of(game.deadline),
         result: game.result.as_ref().map(ToString::to_string).unwrap_or_default(),
     }
 }
 
-/// `GET /`: the signed-in player's dashboard (the login page otherwise).
-pub async fn show(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
-    let me = ctx.require_user()?.clone();
+/// The signed-in player's sections of the home page `/` (`super::home`): games where it
+/// is their turn, games where they wait, finished games, open challenges, tournaments.
+///
+/// # Errors
+/// The database fails.
+pub async fn sections(domain: &Domain, ctx: &Ctx, me: &Account) -> Result<DashboardSections, PageError> {
     let internal = |e: crate::domain::DomainError| PageError::Internal(e.to_string());
     let mut active =
-        games::list_for_player(&domain, &me.username, Some(GameStatus::Active)).await.map_err(internal)?;
+        games::list_for_player(domain, &me.username, Some(GameStatus::Active)).await.map_err(internal)?;
     let finished =
-        games::list_for_player(&domain, &me.username, Some(GameStatus::Finished)).await.map_err(internal)?;
+        games::list_for_player(domain, &me.username, Some(GameStatus::Finished)).await.map_err(internal)?;
     // Most urgent first.
     active.sort_by_key(|g| (!g.your_turn, g.deadline));
     let (mine, theirs): (Vec<_>, Vec<_>) = active.iter().partition(|g| g.your_turn);
-    let open = challenges::list_open(&domain, me.id).await.map_err(internal)?;
-    let sections = tournaments::for_player(&domain, me.id).await.map_err(internal)?;
-    let page = DashboardPage {
-        chrome: ctx.chrome("dashboard.title"),
-        my_turn: mine.into_iter().map(|g| line(&domain, ctx.t, &me.username, g)).collect(),
-        waiting: theirs.into_iter().map(|g| line(&domain, ctx.t, &me.username, g)).collect(),
-        finished: finished.iter().map(|g| line(&domain, ctx.t, &me.username, g)).collect(),
+    let open = challenges::list_open(domain, me.id).await.map_err(internal)?;
+    let sections = tournaments::for_player(domain, me.id).await.map_err(internal)?;
+    Ok(DashboardSections {
+        my_turn: mine.into_iter().map(|g| line(ctx.t, &me.username, g)).collect(),
+        waiting: theirs.into_iter().map(|g| line(ctx.t, &me.username, g)).collect(),
+        finished: finished.iter().map(|g| line(ctx.t, &me.username, g)).collect(),
         challenges: open
             .iter()
             .map(|c| ChallengeLine {
@@ -110,6 +126,5 @@ pub async fn show(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
                 games: s.games.len(),
             })
             .collect(),
-    };
-    render(&page)
+    })
 }

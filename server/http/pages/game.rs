@@ -12,7 +12,7 @@ use serde::Deserialize;
 use tavoliere_rules::variant::Variant;
 use tavoliere_rules::EndReason;
 
-use super::dashboard::time_left;
+use super::dashboard::{time_left, Deadline};
 use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::games::{self, GameReason, GameStatus, GameView, SeatOutcome};
 use crate::domain::preferences;
@@ -34,6 +34,9 @@ pub struct PlayerLine {
     to_move: bool,
     /// This seat lost on time.
     flagged: bool,
+    /// A rated game that ended: the rating before (`?` when provisional), after and the
+    /// change, e.g. `1500? → 1662 (+162)`; empty otherwise.
+    rating: String,
 }
 
 /// One line of the move list: turn number and the moves of both sides.
@@ -57,6 +60,8 @@ pub struct GamePage {
     id: i64,
     variant: String,
     variant_code: String,
+    /// Whether the game is rated.
+    rated: bool,
     board: String,
     players: Vec<PlayerLine>,
     moves: Vec<MoveLine>,
@@ -65,7 +70,8 @@ pub struct GamePage {
     my_turn: bool,
     playing: bool,
     flipped: bool,
-    deadline: String,
+    /// The correspondence deadline of the side to move.
+    deadline: Option<Deadline>,
     result: Option<String>,
     draw_offered_by_me: bool,
     draw_offered_to_me: bool,
@@ -155,13 +161,10 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             to_move: active && view.to_move_seat == Some(s.seat),
             flagged: view.reason == Some(GameReason::Rules(EndReason::Timeout))
                 && s.outcome == Some(SeatOutcome::Loss),
+            rating: rating_change(domain, s),
         })
         .collect();
-    let deadline = view
-        .deadline
-        .filter(|_| active && !live)
-        .map(|d| time_left(t, (d - domain.clock.now()).whole_seconds()))
-        .unwrap_or_default();
+    let deadline = Deadline::of(view.deadline.filter(|_| active && !live));
     let result = view.result.as_ref().map(|r| {
         let reason = view.reason.map(|reason| t.get(&format!("reason.{reason}")).to_owned());
         match reason {
@@ -169,14 +172,20 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
             None => r.to_string(),
         }
     });
+    let names: Vec<&str> = view.seats.iter().map(|s| s.username.as_str()).collect();
     Ok(GamePage {
         chrome: Chrome {
-            title: t.format("game.title", &[("id", &view.id.to_string())]),
+            // The players name the page (issue 18 §4): tabs and bookmarks tell games apart.
+            title: t.format(
+                "game.title_players",
+                &[("players", &names.join(" – ")), ("id", &view.id.to_string())],
+            ),
             ..ctx.chrome("game.title")
         },
         id: view.id,
         variant: t.get(&format!("variant.{}", view.variant)).to_owned(),
         variant_code: view.variant.clone(),
+        rated: view.rated,
         board,
         players,
         moves,
@@ -214,6 +223,18 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
     })
 }
 
+/// A rated seat's rating change as the player line shows it: `1500? → 1662 (+162)` (`?`
+/// marks a provisional rating before the game); empty until a rated game ends.
+fn rating_change(domain: &Domain, seat: &crate::domain::games::SeatView) -> String {
+    let (Some(before), Some(after)) = (seat.rating_before, seat.rating_after) else {
+        return String::new();
+    };
+    let provisional =
+        seat.deviation_before.is_some_and(|d| crate::domain::ratings::is_provisional(d, &domain.ratings));
+    let mark = if provisional { "?" } else { "" };
+    format!("{before}{mark} → {after} ({:+})", after - before)
+}
+
 /// The ruling's paragraph, its plies named in the notation of the move list.
 fn ruling_paragraph(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Option<String>, PageError> {
     let Some(ruling) = &view.ruling else { return Ok(None) };
@@ -225,7 +246,7 @@ fn ruling_paragraph(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Opti
 
 /// The catalogue key naming a record format on the page: the variant's own record
 /// (Flickering chess, the Seven Kingdoms) is named after its variant (issue 23 §1).
-fn record_label_key(variant: Variant, format: RecordFormat) -> String {
+pub(crate) fn record_label_key(variant: Variant, format: RecordFormat) -> String {
     match format {
         RecordFormat::Record => format!("record.record.{}", variant.name()),
         other => format!("record.{}", other.name()),
@@ -256,7 +277,30 @@ fn status_line(t: Texts, view: &GameView, my_seat: Option<i32>) -> String {
     match (view.to_move_seat, view.to_move.as_deref()) {
         (Some(seat), _) if Some(seat) == my_seat => t.get("game.status.your_move").to_owned(),
         (_, Some(player)) => t.format("game.status.to_move", &[("player", player)]),
+        // Correspondence: the game page shows the deadline instead (empty here).
         _ => String::new(),
+    }
+}
+
+/// A time control in words, correspondence ones included (the home page, the lobby).
+pub(crate) fn time_control_summary(t: Texts, control: TimeControl) -> String {
+    match control {
+        TimeControl::DaysPerMove { days } => {
+            t.format("tc.summary.days-per-move", &[("days", &days.to_string())])
+        }
+        TimeControl::MovesInDays { moves, days } => t.format(
+            "tc.summary.moves-in-days",
+            &[("moves", &moves.to_string()), ("days", &days.to_string())],
+        ),
+        TimeControl::Fischer { initial_days, increment_days, cap_days } => t.format(
+            "tc.summary.fischer",
+            &[
+                ("initial", &initial_days.to_string()),
+                ("increment", &increment_days.to_string()),
+                ("cap", &cap_days.to_string()),
+            ],
+        ),
+        live => time_control_text(t, live),
     }
 }
 

@@ -11,13 +11,18 @@
 
 pub mod admin;
 pub mod archive;
+pub mod archive_export;
 pub mod auth;
 pub mod board;
 pub mod challenges;
 pub mod dashboard;
 pub mod desk;
 pub mod game;
+pub mod home;
 pub mod import;
+pub mod mail;
+pub mod notifications;
+pub mod players;
 pub mod rounds;
 pub mod settings;
 
@@ -54,7 +59,7 @@ pub(crate) const PREFS_KEY: &str = "preferences";
 /// The routes of the HTML interface.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/", get(dashboard::show))
+        .route("/", get(home::show))
         .route("/signup", get(auth::signup_form).post(auth::signup))
         .route("/login", get(auth::login_form).post(auth::login))
         .route("/logout", post(auth::logout))
@@ -73,11 +78,24 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/board.svg", get(board::svg))
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
+        .route("/archive/export/{format}", get(archive_export::export))
         .route("/import", get(import::form).post(import::submit))
         .route("/sections/{id}/rounds", get(rounds::show))
         .route("/admin", get(admin::show))
         .route("/tournaments/{id}/desk", get(desk::show).post(desk::decide))
         .route("/admin/accounts/{username}", post(admin::update))
+        .route("/players/{username}", get(players::profile))
+        .route("/leaderboards", get(players::leaderboards))
+        .route("/leaderboards/{variant}/{pool}", get(players::leaderboard))
+        // Mail and notifications (#17).
+        .route("/email/verify", get(mail::verify))
+        .route("/notifications/unsubscribe", get(mail::unsubscribe_form).post(mail::unsubscribe))
+        .route("/password/forgot", get(mail::forgot_form).post(mail::forgot))
+        .route("/password/reset", get(mail::reset_form).post(mail::reset))
+        .route("/notifications", get(notifications::list))
+        .route("/notifications/read", post(notifications::mark_read))
+        .route("/settings/mail", get(notifications::settings_form).post(notifications::settings_save))
+        .route("/admin/outbox", get(notifications::outbox_page))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
 
@@ -166,6 +184,8 @@ pub struct Ctx {
     pub csrf: FormToken,
     /// Preferences: the account's when signed in, else the session's.
     pub prefs: Preferences,
+    /// The signed-in account's unread notifications (the header shows them).
+    pub unread: i64,
 }
 
 /// The part of every page the layout draws.
@@ -178,6 +198,8 @@ pub struct Chrome {
     pub csrf: FormToken,
     /// Page title.
     pub title: String,
+    /// Unread notifications of the signed-in account.
+    pub unread: i64,
 }
 
 impl Ctx {
@@ -188,6 +210,7 @@ impl Ctx {
             user: self.user.as_ref().map(|u| u.username.clone()),
             csrf: self.csrf.clone(),
             title: self.t.get(title_key).to_owned(),
+            unread: self.unread,
         }
     }
 
@@ -264,7 +287,13 @@ impl FromRequestParts<AppState> for Ctx {
                 FormToken::stored(token)
             }
         };
-        Ok(Ctx { session, user, t, csrf, prefs })
+        let unread = match &user {
+            Some(account) => crate::storage::notifications::unread(&state.domain.pool, account.id)
+                .await
+                .map_err(|e| PageError::Internal(e.to_string()))?,
+            None => 0,
+        };
+        Ok(Ctx { session, user, t, csrf, prefs, unread })
     }
 }
 
@@ -314,7 +343,7 @@ impl IntoResponse for PageError {
 
 fn simple_page(t: Texts, key: &str) -> String {
     let page = MessagePage {
-        chrome: Chrome { t, user: None, csrf: FormToken::default(), title: t.get(key).to_owned() },
+        chrome: Chrome { t, user: None, csrf: FormToken::default(), title: t.get(key).to_owned(), unread: 0 },
     };
     askama::Template::render(&page).unwrap_or_else(|_| t.get(key).to_owned())
 }

@@ -15,6 +15,9 @@ use super::svg::{self, Frame, INK};
 const CELL: i32 = 40;
 /// Room around the grid for the coordinates.
 const MARGIN: i32 = 30;
+/// More room below the grid: the file letters sit under the bottom row's pieces (radius
+/// 17), not behind them (issue 18 §4).
+const LETTER_ROOM: i32 = 12;
 
 /// The character or letter of a piece.
 fn label(piece: Piece, style: PieceStyle) -> &'static str {
@@ -50,7 +53,7 @@ fn move_points(text: &str) -> Vec<Square> {
 /// Draws a Xiangqi position as an SVG document.
 pub(super) fn render(position: &Position, options: BoardOptions<'_>) -> String {
     let width = 8 * CELL + 2 * MARGIN;
-    let height = 9 * CELL + 2 * MARGIN;
+    let height = 9 * CELL + 2 * MARGIN + LETTER_ROOM;
     // Screen position of a point; Black's side (rank 9) at the top unless flipped.
     let at = |point: Square| -> (i32, i32) {
         let (file, rank) = (i32::from(point.file()), i32::from(point.rank()));

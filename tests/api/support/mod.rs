@@ -2,6 +2,7 @@
 
 pub mod cluster;
 pub mod process;
+pub mod smtp;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -77,6 +78,9 @@ pub fn test_settings(database_url: &str) -> Settings {
     // resync has its own test).
     settings.live.flag_interval_ms = 20;
     settings.live.resync_interval_ms = 0;
+    // The senders look often; the alarm and digest task is driven by the tests.
+    settings.mail.poll_interval_ms = 50;
+    settings.mail.alarm_interval_seconds = 0;
     settings
 }
 
@@ -98,6 +102,17 @@ impl TestApp {
     /// Another app on an existing database (a restart).
     pub async fn spawn_on(database_url: &str, clock: ManualClock) -> TestApp {
         TestApp::spawn_configured(database_url.to_owned(), test_settings(database_url), clock).await
+    }
+
+    /// Another app on an existing database with [`test_settings`] changed by `configure`.
+    pub async fn spawn_on_with(
+        database_url: &str,
+        clock: ManualClock,
+        configure: impl FnOnce(&mut Settings),
+    ) -> TestApp {
+        let mut settings = test_settings(database_url);
+        configure(&mut settings);
+        TestApp::spawn_configured(database_url.to_owned(), settings, clock).await
     }
 
     /// The app with `settings` (on `database_url`) and `clock`, served in the background.
@@ -130,6 +145,7 @@ impl TestApp {
             games: Default::default(),
             tokens: Default::default(),
             rooms: Default::default(),
+            ratings: Default::default(),
         };
         TestApp {
             address: address.to_owned(),
@@ -168,6 +184,15 @@ impl TestApp {
     /// POST JSON to `path` (with a token if given).
     pub async fn post(&self, path: &str, user: Option<&User>, body: Value) -> Reply {
         let mut request = self.client.post(format!("{}{path}", self.address)).json(&body);
+        if let Some(user) = user {
+            request = request.bearer_auth(&user.token);
+        }
+        self.send(request).await
+    }
+
+    /// PATCH JSON to `path` (with a token if given).
+    pub async fn patch(&self, path: &str, user: Option<&User>, body: Value) -> Reply {
+        let mut request = self.client.patch(format!("{}{path}", self.address)).json(&body);
         if let Some(user) = user {
             request = request.bearer_auth(&user.token);
         }

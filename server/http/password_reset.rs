@@ -1,0 +1,76 @@
+//! `POST /api/password-reset` (a mail with a single-use link) and
+//! `POST /api/password-reset/confirm` (a new password with the link's token).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use secrecy::SecretString;
+use serde::Deserialize;
+
+use super::error::ApiResult;
+use super::extract::{ClientAddress, Json};
+use super::AppState;
+use crate::domain::email;
+
+/// A reset request.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ResetRequest {
+    /// The account's verified address.
+    email: String,
+}
+
+/// A new password with a reset token.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ResetConfirm {
+    /// The token of the mail's link.
+    #[schema(value_type = String, format = Password)]
+    token: SecretString,
+    /// The new password, at least 8 characters.
+    #[schema(value_type = String, format = Password)]
+    password: SecretString,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/password-reset",
+    tag = "accounts",
+    request_body = ResetRequest,
+    responses(
+        (status = 202, description = "a mail goes to the address if an account has it verified; the answer is the same either way"),
+        (status = 429, description = "too many requests for this address or from this client")
+    )
+)]
+/// Asks for a password reset mail. The answer never says whether the address is
+/// registered; requests are limited per address and per client as logins are.
+#[tracing::instrument(skip_all)]
+pub async fn request(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    Json(body): Json<ResetRequest>,
+) -> ApiResult<StatusCode> {
+    // Every request counts (none "succeeds"): the limits of the login, keyed by address.
+    let _counted = state.reset_limiter.begin(&body.email.trim().to_lowercase(), client.0)?;
+    email::request_reset(&state.domain, &body.email).await?;
+    Ok(StatusCode::ACCEPTED)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/password-reset/confirm",
+    tag = "accounts",
+    request_body = ResetConfirm,
+    responses(
+        (status = 204, description = "the password is changed; the account's bearer tokens are revoked"),
+        (status = 422, description = "unknown, used or expired token, or a short password")
+    )
+)]
+/// Sets a new password with the token of a reset mail (once, within the hour).
+#[tracing::instrument(skip_all)]
+pub async fn confirm(State(state): State<AppState>, Json(body): Json<ResetConfirm>) -> ApiResult<StatusCode> {
+    let domain = state.domain.clone();
+    let token = secrecy::ExposeSecret::expose_secret(&body.token).to_owned();
+    state
+        .password_hashing
+        .run(async move { email::reset_password(&domain, &token, body.password).await })
+        .await??;
+    Ok(StatusCode::NO_CONTENT)
+}

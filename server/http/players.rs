@@ -1,0 +1,76 @@
+//! `/api/players` and `/api/leaderboards`: public profiles, rating histories and the
+//! leaderboards (issue 18 §1, §3). Anyone may read them.
+
+use axum::extract::State;
+use serde::Deserialize;
+
+use super::error::ApiResult;
+use super::extract::{Json, Path, Query};
+use crate::domain::players::{self, HistoryPoint, Leaderboard, Profile};
+use crate::domain::ratings::Pool;
+use crate::domain::Domain;
+
+#[utoipa::path(
+    get,
+    path = "/api/players/{username}",
+    tag = "players",
+    params(("username" = String, Path, description = "The player's name")),
+    security((), ("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the player's profile", body = Profile))
+)]
+/// A player's public profile: ratings per variant and pool, results, games, tournaments.
+pub async fn show(State(domain): State<Domain>, Path(username): Path<String>) -> ApiResult<Json<Profile>> {
+    Ok(Json(players::profile(&domain, &username).await?))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/players/{username}/ratings/{variant}/{pool}",
+    tag = "players",
+    params(
+        ("username" = String, Path, description = "The player's name"),
+        ("variant" = String, Path, description = "xiangqi, shogi, minishogi or flickering"),
+        ("pool" = Pool, Path, description = "correspondence or live"),
+    ),
+    security((), ("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the rating after each rated game, oldest first", body = Vec<HistoryPoint>))
+)]
+/// A player's rating history in one variant and pool.
+pub async fn history(
+    State(domain): State<Domain>,
+    Path((username, variant, pool)): Path<(String, String, String)>,
+) -> ApiResult<Json<Vec<HistoryPoint>>> {
+    let pool: Pool = pool.parse()?;
+    Ok(Json(players::rating_history(&domain, &username, &variant, pool).await?))
+}
+
+/// How many lines of a leaderboard.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LeaderboardQuery {
+    /// At most this many players (default 100, at most 200).
+    limit: Option<usize>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/leaderboards/{variant}/{pool}",
+    tag = "players",
+    params(
+        ("variant" = String, Path, description = "xiangqi, shogi, minishogi or flickering"),
+        ("pool" = Pool, Path, description = "correspondence or live"),
+        LeaderboardQuery,
+    ),
+    security((), ("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the active players with a settled rating, best first", body = Leaderboard))
+)]
+/// The leaderboard of a variant and pool: players with a rated game in the configured
+/// number of days whose rating is not provisional.
+pub async fn leaderboard(
+    State(domain): State<Domain>,
+    Path((variant, pool)): Path<(String, String)>,
+    Query(query): Query<LeaderboardQuery>,
+) -> ApiResult<Json<Leaderboard>> {
+    let pool: Pool = pool.parse()?;
+    Ok(Json(players::leaderboard(&domain, &variant, pool, query.limit.unwrap_or(100)).await?))
+}
