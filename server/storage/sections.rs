@@ -31,11 +31,13 @@ pub(crate) struct SectionRow {
     pub(crate) withdrawal_rule: String,
     pub(crate) status: String,
     pub(crate) current_round: i32,
+    /// The handicap of every game (migration 20261126100002).
+    pub(crate) handicap: Option<String>,
 }
 
 const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
     vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
-    status, current_round"#;
+    status, current_round, handicap"#;
 
 /// A section to insert, its settings validated and named as stored.
 pub(crate) struct NewSectionRow<'a> {
@@ -53,6 +55,7 @@ pub(crate) struct NewSectionRow<'a> {
     pub(crate) withdrawal_rule: &'a str,
     pub(crate) created_at: OffsetDateTime,
     pub(crate) bye_points: ByePoints,
+    pub(crate) handicap: Option<&'a str>,
 }
 
 /// Changes to a section row (`None` keeps a column).
@@ -69,6 +72,8 @@ pub(crate) struct SectionChange<'a> {
     pub(crate) withdrawal_rule: Option<&'a str>,
     pub(crate) status: Option<&'a str>,
     pub(crate) bye_points: Option<ByePoints>,
+    /// `Some(None)` removes the handicap.
+    pub(crate) handicap: Option<Option<&'a str>>,
 }
 
 /// The section `section_id`, locked for update when `lock`.
@@ -90,8 +95,9 @@ pub(crate) async fn section(
 pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
-               pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning section_id"#,
+               pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points,
+               handicap)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning section_id"#,
     )
     .bind(new.tournament_id)
     .bind(new.name)
@@ -107,6 +113,7 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Resu
     .bind(new.withdrawal_rule)
     .bind(new.created_at)
     .bind(Json(new.bye_points))
+    .bind(new.handicap)
     .fetch_one(pool)
     .await
 }
@@ -123,7 +130,8 @@ pub(crate) async fn update(
                start_policy = coalesce($6, start_policy), swiss_rounds = coalesce($7, swiss_rounds),
                scoring = coalesce($8, scoring), tie_breaks = coalesce($9, tie_breaks),
                withdrawal_rule = coalesce($10, withdrawal_rule), status = coalesce($11, status),
-               bye_points = coalesce($12, bye_points)
+               bye_points = coalesce($12, bye_points),
+               handicap = case when $13 then $14 else handicap end
            where section_id = $1"#,
     )
     .bind(section_id)
@@ -138,6 +146,8 @@ pub(crate) async fn update(
     .bind(change.withdrawal_rule)
     .bind(change.status)
     .bind(change.bye_points.map(Json))
+    .bind(change.handicap.is_some())
+    .bind(change.handicap.flatten())
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -69,3 +69,44 @@ async fn a_sections_cxq_limits_go_to_every_game_and_a_limit_of_four_ends_a_serie
         }
     }
 }
+
+#[tokio::test]
+async fn a_sections_handicap_is_validated_shown_and_played_in_every_game() {
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "Teaching league").await;
+    let shogi = json!({"name": "Handicap", "variant": "shogi", "handicap": "queen-odds"});
+    let sections = format!("/api/tournaments/{tournament}/sections");
+    let mut body = shogi.clone();
+    body["time_control"] = three_days();
+    body["pairing"] = json!("round-robin");
+    let refused = app.post(&sections, Some(&director), body.clone()).await;
+    assert_eq!(
+        refused.expect(StatusCode::UNPROCESSABLE_ENTITY)["errors"][0]["code"],
+        "setup.unknown-handicap"
+    );
+    body["handicap"] = json!("two-pieces");
+    let section = app.post(&sections, Some(&director), body).await.expect(StatusCode::CREATED).clone();
+    assert_eq!(section["handicap"], "two-pieces");
+    let section = section["id"].as_i64().unwrap();
+    // Changed before the start (and removed with ""), fixed after it.
+    let path = format!("/api/sections/{section}");
+    crate::tournaments::patch(&app, &path, Some(&director), json!({"handicap": ""}))
+        .await
+        .expect(StatusCode::OK);
+    assert!(app.get(&path, None).await.expect(StatusCode::OK)["handicap"].is_null());
+    let patched =
+        crate::tournaments::patch(&app, &path, Some(&director), json!({"handicap": "two-pieces"})).await;
+    assert_eq!(patched.expect(StatusCode::OK)["handicap"], "two-pieces");
+    four_players(&app, &director, section).await;
+    let games = start(&app, &director, section).await;
+    for &game in &games {
+        let view = app.game(game).await;
+        assert_eq!(view["handicap"], "two-pieces", "every game of the section");
+        // shogi.md "Handicap games": the stronger player is White (上手, the second seat)
+        // and moves first.
+        assert_eq!(view["to_move_seat"], 1);
+    }
+    let late = crate::tournaments::patch(&app, &path, Some(&director), json!({"handicap": "lance"})).await;
+    late.expect(StatusCode::CONFLICT);
+}

@@ -7,13 +7,16 @@ use serde_json::{json, Value};
 
 use crate::support::{three_days, TestApp};
 
-/// The writes anyone may make without an account: signing up and signing in, and
-/// signing out (of nothing: a no-op answered 204).
-const OPEN_TO_VISITORS: [(&str, &str); 4] = [
+/// The writes anyone may make without an account: signing up and signing in, signing
+/// out (of nothing: a no-op answered 204), and asking for and confirming a password reset
+/// (#17: whoever forgot their password is not signed in).
+const OPEN_TO_VISITORS: [(&str, &str); 6] = [
     ("post", "/api/accounts"),
     ("post", "/api/tokens"),
     ("post", "/api/session"),
     ("delete", "/api/session"),
+    ("post", "/api/password-reset"),
+    ("post", "/api/password-reset/confirm"),
 ];
 
 #[tokio::test]

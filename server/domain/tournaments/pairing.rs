@@ -47,7 +47,7 @@ pub(crate) async fn create_game(
         tx,
         variant,
         &row.ruleset,
-        None,
+        row.handicap.as_deref(),
         None,
         row.time_control.0,
         row.vacation_allowed,

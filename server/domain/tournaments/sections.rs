@@ -78,6 +78,9 @@ pub struct NewSection {
     pub ruleset: Option<String>,
     /// Time control of every game.
     pub time_control: TimeControl,
+    /// A handicap every game is played with (a name from the rules crate's catalogue,
+    /// e.g. `two-pieces` for Shogi); none when absent.
+    pub handicap: Option<String>,
     /// Whether leave stops the clocks (default yes).
     #[serde(default = "default_true")]
     pub vacation_allowed: bool,
@@ -121,6 +124,8 @@ pub struct SectionView {
     pub ruleset: String,
     /// Time control.
     pub time_control: TimeControl,
+    /// The handicap of every game, if any.
+    pub handicap: Option<String>,
     /// Whether leave stops the clocks.
     pub vacation_allowed: bool,
     /// Pairing system.
@@ -225,6 +230,15 @@ pub(crate) fn withdrawal_rule_name(rule: WithdrawalRule) -> &'static str {
     }
 }
 
+/// The catalogue name of a section's handicap for `variant` (none for an empty name):
+/// every game of the section starts from it (issue 20 §3).
+pub(crate) fn handicap_for(variant: Variant, name: Option<&str>) -> DomainResult<Option<String>> {
+    match name.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(name) => Ok(Some(rules_adapter::parse_handicap(variant, name)?.name())),
+    }
+}
+
 /// Checks that `ruleset` belongs to `variant` (the rules crate names the rulesets).
 pub(crate) fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> {
     rules_adapter::pairable(variant)?;
@@ -258,6 +272,7 @@ pub async fn create_section(
     let variant: Variant = rules_adapter::parse_variant(&new.variant)?;
     let ruleset = ruleset_for(variant, new.ruleset.as_deref())?;
     let control = new.time_control.validate()?;
+    let handicap = handicap_for(variant, new.handicap.as_deref())?;
     let swiss_rounds = match (new.pairing, new.swiss_rounds) {
         (PairingSystem::Swiss, Some(rounds)) if (1..=50).contains(&rounds) => Some(rounds as i32),
         (PairingSystem::Swiss, _) => {
@@ -289,6 +304,7 @@ pub async fn create_section(
         withdrawal_rule: withdrawal_rule_name(new.withdrawal_rule),
         created_at: domain.clock.now(),
         bye_points,
+        handicap: handicap.as_deref(),
     };
     let id = section_store::insert(&domain.pool, &row).await?;
     section(domain, id).await
@@ -313,6 +329,7 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
         variant: row.variant,
         ruleset: row.ruleset,
         time_control: row.time_control.0,
+        handicap: row.handicap,
         vacation_allowed: row.vacation_allowed,
         swiss_rounds: row.swiss_rounds,
         scoring: row.scoring.0,
@@ -334,6 +351,8 @@ pub struct SectionPatch {
     pub ruleset: Option<String>,
     /// New time control (before the start).
     pub time_control: Option<TimeControl>,
+    /// New handicap of every game (before the start); `""` removes it.
+    pub handicap: Option<String>,
     /// Whether leave stops the clocks (before the start).
     pub vacation_allowed: Option<bool>,
     /// Round-robin start policy (before the start).
@@ -369,12 +388,13 @@ pub async fn update_section(
     let started = row.status != "registration";
     let fixed_once_started = patch.ruleset.is_some()
         || patch.time_control.is_some()
+        || patch.handicap.is_some()
         || patch.vacation_allowed.is_some()
         || patch.start_policy.is_some()
         || patch.withdrawal_rule.is_some();
     if started && fixed_once_started {
         return Err(DomainError::Conflict(
-            "the section has started: its ruleset, time control, vacation, start policy and withdrawal rule are fixed"
+            "the section has started: its ruleset, time control, handicap, vacation, start policy and withdrawal rule are fixed"
                 .to_owned(),
         ));
     }
@@ -391,6 +411,7 @@ pub async fn update_section(
     let name = patch.name.as_deref().map(check_name).transpose()?;
     let ruleset = patch.ruleset.as_deref().map(|r| ruleset_for(variant, Some(r))).transpose()?;
     let control = patch.time_control.map(TimeControl::validate).transpose()?;
+    let handicap = patch.handicap.as_deref().map(|h| handicap_for(variant, Some(h))).transpose()?;
     let swiss_rounds = match patch.swiss_rounds {
         Some(rounds) if row.pairing()? != PairingSystem::Swiss => {
             return Err(DomainError::Invalid(format!("swiss_rounds ({rounds}) is for Swiss sections")))
@@ -415,6 +436,7 @@ pub async fn update_section(
         withdrawal_rule: patch.withdrawal_rule.map(withdrawal_rule_name),
         status: patch.status.as_deref(),
         bye_points: patch.bye_points,
+        handicap: handicap.as_ref().map(Option::as_deref),
     };
     section_store::update(&mut tx, section_id, &change).await?;
     tx.commit().await?;
