@@ -37,9 +37,8 @@ RUN apt-get update \
         --shell /usr/sbin/nologin tavoliere
 WORKDIR /app
 COPY --from=build /src/target/container/tavoliere /usr/local/bin/tavoliere
-# Read relative to the working directory: the layered configuration and the static files.
-COPY config ./config
-COPY static ./static
+# The configuration and the static files are built into the binary; a config/ directory
+# mounted at /app/config (or TAVOLIERE_CONFIG_DIR) overrides values of the built-in one.
 # Numeric, so that a runtime that refuses root (runAsNonRoot) can check it.
 USER 10001:10001
 ENV TAVOLIERE_ENVIRONMENT=production \
@@ -47,8 +46,8 @@ ENV TAVOLIERE_ENVIRONMENT=production \
     TAVOLIERE_APPLICATION__PORT=8000 \
     RUST_LOG=info,sqlx=warn,tower_sessions=warn
 EXPOSE 8000
-# /healthz answers 200 while the server runs and reaches its database.
+# /readyz answers 200 while the server reaches its database (/healthz: the process runs).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-    CMD ["sh", "-c", "curl --fail --silent --show-error --max-time 2 http://127.0.0.1:${TAVOLIERE_APPLICATION__PORT}/healthz"]
+    CMD ["sh", "-c", "curl --fail --silent --show-error --max-time 2 http://127.0.0.1:${TAVOLIERE_APPLICATION__PORT}/readyz"]
 STOPSIGNAL SIGTERM
 CMD ["tavoliere", "serve"]

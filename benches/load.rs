@@ -11,9 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tavoliere::config::{
-    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, Settings,
-};
+use tavoliere::config::Settings;
 use tavoliere::startup::Application;
 use tavoliere::storage::embedded::{find_bin_dir, EmbeddedPostgres};
 
@@ -240,35 +238,23 @@ fn main() -> anyhow::Result<()> {
     // Durable, like production and like pgbench's figure.
     let cluster = EmbeddedPostgres::start(&dir, 0)?;
     let port = cluster.port();
+    // pgbench connects to the cluster, which asks for its password. Set before any
+    // thread of ours starts.
+    std::env::set_var("PGPASSWORD", cluster.password());
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
         tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "pgbench").await?;
         tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "tavoliere").await?;
-        let settings = Settings {
-            application: ApplicationSettings {
-                host: "127.0.0.1".into(),
-                port: 0,
-                secure_cookies: false,
-                body_limit_bytes: 65536,
-                client_address_header: None,
-                shutdown_grace_seconds: 4,
-                default_language: Default::default(),
-                base_url: None,
-            },
-            database: DatabaseSettings {
-                url: Some(cluster.url("tavoliere").into()),
-                // LOAD_POOL=8 changes the server's pool size.
-                max_connections: env_number("LOAD_POOL").unwrap_or(32),
-                embedded_data_dir: dir.clone(),
-                embedded_port: 0,
-            },
-            clocks: ClockSettings { sweep_interval_seconds: 0 },
-            // Every load client signs up and logs in from this one address: the login
-            // limit per address (server/http/limits.rs) would refuse all but the first few.
-            auth: AuthSettings { login_attempts_per_address: 100_000, ..AuthSettings::default() },
-            live: LiveSettings::default(),
-            mail: Default::default(),
-        };
+        let mut settings = Settings::built_in("local");
+        settings.application.port = 0;
+        settings.database.url = Some(cluster.url("tavoliere").into());
+        // LOAD_POOL=8 changes the server's pool size.
+        settings.database.max_connections = env_number("LOAD_POOL").unwrap_or(32);
+        settings.database.embedded_data_dir = dir.clone();
+        settings.clocks.sweep_interval_seconds = 0;
+        // Every load client signs up and logs in from this one address: the login
+        // limit per address (server/http/limits.rs) would refuse all but the first few.
+        settings.auth.login_attempts_per_address = 100_000;
         let app = Application::build(settings).await?;
         let base = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until(std::future::pending()));

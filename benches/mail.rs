@@ -12,9 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tavoliere::config::{
-    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, MailSettings, Settings,
-};
+use tavoliere::config::Settings;
 use tavoliere::startup::Application;
 use tavoliere::storage::embedded::EmbeddedPostgres;
 
@@ -41,33 +39,14 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
         tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "tavoliere").await?;
-        let settings = Settings {
-            application: ApplicationSettings {
-                host: "127.0.0.1".into(),
-                port: 0,
-                secure_cookies: false,
-                body_limit_bytes: 65536,
-                client_address_header: None,
-                shutdown_grace_seconds: 4,
-                default_language: Default::default(),
-                base_url: None,
-            },
-            database: DatabaseSettings {
-                url: Some(cluster.url("tavoliere").into()),
-                max_connections: 20,
-                embedded_data_dir: dir.clone(),
-                embedded_port: 0,
-            },
-            clocks: ClockSettings { sweep_interval_seconds: 0 },
-            auth: AuthSettings::default(),
-            live: LiveSettings::default(),
-            mail: MailSettings {
-                smtp_url: Some(format!("smtp://127.0.0.1:{smtp_port}").into()),
-                poll_interval_ms: 20,
-                alarm_interval_seconds: 0,
-                ..MailSettings::default()
-            },
-        };
+        let mut settings = Settings::built_in("local");
+        settings.application.port = 0;
+        settings.database.url = Some(cluster.url("tavoliere").into());
+        settings.database.embedded_data_dir = dir.clone();
+        settings.clocks.sweep_interval_seconds = 0;
+        settings.mail.smtp_url = Some(format!("smtp://127.0.0.1:{smtp_port}").into());
+        settings.mail.poll_interval_ms = 20;
+        settings.mail.alarm_interval_seconds = 0;
         let app = Application::build(settings).await?;
         let base = format!("http://127.0.0.1:{}", app.port());
         let pool = app.domain().pool.clone();

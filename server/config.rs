@@ -25,6 +25,9 @@ pub struct Settings {
     /// Mail: the SMTP relay, the sender, the outbox workers and the deadline alarms.
     #[serde(default)]
     pub mail: MailSettings,
+    /// Logging.
+    #[serde(default)]
+    pub log: LogSettings,
 }
 
 /// Mail (#17): where and how notifications are sent.
@@ -77,6 +80,25 @@ impl Default for MailSettings {
             alarm_hours_before: 24,
         }
     }
+}
+
+/// Logging settings.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct LogSettings {
+    /// Plain text (the default) or one JSON object per line.
+    pub format: LogFormat,
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line, with the request's span (its request id).
+    Json,
 }
 
 /// Live games: clocks and socket limits.
@@ -183,6 +205,23 @@ pub struct DatabaseSettings {
     pub embedded_data_dir: PathBuf,
     /// Port of the embedded cluster on 127.0.0.1 (0 = any free port).
     pub embedded_port: u16,
+    /// How long a request waits for a free connection before it is answered 503, in
+    /// milliseconds: short, so that an outage is answered at once instead of after a long
+    /// wait.
+    #[serde(default = "default_acquire_timeout_ms")]
+    pub acquire_timeout_ms: u64,
+    /// How long the start waits for an external database to answer (a database
+    /// container starting beside the server), in seconds.
+    #[serde(default = "default_connect_at_start_seconds")]
+    pub connect_at_start_seconds: u64,
+}
+
+fn default_acquire_timeout_ms() -> u64 {
+    1000
+}
+
+fn default_connect_at_start_seconds() -> u64 {
+    30
 }
 
 /// Correspondence clock settings.
@@ -209,6 +248,8 @@ pub struct AuthSettings {
     /// 19 MiB, so this bounds the concurrent hashes (logins, sign-ups) to
     /// `max(1, this / 19)`; further ones wait.
     pub password_hash_memory_mib: u32,
+    /// How long a new API token works, in days, unless the request asks for less.
+    pub token_lifetime_days: u32,
 }
 
 impl Default for AuthSettings {
@@ -219,34 +260,199 @@ impl Default for AuthSettings {
             login_attempts_per_address: 20,
             login_attempts_per_username: 20,
             password_hash_memory_mib: 64,
+            token_lifetime_days: 90,
         }
     }
 }
 
+/// The configuration files built into the binary, so that a server started from any
+/// directory (a systemd unit, `cargo install`, a container) has its defaults; files of the
+/// same name on disk override them value by value.
+const BUILT_IN: [(&str, &str); 3] = [
+    ("base.toml", include_str!("../config/base.toml")),
+    ("local.toml", include_str!("../config/local.toml")),
+    ("production.toml", include_str!("../config/production.toml")),
+];
+
+/// Which configuration sources a start read, for the start-up log.
+#[derive(Clone, Debug, Default)]
+pub struct ConfigReport {
+    /// The environment (`TAVOLIERE_ENVIRONMENT`, default `local`).
+    pub environment: String,
+    /// The directory searched for configuration files.
+    pub directory: PathBuf,
+    /// Built-in files used.
+    pub built_in: Vec<String>,
+    /// Files read from the directory.
+    pub read: Vec<PathBuf>,
+    /// Files looked for in the directory and not found (the built-in ones stand).
+    pub not_found: Vec<PathBuf>,
+    /// `TAVOLIERE_` environment variables set (names only: values may be secrets).
+    pub environment_variables: Vec<String>,
+}
+
+impl ConfigReport {
+    /// Logs what was read, at start-up.
+    pub fn log(&self) {
+        tracing::info!(
+            environment = %self.environment,
+            directory = %self.directory.display(),
+            built_in = ?self.built_in,
+            read = ?self.read,
+            not_found = ?self.not_found,
+            variables = ?self.environment_variables,
+            "configuration loaded"
+        );
+    }
+}
+
 impl Settings {
-    /// Reads the layered configuration from `config/` in the working directory.
+    /// Reads the layered configuration: the built-in `base.toml` and
+    /// `<environment>.toml`, then the files of the same names in the configuration
+    /// directory (`TAVOLIERE_CONFIG_DIR`, default `config/` in the working directory),
+    /// then `TAVOLIERE_`-prefixed environment variables.
     ///
     /// # Errors
     /// A file that does not parse or a value of the wrong type.
     pub fn load() -> Result<Settings, config::ConfigError> {
-        let base =
-            std::env::current_dir().map(|d| d.join("config")).unwrap_or_else(|_| PathBuf::from("config"));
+        Settings::load_reporting().map(|(settings, _)| settings)
+    }
+
+    /// [`Settings::load`], with the list of what was read.
+    ///
+    /// # Errors
+    /// A file that does not parse or a value of the wrong type.
+    pub fn load_reporting() -> Result<(Settings, ConfigReport), config::ConfigError> {
+        let directory = match std::env::var_os("TAVOLIERE_CONFIG_DIR") {
+            Some(directory) => PathBuf::from(directory),
+            None => {
+                std::env::current_dir().map(|d| d.join("config")).unwrap_or_else(|_| PathBuf::from("config"))
+            }
+        };
         let environment = std::env::var("TAVOLIERE_ENVIRONMENT").unwrap_or_else(|_| "local".to_owned());
-        config::Config::builder()
-            .add_source(config::File::from(base.join("base.toml")).required(false))
-            .add_source(config::File::from(base.join(format!("{environment}.toml"))).required(false))
+        Settings::load_from(&directory, &environment)
+    }
+
+    /// Reads the configuration of `environment` with `directory` as the configuration
+    /// directory (and the process's environment variables).
+    ///
+    /// # Errors
+    /// A file that does not parse or a value of the wrong type.
+    pub fn load_from(
+        directory: &std::path::Path,
+        environment: &str,
+    ) -> Result<(Settings, ConfigReport), config::ConfigError> {
+        let mut report = ConfigReport {
+            environment: environment.to_owned(),
+            directory: directory.to_path_buf(),
+            ..ConfigReport::default()
+        };
+        let mut builder = config::Config::builder();
+        for name in ["base.toml".to_owned(), format!("{environment}.toml")] {
+            if let Some((_, text)) = BUILT_IN.iter().find(|(built_in, _)| *built_in == name) {
+                builder = builder.add_source(config::File::from_str(text, config::FileFormat::Toml));
+                report.built_in.push(name.clone());
+            }
+            let path = directory.join(&name);
+            if path.is_file() {
+                builder = builder.add_source(config::File::from(path.clone()));
+                report.read.push(path);
+            } else {
+                report.not_found.push(path);
+            }
+        }
+        report.environment_variables =
+            std::env::vars().map(|(name, _)| name).filter(|name| name.starts_with("TAVOLIERE_")).collect();
+        report.environment_variables.sort();
+        let settings = builder
             .add_source(config::Environment::with_prefix("TAVOLIERE").prefix_separator("_").separator("__"))
-            .set_default("application.host", "127.0.0.1")?
-            .set_default("application.port", 8000)?
-            .set_default("application.secure_cookies", true)?
-            .set_default("application.body_limit_bytes", 65536)?
-            .set_default("database.max_connections", 20)?
-            .set_default("database.embedded_data_dir", "data/postgres")?
-            .set_default("database.embedded_port", 0)?
-            .set_default("clocks.sweep_interval_seconds", 30)?
-            .set_default("auth.login_attempts", 5)?
-            .set_default("auth.login_window_seconds", 60)?
             .build()?
-            .try_deserialize()
+            .try_deserialize()?;
+        Ok((settings, report))
+    }
+
+    /// The built-in configuration of `environment` alone: no files from disk, no
+    /// environment variables. Tests and benchmarks start from it and change what they
+    /// need, so a new setting reaches them with its default.
+    ///
+    /// # Panics
+    /// When the built-in files do not make valid settings (a test catches that).
+    #[must_use]
+    pub fn built_in(environment: &str) -> Settings {
+        let mut builder = config::Config::builder();
+        for name in ["base.toml".to_owned(), format!("{environment}.toml")] {
+            if let Some((_, text)) = BUILT_IN.iter().find(|(built_in, _)| *built_in == name) {
+                builder = builder.add_source(config::File::from_str(text, config::FileFormat::Toml));
+            }
+        }
+        builder
+            .build()
+            .and_then(config::Config::try_deserialize)
+            .expect("the built-in configuration makes valid settings")
+    }
+
+    /// Values that make the site unusable or unsafe where it runs, each as a sentence for
+    /// the start-up log.
+    #[must_use]
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let loopback = matches!(self.application.host.as_str(), "127.0.0.1" | "::1" | "localhost");
+        if !loopback && self.application.client_address_header.is_none() {
+            if self.application.secure_cookies {
+                // The server speaks plain http; with no proxy in front it cannot be https.
+                warnings.push(format!(
+                    "application.secure_cookies is on and {} is served over plain http with no \
+                     reverse proxy configured (application.client_address_header): browsers \
+                     reaching it directly drop the Secure session cookie and every login fails \
+                     with 403; serve it over https behind a proxy, or set \
+                     application.secure_cookies = false on a trusted network",
+                    self.application.host
+                ));
+            }
+            warnings.push(format!(
+                "listening on {} without application.client_address_header: behind a reverse \
+                 proxy every client would share the proxy's address in login and socket limits",
+                self.application.host
+            ));
+        }
+        warnings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_configuration_makes_valid_settings_in_every_environment() {
+        for environment in ["local", "production", "test-of-an-unknown-name"] {
+            let settings = Settings::built_in(environment);
+            assert_eq!(settings.application.port, 8000);
+            assert_eq!(settings.application.secure_cookies, environment != "local");
+        }
+    }
+
+    #[test]
+    fn files_in_the_configuration_directory_override_the_built_in_ones_value_by_value() {
+        let directory = std::env::temp_dir().join(format!("tavoliere-config-{}", std::process::id()));
+        std::fs::create_dir_all(&directory).expect("temporary directory");
+        std::fs::write(directory.join("local.toml"), "[application]\nport = 8123\n").expect("write");
+        let (settings, report) = Settings::load_from(&directory, "local").expect("load");
+        std::fs::remove_dir_all(&directory).ok();
+        assert_eq!(settings.application.port, 8123);
+        // The built-in local.toml still applies where the file on disk is silent.
+        assert!(!settings.application.secure_cookies);
+        assert_eq!(report.read, vec![directory.join("local.toml")]);
+        assert_eq!(report.not_found, vec![directory.join("base.toml")]);
+        assert_eq!(report.built_in, vec!["base.toml".to_owned(), "local.toml".to_owned()]);
+    }
+
+    #[test]
+    fn secure_cookies_on_plain_http_outside_loopback_are_warned_about() {
+        let mut settings = Settings::built_in("production");
+        assert!(settings.warnings().iter().any(|warning| warning.contains("secure_cookies")));
+        settings.application.client_address_header = Some("X-Forwarded-For".to_owned());
+        assert!(settings.warnings().is_empty());
+        assert!(Settings::built_in("local").warnings().is_empty());
     }
 }

@@ -1,4 +1,5 @@
-//! The command line: `serve`, `migrate`, `admin create-user`, `perft`, `replay`.
+//! The command line: `serve`, `migrate`, `admin create-user`, `admin set-role`, `perft`,
+//! `replay`.
 
 pub mod perft;
 pub mod replay;
@@ -11,6 +12,7 @@ use secrecy::SecretString;
 
 use crate::config::Settings;
 use crate::domain::accounts::{self, Role, Username};
+use crate::domain::admin;
 use crate::startup::Application;
 use crate::{storage, telemetry};
 
@@ -54,6 +56,15 @@ pub enum AdminCommand {
         #[arg(long)]
         password_stdin: bool,
     },
+    /// Grant or revoke a role: `player`, `director`, `global-director` or `admin`
+    /// (recorded in the audit log as made by the command line).
+    SetRole {
+        /// Username.
+        name: String,
+        /// The new role.
+        #[arg(value_enum)]
+        role: Role,
+    },
 }
 
 /// Parses the arguments and runs the command.
@@ -63,7 +74,19 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Replay(args) => replay::run(args),
         other => {
-            telemetry::init();
+            // The settings come first: they choose the log format.
+            let (settings, report) = match Settings::load_reporting() {
+                Ok(loaded) => loaded,
+                Err(error) => {
+                    eprintln!("error: configuration: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            telemetry::init(settings.log.format);
+            report.log();
+            for warning in settings.warnings() {
+                tracing::warn!("{warning}");
+            }
             let runtime = match tokio::runtime::Runtime::new() {
                 Ok(runtime) => runtime,
                 Err(error) => {
@@ -71,7 +94,7 @@ pub fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match runtime.block_on(run(other)) {
+            match runtime.block_on(run(other, settings)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("error: {error:#}");
@@ -82,8 +105,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn run(command: Command) -> anyhow::Result<()> {
-    let settings = Settings::load()?;
+async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
     match command {
         Command::Serve => Application::build(settings).await?.run_until_stopped().await,
         Command::Migrate => {
@@ -109,6 +131,14 @@ async fn run(command: Command) -> anyhow::Result<()> {
             leave(database).await?;
             let account = result?;
             println!("created {} ({})", account.username, account.role.as_str());
+            Ok(())
+        }
+        Command::Admin(AdminCommand::SetRole { name, role }) => {
+            let database = storage::open(&settings.database).await?;
+            let result = admin::set_role_by_command(&database.pool, &name, role).await;
+            leave(database).await?;
+            let account = result?;
+            println!("{} is now {}", account.username, account.role);
             Ok(())
         }
         Command::Perft(_) | Command::Replay(_) => anyhow::bail!("perft and replay run without a runtime"),

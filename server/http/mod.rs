@@ -1,8 +1,11 @@
 //! The HTTP adapters: REST API resources, one file each, wired in [`router`].
 
 pub mod accounts;
+pub mod admin;
 pub mod auth;
+pub mod availability;
 pub mod challenges;
+pub mod desk;
 pub mod error;
 pub mod extract;
 pub mod games;
@@ -14,6 +17,7 @@ pub mod openapi;
 pub mod pages;
 pub mod password_reset;
 pub mod preferences;
+pub mod rounds;
 pub mod router;
 pub mod session;
 pub mod static_files;
@@ -51,6 +55,16 @@ pub struct AppState {
     pub default_language: crate::web::i18n::Lang,
     /// Mail: the relay and the signed links (#17).
     pub mail: Arc<crate::mail::Mailer>,
+    /// How long a new API token works at most, in days (`[auth] token_lifetime_days`).
+    pub token_lifetime_days: u32,
+    /// Whether the database answered its last probe.
+    pub database_health: Arc<availability::DatabaseHealth>,
+}
+
+impl FromRef<AppState> for Arc<availability::DatabaseHealth> {
+    fn from_ref(state: &AppState) -> Arc<availability::DatabaseHealth> {
+        Arc::clone(&state.database_health)
+    }
 }
 
 impl FromRef<AppState> for Domain {

@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, imports, notifications, password_reset, preferences, session,
-    tables, tokens, tournaments, vacation, AppState,
+    accounts, admin, challenges, desk, games, health, imports, notifications, password_reset, preferences,
+    rounds, session, tables, tokens, tournaments, vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -41,6 +41,7 @@ pub fn router(state: AppState) -> Router {
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::frame())
         .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
         .routes(routes!(openapi::document))
         // Accounts, sessions, leave.
         .routes(routes!(accounts::register))
@@ -48,8 +49,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(password_reset::request))
         .routes(routes!(password_reset::confirm))
         .routes(routes!(preferences::show, preferences::update))
-        .routes(routes!(tokens::create))
+        .routes(routes!(tokens::list, tokens::create))
         .routes(routes!(tokens::revoke))
+        .routes(routes!(tokens::revoke_one))
         .routes(routes!(session::login, session::logout))
         .routes(routes!(vacation::show, vacation::start))
         .routes(routes!(vacation::end))
@@ -58,7 +60,10 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(notifications::mark_read))
         .routes(routes!(notifications::settings, notifications::change_settings))
         .routes(routes!(notifications::outbox))
-        .routes(routes!(accounts::show_for_admin))
+        // Administration of accounts (an account's address: #17).
+        .routes(routes!(admin::accounts))
+        .routes(routes!(admin::update_account, accounts::show_for_admin))
+        .routes(routes!(admin::audit))
         // Challenges and games.
         .routes(routes!(challenges::list, challenges::create))
         .routes(routes!(challenges::show))
@@ -96,6 +101,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::next_round))
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
+        .routes(routes!(rounds::rounds))
+        .routes(routes!(desk::desk))
+        .routes(routes!(rounds::games_file))
         // The crosstable and the Grand Prix table, each at four URLs, one handler.
         .merge(tables::routes().fold(OpenApiRouter::default(), OpenApiRouter::routes))
 }

@@ -295,10 +295,11 @@ fn table_description(kind: Table, fixed: Option<Format>) -> Paths {
 fn html_page(title: &str, language: Language, fragment: &str) -> Response {
     let page = format!(
         "<!doctype html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n\
-         <link rel=\"stylesheet\" href=\"/static/tables.css\">\n\
+         <link rel=\"stylesheet\" href=\"{stylesheet}\">\n\
          </head>\n<body>\n{fragment}</body>\n</html>\n",
         lang = language.code(),
         title = escape(title),
+        stylesheet = super::static_files::url("tables.css"),
     );
     ([(CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
 }

@@ -2,12 +2,16 @@
 //! run, a fresh database per test), through the REST API.
 
 mod accounts;
+mod admin;
+mod anywhere;
 mod challenges;
 mod clocks;
 mod concurrency;
 mod cookies;
+mod desk;
 mod endings;
 mod errors;
+mod event_rules;
 mod games;
 mod imports;
 mod instances;
@@ -17,7 +21,9 @@ mod login_limits;
 mod mail;
 mod openapi;
 mod operator;
+mod outages;
 mod preferences;
+mod rounds;
 mod seats_and_series;
 mod shutdown;
 mod small_gaps;

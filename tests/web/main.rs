@@ -2,9 +2,12 @@
 //! user-supplied text, CSRF, security headers) against a real PostgreSQL, and the
 //! real-browser end-to-end game (headless Chromium over WebDriver).
 
+mod admin;
 mod browser;
+mod desk_pages;
 mod game_page;
 mod import;
+mod live_kingdoms;
 mod pages;
 mod settings;
 mod support;

@@ -6,40 +6,29 @@ pub mod cluster;
 
 use reqwest::header::{HeaderMap, ACCEPT_LANGUAGE, COOKIE, LOCATION, SET_COOKIE};
 use reqwest::StatusCode;
-use tavoliere::config::{
-    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, Settings,
-};
+use tavoliere::config::Settings;
 use tavoliere::startup::{Application, Dependencies};
 
 /// A running application on its own database.
 pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
     pub address: String,
+    /// Its database (for what only the command line does, e.g. the first admin).
+    pub database_url: String,
 }
 
 fn settings(database_url: &str) -> Settings {
-    Settings {
-        application: ApplicationSettings {
-            host: "127.0.0.1".into(),
-            port: 0,
-            secure_cookies: false,
-            body_limit_bytes: 16 * 1024,
-            client_address_header: None,
-            shutdown_grace_seconds: 4,
-            default_language: Default::default(),
-            base_url: None,
-        },
-        database: DatabaseSettings {
-            url: Some(database_url.to_owned().into()),
-            max_connections: 10,
-            embedded_data_dir: "unused".into(),
-            embedded_port: 0,
-        },
-        clocks: ClockSettings { sweep_interval_seconds: 0 },
-        auth: AuthSettings::default(),
-        live: LiveSettings::default(),
-        mail: Default::default(),
-    }
+    let mut settings = Settings::built_in("local");
+    settings.application.port = 0;
+    settings.application.body_limit_bytes = 16 * 1024;
+    settings.database.url = Some(database_url.to_owned().into());
+    // A test machine under load may take over the production second to open a connection.
+    settings.database.acquire_timeout_ms = 10_000;
+    settings.database.max_connections = 10;
+    settings.database.embedded_data_dir = "unused".into();
+    settings.clocks.sweep_interval_seconds = 0;
+    settings.mail.alarm_interval_seconds = 0;
+    settings
 }
 
 impl TestApp {
@@ -50,7 +39,8 @@ impl TestApp {
         let app = Application::build_with(settings(&database_url), deps).await.expect("build the app");
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until(std::future::pending()));
-        TestApp { address }
+        let database_url = database_url.to_string();
+        TestApp { address, database_url }
     }
 
     /// A new browser (no cookies yet).

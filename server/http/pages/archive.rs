@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::{render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::games::{self, GameStatus};
 use crate::domain::{Domain, DomainError};
-use crate::web::records::{self, RecordFormat, RecordInput};
+use crate::web::records::{self, RecordFormat, RecordWriteError};
 
 /// The archive's search fields, kept as typed.
 #[derive(Debug, Default, Deserialize)]
@@ -102,25 +102,11 @@ pub async fn record(
         Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(ctx.t)),
         Err(other) => return Err(PageError::Internal(other.to_string())),
     };
-    let variant: tavoliere_rules::variant::Variant =
-        view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
-    if !RecordFormat::for_variant(variant).contains(&format) {
-        return Err(PageError::NotFound(ctx.t));
-    }
-    let moves: Vec<String> = view.moves.iter().map(|m| m.canonical.clone()).collect();
-    let name = |seat: usize| view.seats.get(seat).map(|s| s.username.as_str()).unwrap_or("");
-    let input = RecordInput {
-        id,
-        variant,
-        ruleset: &view.ruleset,
-        handicap: view.handicap.as_deref(),
-        start: view.start_position.as_deref(),
-        players: [name(0), name(1)],
-        moves: &moves,
-        result: view.result.as_ref(),
-        reason: view.reason,
+    let text = match records::write_view(&view, format) {
+        Ok(text) => text,
+        Err(RecordWriteError::Unsupported(_)) => return Err(PageError::NotFound(ctx.t)),
+        Err(e) => return Err(PageError::Internal(format!("game {id}: {e}"))),
     };
-    let text = records::write(&input, format).map_err(|e| PageError::Internal(format!("game {id}: {e}")))?;
     Ok(download(id, format, text))
 }
 

@@ -9,15 +9,18 @@
 //! token of such a visitor is kept (and the session stored, with a short expiry) only when
 //! a page actually shows it in a form ([`FormToken`]), e.g. the log-in form.
 
+pub mod admin;
 pub mod archive;
 pub mod auth;
 pub mod board;
 pub mod challenges;
 pub mod dashboard;
+pub mod desk;
 pub mod game;
 pub mod import;
 pub mod mail;
 pub mod notifications;
+pub mod rounds;
 pub mod settings;
 
 use std::fmt;
@@ -82,6 +85,10 @@ pub fn router() -> Router<AppState> {
         .route("/notifications/read", post(notifications::mark_read))
         .route("/settings/mail", get(notifications::settings_form).post(notifications::settings_save))
         .route("/admin/outbox", get(notifications::outbox_page))
+        .route("/sections/{id}/rounds", get(rounds::show))
+        .route("/admin", get(admin::show))
+        .route("/tournaments/{id}/desk", get(desk::show).post(desk::decide))
+        .route("/admin/accounts/{username}", post(admin::update))
         .route_layer(axum::middleware::from_fn(keep_shown_form_token))
 }
 

@@ -6,9 +6,7 @@ pub mod smtp;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tavoliere::config::{
-    ApplicationSettings, AuthSettings, ClockSettings, DatabaseSettings, LiveSettings, MailSettings, Settings,
-};
+use tavoliere::config::Settings;
 use tavoliere::domain::clock::ManualClock;
 use tavoliere::domain::Domain;
 use tavoliere::startup::{Application, Dependencies};
@@ -68,31 +66,22 @@ impl Reply {
 }
 
 pub fn test_settings(database_url: &str) -> Settings {
-    Settings {
-        application: ApplicationSettings {
-            host: "127.0.0.1".into(),
-            port: 0,
-            secure_cookies: false,
-            body_limit_bytes: 16 * 1024,
-            client_address_header: None,
-            shutdown_grace_seconds: 4,
-            default_language: Default::default(),
-            base_url: None,
-        },
-        database: DatabaseSettings {
-            url: Some(database_url.to_owned().into()),
-            max_connections: 20,
-            embedded_data_dir: "unused".into(),
-            embedded_port: 0,
-        },
-        clocks: ClockSettings { sweep_interval_seconds: 0 },
-        auth: AuthSettings::default(),
-        // No resync: a move's announcement must reach the other instances by itself (the
-        // resync has its own test).
-        live: LiveSettings { flag_interval_ms: 20, resync_interval_ms: 0, ..LiveSettings::default() },
-        // The senders look often; the alarm and digest task is driven by the tests.
-        mail: MailSettings { poll_interval_ms: 50, alarm_interval_seconds: 0, ..MailSettings::default() },
-    }
+    let mut settings = Settings::built_in("local");
+    settings.application.port = 0;
+    settings.application.body_limit_bytes = 16 * 1024;
+    settings.database.url = Some(database_url.to_owned().into());
+    // A test machine under load may take over the production second to open a connection.
+    settings.database.acquire_timeout_ms = 10_000;
+    settings.database.embedded_data_dir = "unused".into();
+    settings.clocks.sweep_interval_seconds = 0;
+    // No resync: a move's announcement must reach the other instances by itself (the
+    // resync has its own test).
+    settings.live.flag_interval_ms = 20;
+    settings.live.resync_interval_ms = 0;
+    // The senders look often; the alarm and digest task is driven by the tests.
+    settings.mail.poll_interval_ms = 100;
+    settings.mail.alarm_interval_seconds = 0;
+    settings
 }
 
 impl TestApp {
