@@ -74,14 +74,13 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(vacation::end))
         // Administration of accounts.
         .routes(routes!(admin::accounts))
-        .routes(routes!(admin::update_account))
+        .routes(routes!(admin::update_account, accounts::show_for_admin))
         .routes(routes!(admin::audit))
         // Notifications and mail (#17).
         .routes(routes!(notifications::list))
         .routes(routes!(notifications::mark_read))
         .routes(routes!(notifications::settings, notifications::change_settings))
         .routes(routes!(notifications::outbox))
-        .routes(routes!(accounts::show_for_admin))
         // Challenges and games.
         .routes(routes!(challenges::list, challenges::create))
         .routes(routes!(challenges::show))

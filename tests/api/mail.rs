@@ -14,7 +14,16 @@ use crate::support::{three_days, TestApp, User};
 /// The app sending through `sink`.
 async fn app_with(sink: &SmtpSink) -> TestApp {
     let url = sink.url();
-    TestApp::spawn_with(move |settings| settings.mail.smtp_url = Some(url.into())).await
+    TestApp::spawn_with(move |settings| {
+        settings.mail.smtp_url = Some(url.into());
+        settings.mail.poll_interval_ms = 100;
+    })
+    .await
+}
+
+/// The app without a relay, its sender running.
+async fn app_without_relay() -> TestApp {
+    TestApp::spawn_with(|settings| settings.mail.poll_interval_ms = 100).await
 }
 
 /// `name` registered with the address `<name>@example.org`, verified by following the
@@ -400,7 +409,7 @@ async fn a_refusal_for_now_is_retried_with_backoff() {
 
 #[tokio::test]
 async fn with_no_smtp_the_mail_is_logged_and_listed_for_the_admin() {
-    let app = TestApp::spawn().await;
+    let app = app_without_relay().await;
     let alice = app.register("alice").await;
     app.patch("/api/accounts/me", Some(&alice), json!({"email": "alice@example.org"}))
         .await
@@ -593,6 +602,7 @@ async fn two_instances_send_every_queued_mail_exactly_once() {
         move |settings: &mut tavoliere::config::Settings| {
             settings.mail.smtp_url = Some(url.into());
             settings.mail.batch_size = 5;
+            settings.mail.poll_interval_ms = 100;
             settings.mail.from = from.to_owned();
         }
     };
@@ -625,7 +635,7 @@ async fn two_instances_send_every_queued_mail_exactly_once() {
 #[tokio::test]
 async fn a_signed_in_live_socket_hears_its_unread_count_and_the_page_header_shows_it() {
     use crate::live::Socket;
-    let app = TestApp::spawn().await;
+    let app = app_without_relay().await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
     let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;

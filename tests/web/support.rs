@@ -27,6 +27,7 @@ fn settings(database_url: &str) -> Settings {
     settings.database.max_connections = 10;
     settings.database.embedded_data_dir = "unused".into();
     settings.clocks.sweep_interval_seconds = 0;
+    settings.mail.alarm_interval_seconds = 0;
     settings
 }
 
