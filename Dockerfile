@@ -46,8 +46,8 @@ ENV TAVOLIERE_ENVIRONMENT=production \
     TAVOLIERE_APPLICATION__PORT=8000 \
     RUST_LOG=info,sqlx=warn,tower_sessions=warn
 EXPOSE 8000
-# /healthz answers 200 while the server runs and reaches its database.
+# /readyz answers 200 while the server reaches its database (/healthz: the process runs).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-    CMD ["sh", "-c", "curl --fail --silent --show-error --max-time 2 http://127.0.0.1:${TAVOLIERE_APPLICATION__PORT}/healthz"]
+    CMD ["sh", "-c", "curl --fail --silent --show-error --max-time 2 http://127.0.0.1:${TAVOLIERE_APPLICATION__PORT}/readyz"]
 STOPSIGNAL SIGTERM
 CMD ["tavoliere", "serve"]

@@ -238,6 +238,9 @@ fn main() -> anyhow::Result<()> {
     // Durable, like production and like pgbench's figure.
     let cluster = EmbeddedPostgres::start(&dir, 0)?;
     let port = cluster.port();
+    // pgbench connects to the cluster, which asks for its password. Set before any
+    // thread of ours starts.
+    std::env::set_var("PGPASSWORD", cluster.password());
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
         tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "pgbench").await?;

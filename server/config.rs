@@ -168,6 +168,23 @@ pub struct DatabaseSettings {
     pub embedded_data_dir: PathBuf,
     /// Port of the embedded cluster on 127.0.0.1 (0 = any free port).
     pub embedded_port: u16,
+    /// How long a request waits for a free connection before it is answered 503, in
+    /// milliseconds: short, so that an outage is answered at once instead of after a long
+    /// wait.
+    #[serde(default = "default_acquire_timeout_ms")]
+    pub acquire_timeout_ms: u64,
+    /// How long the start waits for an external database to answer (a database
+    /// container starting beside the server), in seconds.
+    #[serde(default = "default_connect_at_start_seconds")]
+    pub connect_at_start_seconds: u64,
+}
+
+fn default_acquire_timeout_ms() -> u64 {
+    1000
+}
+
+fn default_connect_at_start_seconds() -> u64 {
+    30
 }
 
 /// Correspondence clock settings.
@@ -194,6 +211,8 @@ pub struct AuthSettings {
     /// 19 MiB, so this bounds the concurrent hashes (logins, sign-ups) to
     /// `max(1, this / 19)`; further ones wait.
     pub password_hash_memory_mib: u32,
+    /// How long a new API token works, in days, unless the request asks for less.
+    pub token_lifetime_days: u32,
 }
 
 impl Default for AuthSettings {
@@ -204,6 +223,7 @@ impl Default for AuthSettings {
             login_attempts_per_address: 20,
             login_attempts_per_username: 20,
             password_hash_memory_mib: 64,
+            token_lifetime_days: 90,
         }
     }
 }

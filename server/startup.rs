@@ -16,6 +16,7 @@ use crate::config::Settings;
 use crate::domain::clock::{Clock, SystemClock};
 use crate::domain::timeouts::{self, Due};
 use crate::domain::Domain;
+use crate::http::availability::{self, DatabaseHealth};
 use crate::http::limits::{LoginLimiter, PasswordHashing};
 use crate::http::{self, AppState};
 use crate::live;
@@ -36,7 +37,9 @@ pub struct Application {
     port: u16,
     router: Router,
     domain: Domain,
-    embedded: Option<EmbeddedPostgres>,
+    /// The private cluster (shared with its supervisor), when no URL is configured.
+    embedded: Option<Arc<std::sync::Mutex<EmbeddedPostgres>>>,
+    database_health: Arc<DatabaseHealth>,
     sweep_every: Option<Duration>,
     session_store: PostgresStore,
     live: Arc<live::Hub>,
@@ -81,13 +84,16 @@ impl Application {
             rooms: Arc::default(),
             ratings: Arc::new(settings.ratings.clone()),
         };
+        let database_health = DatabaseHealth::new(domain.pool.clone());
         let state = AppState {
+            database_health: Arc::clone(&database_health),
             domain: domain.clone(),
             login_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
             password_hashing: Arc::new(PasswordHashing::new(settings.auth.password_hash_memory_mib)),
             client_address_header: client_address_header(&settings)?,
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
             default_language: settings.application.default_language,
+            token_lifetime_days: settings.auth.token_lifetime_days,
         };
         let live = Arc::clone(&state.live);
         // Every change made on this instance reaches its sockets directly.
@@ -100,8 +106,15 @@ impl Application {
             .with_http_only(true)
             .with_same_site(tower_sessions::cookie::SameSite::Lax)
             .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
-        let router =
-            http::router(state).nest_service("/static", http::static_files::service()).layer(sessions);
+        // Outside the sessions, whose store is the database: during an outage requests are
+        // answered 503 before anything waits for a connection.
+        let router = http::router(state)
+            .nest_service("/static", http::static_files::service())
+            .layer(sessions)
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&database_health),
+                availability::refuse_while_down,
+            ));
         let router = with_security_headers(router, settings.application.secure_cookies)
             .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes));
         let sweep_every = match settings.clocks.sweep_interval_seconds {
@@ -117,7 +130,8 @@ impl Application {
             port,
             router,
             domain,
-            embedded,
+            embedded: embedded.map(|cluster| Arc::new(std::sync::Mutex::new(cluster))),
+            database_health,
             sweep_every,
             session_store,
             live,
@@ -180,11 +194,32 @@ impl Application {
                 stop_rx.clone(),
             ))),
         };
+        let prober = tokio::spawn(Arc::clone(&self.database_health).run(stop_rx.clone()));
+        // The supervisor's word that the database is gone for good: the server stops and
+        // exits non-zero.
+        let (fatal_tx, mut fatal_rx) = tokio::sync::watch::channel(None::<String>);
+        let supervisor = self.embedded.as_ref().map(|cluster| {
+            tokio::spawn(storage::supervise::run(
+                Arc::clone(cluster),
+                Arc::clone(&self.database_health),
+                fatal_tx,
+                stop_rx.clone(),
+            ))
+        });
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
         tracing::info!(port = self.port, "serving");
         let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
+        let mut fatal_seen = fatal_rx.clone();
         let shutdown = async move {
-            shutdown.await;
+            tokio::select! {
+                () = shutdown => {}
+                () = async {
+                    // No supervisor (an external database): no fatal word ever comes.
+                    if fatal_seen.wait_for(Option::is_some).await.is_err() {
+                        std::future::pending::<()>().await;
+                    }
+                } => {}
+            }
             let _ = signalled_tx.send(());
         };
         let serving =
@@ -212,12 +247,13 @@ impl Application {
         let cleanup = async move {
             // The moves answered so far are announced to the other instances.
             domain.announcer.flush().await;
-            for task in [sweeper, live_flagger, live_resync].into_iter().flatten() {
+            for task in [sweeper, live_flagger, live_resync, supervisor].into_iter().flatten() {
                 let _ = task.await;
             }
             let _ = session_cleaner.await;
             let _ = live_listener.await;
             let _ = live_presence.await;
+            let _ = prober.await;
             domain.pool.close().await;
         };
         // With the database down each of these would wait for its connection timeout:
@@ -228,13 +264,20 @@ impl Application {
                 "shutdown: background tasks did not finish in time (database unreachable?); left behind"
             );
         }
-        if let Some(mut cluster) = self.embedded.take() {
-            if tokio::task::spawn_blocking(move || cluster.stop()).await?? {
+        if let Some(cluster) = self.embedded.take() {
+            let stopped = tokio::task::spawn_blocking(move || {
+                cluster.lock().unwrap_or_else(std::sync::PoisonError::into_inner).stop()
+            });
+            if stopped.await?? {
                 tracing::info!("private PostgreSQL cluster stopped");
             }
         }
         served?;
-        Ok(())
+        let fatal = fatal_rx.borrow_and_update().clone();
+        match fatal {
+            Some(reason) => Err(anyhow::anyhow!(reason)),
+            None => Ok(()),
+        }
     }
 }
 

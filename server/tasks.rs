@@ -22,6 +22,31 @@ where
     }
 }
 
+/// [`every`], for a task with a `name`: a step that starts later than its interval after
+/// the previous one (the runtime is starved, or the previous step ran long) is logged at
+/// debug level with the lag.
+pub async fn named<F, Fut>(
+    name: &'static str,
+    every_interval: Duration,
+    shutdown: watch::Receiver<bool>,
+    mut step: F,
+) where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let mut due = tokio::time::Instant::now();
+    every(every_interval, shutdown, move || {
+        let now = tokio::time::Instant::now();
+        let lag = now.saturating_duration_since(due);
+        if lag > every_interval {
+            tracing::debug!(task = name, lag_seconds = lag.as_secs_f64(), "background task running late");
+        }
+        due = now + every_interval;
+        step()
+    })
+    .await;
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};

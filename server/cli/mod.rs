@@ -1,4 +1,5 @@
-//! The command line: `serve`, `migrate`, `admin create-user`, `perft`, `replay`.
+//! The command line: `serve`, `migrate`, `admin create-user`, `admin set-role`, `perft`,
+//! `replay`.
 
 pub mod perft;
 pub mod replay;
@@ -11,6 +12,7 @@ use secrecy::SecretString;
 
 use crate::config::Settings;
 use crate::domain::accounts::{self, Role, Username};
+use crate::domain::admin;
 use crate::startup::Application;
 use crate::{storage, telemetry};
 
@@ -53,6 +55,15 @@ pub enum AdminCommand {
         /// Read the password from standard input (otherwise from TAVOLIERE_ADMIN_PASSWORD).
         #[arg(long)]
         password_stdin: bool,
+    },
+    /// Grant or revoke a role: `player`, `director`, `global-director` or `admin`
+    /// (recorded in the audit log as made by the command line).
+    SetRole {
+        /// Username.
+        name: String,
+        /// The new role.
+        #[arg(value_enum)]
+        role: Role,
     },
 }
 
@@ -120,6 +131,14 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
             leave(database).await?;
             let account = result?;
             println!("created {} ({})", account.username, account.role.as_str());
+            Ok(())
+        }
+        Command::Admin(AdminCommand::SetRole { name, role }) => {
+            let database = storage::open(&settings.database).await?;
+            let result = admin::set_role_by_command(&database.pool, &name, role).await;
+            leave(database).await?;
+            let account = result?;
+            println!("{} is now {}", account.username, account.role);
             Ok(())
         }
         Command::Perft(_) | Command::Replay(_) => anyhow::bail!("perft and replay run without a runtime"),

@@ -13,10 +13,12 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
+use time::OffsetDateTime;
 
+pub use super::admin::{AccountSummary, AuditEntryView};
 use super::error::{DomainError, DomainResult};
 use super::Domain;
-use crate::storage::notify;
+use crate::storage::accounts::{self as storage, AccountRow};
 
 /// A validated username: 3 to 32 characters, ASCII letters, digits, `_` or `-`,
 /// starting with a letter. Unique regardless of case.
@@ -54,8 +56,12 @@ impl Username {
 pub enum Role {
     /// Plays games.
     Player,
-    /// Also runs tournaments.
+    /// Also runs tournaments: creates them and directs those it is a director of.
     Director,
+    /// Directs every tournament (issue 20 §1).
+    #[serde(rename = "global-director")]
+    #[value(name = "global-director")]
+    GlobalDirector,
     /// Everything.
     Admin,
 }
@@ -66,14 +72,21 @@ impl Role {
         match self {
             Role::Player => "player",
             Role::Director => "director",
+            Role::GlobalDirector => "global-director",
             Role::Admin => "admin",
         }
     }
 
-    fn from_db(text: &str) -> Role {
+    /// Whether the role directs every tournament (an admin's or a global director's).
+    pub fn directs_all(self) -> bool {
+        matches!(self, Role::GlobalDirector | Role::Admin)
+    }
+
+    pub(crate) fn from_db(text: &str) -> Role {
         match text {
             "admin" => Role::Admin,
             "director" => Role::Director,
+            "global-director" => Role::GlobalDirector,
             _ => Role::Player,
         }
     }
@@ -88,6 +101,12 @@ pub struct Account {
     pub username: String,
     /// What the account may do.
     pub role: Role,
+}
+
+impl From<AccountRow> for Account {
+    fn from(row: AccountRow) -> Account {
+        Account { id: row.account_id, username: row.username, role: Role::from_db(&row.role) }
+    }
 }
 
 /// Minimum password length.
@@ -135,15 +154,7 @@ pub async fn register(
         return Err(DomainError::Invalid(format!("a password has at least {MIN_PASSWORD_CHARS} characters")));
     }
     let hash = hash_password(password).await?;
-    let id: i64 = sqlx::query_scalar(
-        r#"insert into account (username, password_hash, role) values ($1, $2, $3)
-           returning account_id"#,
-    )
-    .bind(username.as_str())
-    .bind(hash)
-    .bind(role.as_str())
-    .fetch_one(pool)
-    .await?;
+    let id = storage::insert_account(pool, username.as_str(), &hash, role.as_str()).await?;
     Ok(Account { id, username: username.as_str().to_owned(), role })
 }
 
@@ -156,17 +167,13 @@ pub async fn authenticate(pool: &PgPool, username: &str, password: SecretString)
     // A valid hash of a random password: unknown users take as long as known ones.
     const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$\
                               0gK/r0Z8cZQyGq8Bq0cH6mWJ0e2mC8o6XcJj2t3n6v0";
-    let row: Option<(i64, String, String, String)> = sqlx::query_as(
-        r#"select account_id, username, password_hash, role from account
-           where lower(username) = lower($1)"#,
-    )
-    .bind(username)
-    .fetch_optional(pool)
-    .await?;
-    let hash = row.as_ref().map_or(DUMMY_HASH.to_owned(), |r| r.2.clone());
+    let row = storage::login_row(pool, username).await?;
+    let hash = row.as_ref().map_or(DUMMY_HASH.to_owned(), |r| r.1.clone());
     let valid = verify_password(hash, password).await?;
     match row {
-        Some((id, username, _, role)) if valid => Ok(Account { id, username, role: Role::from_db(&role) }),
+        // Said only to whoever knows the password.
+        Some((_, _, true)) if valid => Err(DomainError::Forbidden("this account is disabled".to_owned())),
+        Some((row, _, false)) if valid => Ok(Account::from(row)),
         _ => Err(DomainError::Unauthenticated("wrong username or password".to_owned())),
     }
 }
@@ -176,12 +183,7 @@ pub async fn authenticate(pool: &PgPool, username: &str, password: SecretString)
 /// # Errors
 /// Not found or database failure.
 pub async fn account_by_id(pool: &PgPool, id: i64) -> DomainResult<Account> {
-    let (id, username, role): (i64, String, String) =
-        sqlx::query_as(r#"select account_id, username, role from account where account_id = $1"#)
-            .bind(id)
-            .fetch_one(pool)
-            .await?;
-    Ok(Account { id, username, role: Role::from_db(&role) })
+    Ok(storage::account_by_id(pool, id).await?.into())
 }
 
 /// Finds an account id by username (case-insensitive).
@@ -189,9 +191,7 @@ pub async fn account_by_id(pool: &PgPool, id: i64) -> DomainResult<Account> {
 /// # Errors
 /// [`DomainError::NotFound`] naming the user.
 pub async fn account_id_by_username(pool: &PgPool, username: &str) -> DomainResult<i64> {
-    sqlx::query_scalar(r#"select account_id from account where lower(username) = lower($1)"#)
-        .bind(username)
-        .fetch_optional(pool)
+    storage::account_id_by_username(pool, username)
         .await?
         .ok_or_else(|| DomainError::NotFound(format!("no account named {username}")))
 }
@@ -200,20 +200,79 @@ fn token_digest(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
-/// Issues a new bearer token for `account_id`; only its SHA-256 is stored.
+/// The longest lifetime a client may ask of a token, in days.
+pub const MAX_TOKEN_DAYS: u32 = 3650;
+
+/// Issues a new bearer token for `account_id`, valid for `days` days (1 to
+/// [`MAX_TOKEN_DAYS`]); only its SHA-256 is stored → the token and when it expires.
 ///
 /// # Errors
-/// Database failure.
-pub async fn issue_token(pool: &PgPool, account_id: i64) -> DomainResult<SecretString> {
+/// A lifetime out of range (422), database failure.
+pub async fn issue_token(
+    domain: &Domain,
+    account_id: i64,
+    days: u32,
+) -> DomainResult<(SecretString, OffsetDateTime)> {
+    if !(1..=MAX_TOKEN_DAYS).contains(&days) {
+        return Err(DomainError::Invalid(format!("a token lasts 1 to {MAX_TOKEN_DAYS} days")));
+    }
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     let token = format!("tav_{}", hex::encode(bytes));
-    sqlx::query(r#"insert into api_token (account_id, token_hash) values ($1, $2)"#)
-        .bind(account_id)
-        .bind(token_digest(&token))
-        .execute(pool)
-        .await?;
-    Ok(SecretString::from(token))
+    let now = domain.clock.now();
+    let expires_at = now + time::Duration::days(i64::from(days));
+    storage::insert_token(&domain.pool, account_id, &token_digest(&token), now, expires_at).await?;
+    Ok((SecretString::from(token), expires_at))
+}
+
+/// One of an account's API tokens (the token itself is never shown again).
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct TokenView {
+    /// Token id (to revoke it).
+    pub id: i64,
+    /// When it was issued.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    /// When it stops working (`null`: a token issued before tokens expired).
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub expires_at: Option<OffsetDateTime>,
+    /// Whether it is the token of this request.
+    pub current: bool,
+}
+
+/// The tokens of `account_id`, newest first; `current` marks the one whose text is
+/// `current_token`.
+///
+/// # Errors
+/// Database failure.
+pub async fn tokens(
+    domain: &Domain,
+    account_id: i64,
+    current_token: Option<&str>,
+) -> DomainResult<Vec<TokenView>> {
+    let current = match current_token {
+        Some(token) => storage::token_id(&domain.pool, &token_digest(token)).await?,
+        None => None,
+    };
+    let mut tokens = storage::tokens_of(&domain.pool, account_id).await?;
+    for token in &mut tokens {
+        token.current = Some(token.id) == current;
+    }
+    Ok(tokens)
+}
+
+/// Revokes token `token_id` of `account_id`, at once on every instance.
+///
+/// # Errors
+/// No such token of the account's (404).
+pub async fn revoke_token_by_id(domain: &Domain, account_id: i64, token_id: i64) -> DomainResult<()> {
+    if storage::delete_token_of(&domain.pool, account_id, token_id).await? {
+        // This instance forgets it at once, the others when the announcement arrives.
+        domain.tokens.forget_account(account_id);
+        Ok(())
+    } else {
+        Err(DomainError::NotFound(format!("you have no token {token_id}")))
+    }
 }
 
 /// The account a bearer token belongs to (from the cache of recently checked tokens when
@@ -223,40 +282,27 @@ pub async fn issue_token(pool: &PgPool, account_id: i64) -> DomainResult<SecretS
 /// [`DomainError::Unauthenticated`] for an unknown token.
 pub async fn account_for_token(domain: &Domain, token: &str) -> DomainResult<Account> {
     let digest = token_digest(token);
-    if let Some(account) = domain.tokens.get(&digest) {
+    let now = domain.clock.now();
+    if let Some(account) = domain.tokens.get(&digest, now) {
         return Ok(account);
     }
-    let row: Option<(i64, String, String)> = sqlx::query_as(
-        r#"select a.account_id, a.username, a.role
-           from api_token t join account a using (account_id)
-           where t.token_hash = $1"#,
-    )
-    .bind(&digest)
-    .fetch_optional(&domain.pool)
-    .await?;
-    let account = row
-        .map(|(id, username, role)| Account { id, username, role: Role::from_db(&role) })
+    let (row, expires_at) = storage::account_for_token(&domain.pool, &digest, now)
+        .await?
         .ok_or_else(|| DomainError::Unauthenticated("invalid token".to_owned()))?;
-    domain.tokens.put(digest, account.clone());
+    let account = Account::from(row);
+    domain.tokens.put(digest, account.clone(), expires_at);
     Ok(account)
 }
 
 /// Revokes a bearer token, at once on every instance: the deletion announces the token's
-/// digest on [`notify::TOKEN_CHANNEL`] and each instance's listener drops it from its
+/// digest on [`crate::storage::notify::TOKEN_CHANNEL`] and each instance's listener drops it from its
 /// [`TokenCache`] (server/live/hub.rs).
 ///
 /// # Errors
 /// Database failure.
 pub async fn revoke_token(domain: &Domain, token: &str) -> DomainResult<()> {
     let digest = token_digest(token);
-    sqlx::query(
-        r#"with revoked as (delete from api_token where token_hash = $1 returning token_hash)
-           select pg_notify($2, encode(token_hash, 'hex')) from revoked"#,
-    )
-    .bind(&digest)
-    .bind(notify::TOKEN_CHANNEL)
-    .execute(&domain.pool)
-    .await?;
+    storage::delete_token(&domain.pool, &digest).await?;
     domain.tokens.forget(&digest);
     Ok(())
 }
@@ -269,39 +315,56 @@ const TOKEN_TRUST: Duration = Duration::from_secs(30);
 /// How many tokens the cache holds before it starts over (a bound on its memory).
 const TOKEN_CACHE_CAPACITY: usize = 65_536;
 
+/// A checked token's account, when it was checked and when the token expires.
+#[derive(Debug)]
+struct Cached {
+    account: Account,
+    checked_at: Instant,
+    expires_at: Option<OffsetDateTime>,
+}
+
 /// Recently checked bearer tokens (by SHA-256 digest) and their accounts, so that a
 /// program's every request does not read the token table: the move, the API's busiest
 /// request, is then one statement (server/domain/games/moves.rs).
 #[derive(Debug, Default)]
 pub struct TokenCache {
-    entries: Mutex<HashMap<Vec<u8>, (Account, Instant)>>,
+    entries: Mutex<HashMap<Vec<u8>, Cached>>,
 }
 
 impl TokenCache {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<u8>, (Account, Instant)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<u8>, Cached>> {
         // A panic while holding the lock leaves only copies behind: go on with them.
         self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn get(&self, digest: &[u8]) -> Option<Account> {
+    fn get(&self, digest: &[u8], now: OffsetDateTime) -> Option<Account> {
         let entries = self.lock();
-        let (account, checked_at) = entries.get(digest)?;
+        let Cached { account, checked_at, expires_at } = entries.get(digest)?;
+        // An expired token is refused at once, not only when the entry is read again.
+        if expires_at.is_some_and(|expires_at| expires_at <= now) {
+            return None;
+        }
         (checked_at.elapsed() < TOKEN_TRUST).then(|| account.clone())
     }
 
-    fn put(&self, digest: Vec<u8>, account: Account) {
+    fn put(&self, digest: Vec<u8>, account: Account, expires_at: Option<OffsetDateTime>) {
         let mut entries = self.lock();
         if entries.len() >= TOKEN_CACHE_CAPACITY {
             entries.clear();
         }
-        entries.insert(digest, (account, Instant::now()));
+        entries.insert(digest, Cached { account, checked_at: Instant::now(), expires_at });
     }
 
     fn forget(&self, digest: &[u8]) {
         self.lock().remove(digest);
     }
 
-    /// Forgets the token whose digest is `hex_digest` (a [`notify::TOKEN_CHANNEL`]
+    /// Forgets every token of `account_id` (its role or state changed).
+    pub(crate) fn forget_account(&self, account_id: i64) {
+        self.lock().retain(|_, cached| cached.account.id != account_id);
+    }
+
+    /// Forgets the token whose digest is `hex_digest` (a [`crate::storage::notify::TOKEN_CHANNEL`]
     /// payload); anything else is ignored.
     pub fn forget_announced(&self, hex_digest: &str) {
         if let Ok(digest) = hex::decode(hex_digest) {

@@ -4,7 +4,6 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use sqlx::types::Json;
 use tavoliere_rules::variant::SetupError;
 use time::OffsetDateTime;
 
@@ -13,6 +12,7 @@ use super::error::{DomainError, DomainResult};
 use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
+use crate::storage::challenges as storage;
 
 /// Which seat the challenger takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -121,16 +121,6 @@ pub struct ChallengeView {
     pub created_at: OffsetDateTime,
 }
 
-const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as challenger,
-    op.username as opponent, c.variant, c.ruleset, c.handicap, c.start_position, c.seat_count,
-    c.challenger_seat as color, c.time_control, c.vacation_allowed, c.status, c.game_id,
-    c.created_at, c.rated,
-    array[ch.username] || array(select a.username from challenge_entrant e
-        join account a using (account_id) where e.challenge_id = c.challenge_id
-        order by e.joined_at, a.username) as entrants
-    from challenge c join account ch on ch.account_id = c.challenger_id
-    left join account op on op.account_id = c.opponent_id"#;
-
 /// Creates a challenge from `challenger_id`.
 ///
 /// # Errors
@@ -173,27 +163,21 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         }
         None => None,
     };
-    let id: i64 = sqlx::query_scalar(
-        r#"insert into challenge (challenger_id, opponent_id, variant, ruleset, handicap,
-               seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position,
-               rated)
-           values ($1, $2, $3, $4, $5, $11, $6, $7, $8, $9, $10, $12)
-           returning challenge_id"#,
-    )
-    .bind(challenger_id)
-    .bind(opponent_id)
-    .bind(variant.name())
-    .bind(&ruleset)
-    .bind(&handicap)
-    .bind(new.color.as_str())
-    .bind(Json(control))
-    .bind(new.vacation_allowed)
-    .bind(domain.clock.now())
-    .bind(&start_position)
-    .bind(seats)
-    .bind(new.rated)
-    .fetch_one(&domain.pool)
-    .await?;
+    let new_row = storage::NewChallengeRow {
+        challenger_id,
+        opponent_id,
+        variant: variant.name(),
+        ruleset: &ruleset,
+        handicap: handicap.as_deref(),
+        start_position: start_position.as_deref(),
+        seat_count: seats,
+        challenger_seat: new.color.as_str(),
+        time_control: control,
+        vacation_allowed: new.vacation_allowed,
+        created_at: domain.clock.now(),
+        rated: new.rated,
+    };
+    let id = storage::insert(&domain.pool, &new_row).await?;
     get(domain, id).await
 }
 
@@ -202,9 +186,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
 /// # Errors
 /// Unknown challenge (404).
 pub async fn get(domain: &Domain, challenge_id: i64) -> DomainResult<ChallengeView> {
-    sqlx::query_as::<_, ChallengeView>(&format!("{CHALLENGE_VIEW} where c.challenge_id = $1"))
-        .bind(challenge_id)
-        .fetch_optional(&domain.pool)
+    storage::view(&domain.pool, challenge_id)
         .await?
         .ok_or_else(|| DomainError::NotFound(format!("no challenge {challenge_id}")))
 }
@@ -214,29 +196,7 @@ pub async fn get(domain: &Domain, challenge_id: i64) -> DomainResult<ChallengeVi
 /// # Errors
 /// Database failure.
 pub async fn list_open(domain: &Domain, account_id: i64) -> DomainResult<Vec<ChallengeView>> {
-    Ok(sqlx::query_as::<_, ChallengeView>(&format!(
-        "{CHALLENGE_VIEW} where c.status = 'open' and (c.opponent_id is null \
-         or c.opponent_id = $1 or c.challenger_id = $1) order by c.challenge_id desc limit 200"
-    ))
-    .bind(account_id)
-    .fetch_all(&domain.pool)
-    .await?)
-}
-
-#[derive(sqlx::FromRow)]
-struct ChallengeRow {
-    challenger_id: i64,
-    opponent_id: Option<i64>,
-    variant: String,
-    ruleset: String,
-    handicap: Option<String>,
-    start_position: Option<String>,
-    challenger_seat: String,
-    time_control: Json<TimeControl>,
-    vacation_allowed: bool,
-    status: String,
-    seat_count: i32,
-    rated: bool,
+    Ok(storage::open_for(&domain.pool, account_id).await?)
 }
 
 /// What accepting did.
@@ -265,15 +225,9 @@ pub enum Accepted {
 /// or a seat already taken by the caller (409).
 pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> DomainResult<Accepted> {
     let mut tx = domain.pool.begin().await?;
-    let row = sqlx::query_as::<_, ChallengeRow>(
-        r#"select challenger_id, opponent_id, variant, ruleset, handicap, start_position, challenger_seat,
-                  time_control, vacation_allowed, status, seat_count, rated
-           from challenge where challenge_id = $1 for update"#,
-    )
-    .bind(challenge_id)
-    .fetch_optional(&mut *tx)
-    .await?
-    .ok_or_else(|| DomainError::NotFound(format!("no challenge {challenge_id}")))?;
+    let row = storage::lock(&mut tx, challenge_id)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no challenge {challenge_id}")))?;
     if row.status != "open" {
         return Err(DomainError::Conflict(format!("the challenge is {}", row.status)));
     }
@@ -283,25 +237,13 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     if row.opponent_id.is_some_and(|id| id != account_id) {
         return Err(DomainError::Forbidden("this challenge is for someone else".to_owned()));
     }
-    let mut others: Vec<i64> = sqlx::query_scalar(
-        r#"select account_id from challenge_entrant where challenge_id = $1 order by joined_at"#,
-    )
-    .bind(challenge_id)
-    .fetch_all(&mut *tx)
-    .await?;
+    let mut others = storage::entrants(&mut tx, challenge_id).await?;
     if others.contains(&account_id) {
         return Err(DomainError::Conflict("you have already taken a seat in this challenge".to_owned()));
     }
     others.push(account_id);
     if (others.len() as i32) + 1 < row.seat_count {
-        sqlx::query(
-            r#"insert into challenge_entrant (challenge_id, account_id, joined_at) values ($1, $2, $3)"#,
-        )
-        .bind(challenge_id)
-        .bind(account_id)
-        .bind(domain.clock.now())
-        .execute(&mut *tx)
-        .await?;
+        storage::insert_entrant(&mut tx, challenge_id, account_id, domain.clock.now()).await?;
         tx.commit().await?;
         return Ok(Accepted::Seated { taken: others.len() as i32 + 1, seat_count: row.seat_count });
     }
@@ -322,15 +264,7 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     if row.rated {
         crate::storage::ratings::mark_game_rated(&mut tx, game_id).await?;
     }
-    sqlx::query(
-        r#"update challenge set status = 'accepted', game_id = $2, opponent_id = $3
-           where challenge_id = $1"#,
-    )
-    .bind(challenge_id)
-    .bind(game_id)
-    .bind(account_id)
-    .execute(&mut *tx)
-    .await?;
+    storage::mark_accepted(&mut tx, challenge_id, game_id, account_id).await?;
     tx.commit().await?;
     Ok(Accepted::Game { game_id, seat_count: row.seat_count })
 }
@@ -355,12 +289,8 @@ fn seat_order(choice: &str, challenger: i64, mut others: Vec<i64>, rng: &mut imp
 /// Unknown challenge (404), no longer open or no seat of the account's (409).
 pub async fn leave(domain: &Domain, challenge_id: i64, account_id: i64) -> DomainResult<ChallengeView> {
     let mut tx = domain.pool.begin().await?;
-    let found: Option<(i64, String)> =
-        sqlx::query_as(r#"select challenger_id, status from challenge where challenge_id = $1 for update"#)
-            .bind(challenge_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let (challenger, status) =
+    let found = storage::lock_parties(&mut tx, challenge_id).await?;
+    let (challenger, _, status) =
         found.ok_or_else(|| DomainError::NotFound(format!("no challenge {challenge_id}")))?;
     if status != "open" {
         return Err(DomainError::Conflict(format!("the challenge is {status}")));
@@ -368,12 +298,7 @@ pub async fn leave(domain: &Domain, challenge_id: i64, account_id: i64) -> Domai
     if challenger == account_id {
         return Err(DomainError::Conflict("the challenger cancels the challenge instead".to_owned()));
     }
-    let left = sqlx::query(r#"delete from challenge_entrant where challenge_id = $1 and account_id = $2"#)
-        .bind(challenge_id)
-        .bind(account_id)
-        .execute(&mut *tx)
-        .await?;
-    if left.rows_affected() == 0 {
+    if !storage::delete_entrant(&mut tx, challenge_id, account_id).await? {
         return Err(DomainError::Conflict("you have no seat in this challenge".to_owned()));
     }
     tx.commit().await?;
@@ -403,13 +328,7 @@ async fn close(
     new_status: &str,
 ) -> DomainResult<ChallengeView> {
     let mut tx = domain.pool.begin().await?;
-    let found: Option<(i64, Option<i64>, String)> = sqlx::query_as(
-        r#"select challenger_id, opponent_id, status from challenge
-           where challenge_id = $1 for update"#,
-    )
-    .bind(challenge_id)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let found = storage::lock_parties(&mut tx, challenge_id).await?;
     let (challenger, opponent, status) =
         found.ok_or_else(|| DomainError::NotFound(format!("no challenge {challenge_id}")))?;
     let allowed = match new_status {
@@ -426,11 +345,7 @@ async fn close(
     if status != "open" {
         return Err(DomainError::Conflict(format!("the challenge is {status}")));
     }
-    sqlx::query(r#"update challenge set status = $2 where challenge_id = $1"#)
-        .bind(challenge_id)
-        .bind(new_status)
-        .execute(&mut *tx)
-        .await?;
+    storage::set_status(&mut tx, challenge_id, new_status).await?;
     tx.commit().await?;
     get(domain, challenge_id).await
 }

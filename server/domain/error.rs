@@ -23,6 +23,8 @@ pub enum ErrorKind {
     Conflict,
     /// Too many attempts (HTTP 429).
     RateLimited,
+    /// The database is unreachable for now: try again shortly (HTTP 503).
+    Unavailable,
     /// Anything unexpected (HTTP 500).
     Internal,
 }
@@ -37,6 +39,7 @@ impl ErrorKind {
             ErrorKind::Forbidden => "forbidden",
             ErrorKind::Conflict => "conflict",
             ErrorKind::RateLimited => "rate-limited",
+            ErrorKind::Unavailable => "unavailable",
             ErrorKind::Internal => "internal",
         }
     }
@@ -111,6 +114,16 @@ impl DomainError {
         DomainError::coded(ErrorKind::Conflict, "move.not-your-turn", "It is not your turn.")
     }
 
+    /// The database cannot be reached (down, restarting, or every connection busy for
+    /// longer than `database.acquire_timeout_ms`): 503, `unavailable`.
+    pub fn database_unavailable() -> DomainError {
+        DomainError::coded(
+            ErrorKind::Unavailable,
+            "unavailable",
+            "The database is unreachable for the moment; nothing was changed. Try again in a few seconds.",
+        )
+    }
+
     /// The kind, which decides the HTTP status.
     pub fn kind(&self) -> ErrorKind {
         match self {
@@ -158,6 +171,9 @@ impl DomainError {
 
 impl From<sqlx::Error> for DomainError {
     fn from(error: sqlx::Error) -> Self {
+        if crate::storage::is_unavailable(&error) {
+            return DomainError::database_unavailable();
+        }
         match &error {
             sqlx::Error::RowNotFound => DomainError::NotFound("Not found.".to_owned()),
             sqlx::Error::Database(db) => match db.constraint() {

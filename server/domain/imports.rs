@@ -7,15 +7,14 @@
 //! game is stored up to that ply, with the law's result and its ruling.
 
 use serde::Serialize;
-use sqlx::types::Json;
 use tavoliere_rules::replay::{detect_format, replay_text, GameReport, RecordFormat, ReplayOptions};
 use tavoliere_rules::variant::{AnyGame, Variant};
 
 use super::error::{DomainError, ErrorKind};
 use super::games::{self, GameReason, GameResult, GameView, SeatOutcome};
 use super::rules_adapter;
-use super::time_control::TimeControl;
 use super::Domain;
+use crate::storage::imports::{self as storage, ImportedGameRow, ImportedMove, ImportedSeat};
 
 /// The name stored for a player the record does not name (the usual "nomen nescio").
 const UNNAMED: &str = "N.N.";
@@ -276,66 +275,35 @@ pub async fn import(
     };
     let now = domain.clock.now();
     let mut tx = domain.pool.begin().await?;
-    let game_id: i64 = sqlx::query_scalar(
-        r#"insert into game (variant, ruleset, handicap, start_position, seat_count, status,
-               result, reason, current_ply, turn_seat, time_control, vacation_allowed,
-               turn_started_at, deadline, finished_at, imported_by, imported_format)
-           values ($1, $2, null, $3, 2, 'finished', $4, $5, $6, $7, $8, false, $9, null, $9,
-                   $10, $11)
-           returning game_id"#,
-    )
-    .bind(variant.name())
-    .bind(ruleset.name())
-    .bind(start)
-    .bind(&result)
-    .bind(reason)
-    .bind(report.moves.len() as i32)
-    .bind(game.seat_to_move() as i32)
-    // The record's clock is not known: a nominal correspondence control.
-    .bind(Json(TimeControl::DaysPerMove { days: 1 }))
-    .bind(now)
-    .bind(uploader)
-    .bind(format_label)
-    .fetch_one(&mut *tx)
-    .await?;
-    for (seat, name) in report.players.iter().enumerate() {
-        let name = name.as_deref().map(str::trim).filter(|n| !n.is_empty());
-        let (outcome, points, place) = seat_outcome(result.as_ref(), seat as i32);
-        let moves_made = rows.iter().filter(|(s, _, _)| *s == seat as i32).count() as i32;
-        sqlx::query(
-            r#"insert into game_seat (game_id, seat, account_id, player_name, remaining_ms,
-                   moves_made, outcome, points, place)
-               values ($1, $2, null, $3, 0, $4, $5, $6, $7)"#,
-        )
-        .bind(game_id)
-        .bind(seat as i32)
-        .bind(name.unwrap_or(UNNAMED))
-        .bind(moves_made)
-        .bind(outcome)
-        .bind(points)
-        .bind(place)
-        .execute(&mut *tx)
-        .await?;
-    }
-    let plies: Vec<i32> = (1..=rows.len() as i32).collect();
-    let seats: Vec<i32> = rows.iter().map(|r| r.0).collect();
-    let turns: Vec<i32> = rows.iter().map(|r| r.1).collect();
-    let keys: Vec<i64> = rows.iter().map(|r| r.2).collect();
-    sqlx::query(
-        r#"insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
-           select $1, m.ply, m.turn, m.seat, m.notation, m.key, $7
-           from unnest($2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[])
-               as m(ply, turn, seat, notation, key)"#,
-    )
-    .bind(game_id)
-    .bind(&plies)
-    .bind(&turns)
-    .bind(&seats)
-    .bind(&report.moves)
-    .bind(&keys)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
+    let stored_seats: Vec<ImportedSeat> = report
+        .players
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            let name = name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+            let (outcome, points, place) = seat_outcome(result.as_ref(), seat as i32);
+            let moves_made = rows.iter().filter(|(s, _, _)| *s == seat as i32).count() as i32;
+            ImportedSeat { name: name.unwrap_or(UNNAMED), moves_made, outcome, points, place }
+        })
+        .collect();
+    let moves: Vec<ImportedMove> = rows
+        .iter()
+        .zip(&report.moves)
+        .map(|(&(seat, turn, position_key), notation)| ImportedMove { seat, turn, notation, position_key })
+        .collect();
+    let stored = ImportedGameRow {
+        variant: variant.name(),
+        ruleset: ruleset.name(),
+        start_position: start,
+        result: result.as_ref(),
+        reason,
+        plies: report.moves.len() as i32,
+        turn_seat: game.seat_to_move() as i32,
+        imported_by: uploader,
+        format: format_label,
+        now,
+    };
+    let game_id = storage::insert_imported(&mut tx, &stored, &stored_seats, &moves).await?;
     tx.commit().await?;
     let view = games::view(domain, game_id).await?;
     Ok(ImportedGame { format: format_label, ended_at: report.ended_at, game: view })

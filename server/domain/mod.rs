@@ -2,6 +2,7 @@
 //! (REST, web forms, WebSocket) call these functions; nothing else writes game rows.
 
 pub mod accounts;
+pub mod admin;
 pub mod archive;
 pub mod challenges;
 pub mod clock;

@@ -13,6 +13,7 @@ use tavoliere_rules::variant::{Notation, Variant};
 use super::error::{DomainError, DomainResult};
 use super::games::GameView;
 use super::rules_adapter;
+use crate::storage::preferences::{self as storage, PreferencesRow};
 
 /// Defines a setting: a unit enum with its stored names (the same in the database, the
 /// API and the forms), `FromStr` with a message that lists the names, and serde as the
@@ -207,9 +208,9 @@ impl From<Preferences> for PreferencesPatch {
     }
 }
 
-type Row = (String, String, String, String);
-
-fn from_row((language, piece_style, xiangqi_notation, shogi_notation): Row) -> DomainResult<Preferences> {
+fn from_row(
+    (language, piece_style, xiangqi_notation, shogi_notation): PreferencesRow,
+) -> DomainResult<Preferences> {
     // The check constraints keep these columns to the known names.
     let stored = |e: DomainError| DomainError::Internal(anyhow::anyhow!("stored preference: {e}"));
     Ok(Preferences {
@@ -225,13 +226,7 @@ fn from_row((language, piece_style, xiangqi_notation, shogi_notation): Row) -> D
 /// # Errors
 /// Unknown account (404) or database failure.
 pub async fn of_account(pool: &PgPool, account_id: i64) -> DomainResult<Preferences> {
-    let row: Row = sqlx::query_as(
-        r#"select language, piece_style, xiangqi_notation, shogi_notation
-           from account where account_id = $1"#,
-    )
-    .bind(account_id)
-    .fetch_one(pool)
-    .await?;
+    let row = storage::of_account(pool, account_id).await?;
     from_row(row)
 }
 
@@ -240,22 +235,13 @@ pub async fn of_account(pool: &PgPool, account_id: i64) -> DomainResult<Preferen
 /// # Errors
 /// Unknown account (404) or database failure.
 pub async fn update(pool: &PgPool, account_id: i64, patch: &PreferencesPatch) -> DomainResult<Preferences> {
-    let row: Row = sqlx::query_as(
-        r#"update account set
-               language = coalesce($2, language),
-               piece_style = coalesce($3, piece_style),
-               xiangqi_notation = coalesce($4, xiangqi_notation),
-               shogi_notation = coalesce($5, shogi_notation)
-           where account_id = $1
-           returning language, piece_style, xiangqi_notation, shogi_notation"#,
-    )
-    .bind(account_id)
-    .bind(patch.language.map(Language::as_str))
-    .bind(patch.piece_style.map(PieceStyle::as_str))
-    .bind(patch.xiangqi_notation.map(XiangqiNotation::as_str))
-    .bind(patch.shogi_notation.map(ShogiNotation::as_str))
-    .fetch_one(pool)
-    .await?;
+    let names = [
+        patch.language.map(Language::as_str),
+        patch.piece_style.map(PieceStyle::as_str),
+        patch.xiangqi_notation.map(XiangqiNotation::as_str),
+        patch.shogi_notation.map(ShogiNotation::as_str),
+    ];
+    let row = storage::update(pool, account_id, names).await?;
     from_row(row)
 }
 
@@ -279,6 +265,42 @@ pub fn moves_in(view: &GameView, notation: Notation) -> DomainResult<Vec<String>
     }
     let (game, turns) = view.replay()?;
     Ok(game.display_rows(notation, &turns))
+}
+
+/// The notation named `name` (a Xiangqi or Shogi notation setting: `wxf`, `iccs`, `fix`,
+/// `chinese`, `western`, `usi`, `aise`, `auto`) for games of `variant`; the variant's own
+/// for the games without a choice.
+///
+/// # Errors
+/// A name that is not one of the variant family's settings (422).
+pub fn notation_named(variant: Variant, name: &str) -> DomainResult<Notation> {
+    let mut chosen = Preferences::default();
+    match variant {
+        Variant::Xiangqi => chosen.xiangqi_notation = name.parse()?,
+        Variant::Shogi | Variant::MiniShogi => chosen.shogi_notation = name.parse()?,
+        Variant::Flickering | Variant::SevenKingdoms => {}
+    }
+    Ok(chosen.notation_for(variant))
+}
+
+/// Rewrites the moves' `display` of `view` in `notation` (issue 20 §4: the REST view
+/// follows the reader's notation), and names it in `display_notation`.
+///
+/// # Errors
+/// A stored game that cannot be replayed (500).
+pub fn show_in(view: &mut GameView, notation: Notation) -> DomainResult<()> {
+    let variant = rules_adapter::parse_variant(&view.variant)?;
+    if notation == Notation::Auto || notation == variant.display_notation() {
+        return Ok(());
+    }
+    let texts = moves_in(view, notation)?;
+    if texts.len() == view.moves.len() {
+        for (entry, text) in view.moves.iter_mut().zip(texts) {
+            entry.display = Some(text);
+        }
+        view.display_notation = notation.name();
+    }
+    Ok(())
 }
 
 #[cfg(test)]

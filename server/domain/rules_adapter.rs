@@ -72,7 +72,8 @@ pub fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> Result<String, Do
     if !variant.accepts(parsed) {
         return Err(SetupError::Ruleset { ruleset: parsed, variant }.into());
     }
-    Ok(parsed.name().to_owned())
+    // The stored text keeps any CXQ limits of the event (`cxq(series=4,...)`).
+    Ok(parsed.to_string())
 }
 
 fn parse_ruleset(name: &str) -> Result<Ruleset, DomainError> {
@@ -81,8 +82,9 @@ fn parse_ruleset(name: &str) -> Result<Ruleset, DomainError> {
             ErrorKind::Invalid,
             "setup.unknown-ruleset",
             format!(
-                "There is no ruleset named “{name}”: the rulesets are cxq, basic, shogi-24, shogi-27, \
-                 aise, aise-tournament, modern, modern-tournament, flickering and seven-kingdoms."
+                "There is no ruleset named “{name}”: the rulesets are cxq (or CXQ with other limits, \
+                 e.g. cxq(series=4,pieces=3,effective=120,progress=30,length=300)), basic, shogi-24, \
+                 shogi-27, aise, aise-tournament, modern, modern-tournament, flickering and seven-kingdoms."
             ),
         )
     })

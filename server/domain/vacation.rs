@@ -6,7 +6,9 @@ use sqlx::PgPool;
 use time::{Duration, OffsetDateTime};
 
 use super::error::{DomainError, DomainResult};
+use super::time_control::Period;
 use super::Domain;
+use crate::storage::vacation as storage;
 
 /// An account's leave: allowance, days used this year, the current period if any.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -27,13 +29,8 @@ async fn used_this_year(pool: &PgPool, account_id: i64, now: OffsetDateTime) -> 
                 .map_err(|e| DomainError::Internal(e.into()))?,
         )
         .replace_time(time::Time::MIDNIGHT);
-    let rows: Vec<(OffsetDateTime, OffsetDateTime)> =
-        sqlx::query_as(r#"select starts_at, ends_at from vacation where account_id = $1 and ends_at > $2"#)
-            .bind(account_id)
-            .bind(year_start)
-            .fetch_all(pool)
-            .await?;
-    Ok(rows.into_iter().map(|(s, e)| e - s.max(year_start)).sum())
+    let periods = storage::leave_after(pool, account_id, year_start).await?;
+    Ok(periods.into_iter().map(|p| p.ends_at - p.starts_at.max(year_start)).sum())
 }
 
 /// The account's leave status.
@@ -42,19 +39,9 @@ async fn used_this_year(pool: &PgPool, account_id: i64, now: OffsetDateTime) -> 
 /// Database failure.
 pub async fn status(domain: &Domain, account_id: i64) -> DomainResult<VacationStatus> {
     let now = domain.clock.now();
-    let allowance_days: i32 =
-        sqlx::query_scalar(r#"select vacation_days_per_year from account where account_id = $1"#)
-            .bind(account_id)
-            .fetch_one(&domain.pool)
-            .await?;
+    let allowance_days = storage::allowance_days(&domain.pool, account_id).await?;
     let used = used_this_year(&domain.pool, account_id, now).await?;
-    let on_leave_until: Option<OffsetDateTime> = sqlx::query_scalar(
-        r#"select max(ends_at) from vacation where account_id = $1 and starts_at <= $2 and ends_at > $2"#,
-    )
-    .bind(account_id)
-    .bind(now)
-    .fetch_one(&domain.pool)
-    .await?;
+    let on_leave_until = storage::on_leave_until(&domain.pool, account_id, now).await?;
     let used_days = (used.whole_seconds() + 86_399) / 86_400;
     Ok(VacationStatus { allowance_days, used_days, on_leave_until })
 }
@@ -81,12 +68,7 @@ pub async fn start(domain: &Domain, account_id: i64, days: u32) -> DomainResult<
             current.allowance_days
         )));
     }
-    sqlx::query(r#"insert into vacation (account_id, starts_at, ends_at) values ($1, $2, $3)"#)
-        .bind(account_id)
-        .bind(now)
-        .bind(now + wanted)
-        .execute(&domain.pool)
-        .await?;
+    storage::insert_leave(&domain.pool, account_id, Period { starts_at: now, ends_at: now + wanted }).await?;
     super::games::refresh_deadlines(domain, account_id).await?;
     status(domain, account_id).await
 }
@@ -98,14 +80,7 @@ pub async fn start(domain: &Domain, account_id: i64, days: u32) -> DomainResult<
 /// Not on leave (409).
 pub async fn end(domain: &Domain, account_id: i64) -> DomainResult<VacationStatus> {
     let now = domain.clock.now();
-    let ended = sqlx::query(
-        r#"update vacation set ends_at = $2 where account_id = $1 and starts_at <= $2 and ends_at > $2"#,
-    )
-    .bind(account_id)
-    .bind(now)
-    .execute(&domain.pool)
-    .await?;
-    if ended.rows_affected() == 0 {
+    if !storage::end_leave(&domain.pool, account_id, now).await? {
         return Err(DomainError::Conflict("you are not on leave".to_owned()));
     }
     super::games::refresh_deadlines(domain, account_id).await?;

@@ -81,8 +81,8 @@ pub async fn list(
         (status = 404, description = "no such challenge, or one addressed to others")
     )
 )]
-/// One challenge. A challenge addressed to an opponent is the business of its two
-/// parties: to anybody else it does not exist (404, as for an unknown id, so that its
+/// One challenge. A challenge addressed to an opponent is the business of its parties
+/// (its two players, or every player seated in a game of more seats): to anybody else it does not exist (404, as for an unknown id, so that its
 /// existence is not revealed either).
 pub async fn show(
     State(domain): State<Domain>,
@@ -91,7 +91,10 @@ pub async fn show(
 ) -> ApiResult<Json<ChallengeView>> {
     let challenge = challenges::get(&domain, id).await?;
     if let Some(opponent) = &challenge.opponent {
-        let party = me.is_some_and(|me| me.username == challenge.challenger || me.username == *opponent);
+        // The parties: the challenger, the opponent, and whoever took a seat of a game of
+        // more seats (the last to accept is stored as its opponent).
+        let party =
+            me.is_some_and(|me| me.username == *opponent || challenge.entrants.contains(&me.username));
         if !party {
             return Err(DomainError::NotFound(format!("no challenge {id}")).into());
         }

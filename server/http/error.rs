@@ -103,7 +103,12 @@ fn status_code(status: StatusCode) -> &'static str {
 impl ApiError {
     /// A domain error as the client sees it (an internal error's text is not shown).
     pub fn describe(error: &DomainError) -> ApiError {
-        if let DomainError::Internal(_) = error {
+        if let DomainError::Internal(inner) = error {
+            // A database error that reached the domain as an `anyhow` error is still an
+            // outage, not a bug.
+            if inner.downcast_ref::<sqlx::Error>().is_some_and(crate::storage::is_unavailable) {
+                return ApiError::describe(&DomainError::database_unavailable());
+            }
             return ApiError::coded(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "internal",
@@ -115,7 +120,7 @@ impl ApiError {
             code: Cow::Borrowed(error.code()),
             meta: meta_of(error),
             detail: error.to_string(),
-            retry_after: None,
+            retry_after: (error.kind() == ErrorKind::Unavailable).then_some(DATABASE_RETRY_AFTER_SECONDS),
         }
     }
 
@@ -134,6 +139,10 @@ impl ApiError {
         json!({ "errors": [error] })
     }
 }
+
+/// When a client should try again after an answer that the database is unreachable: the
+/// health probe looks every second and an embedded cluster restarts within seconds.
+pub const DATABASE_RETRY_AFTER_SECONDS: u64 = 2;
 
 /// A 429 whose limit did not say when to try again (none of ours).
 const DEFAULT_RETRY_AFTER_SECONDS: u64 = 60;
@@ -163,6 +172,7 @@ pub fn status_of(kind: ErrorKind) -> StatusCode {
         ErrorKind::Forbidden => StatusCode::FORBIDDEN,
         ErrorKind::Conflict => StatusCode::CONFLICT,
         ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -193,7 +203,9 @@ pub fn meta_of(error: &DomainError) -> Option<Value> {
 
 impl From<DomainError> for ApiError {
     fn from(error: DomainError) -> ApiError {
-        if let DomainError::Internal(inner) = &error {
+        let outage = matches!(&error, DomainError::Internal(inner)
+            if inner.downcast_ref::<sqlx::Error>().is_some_and(crate::storage::is_unavailable));
+        if let (DomainError::Internal(inner), false) = (&error, outage) {
             // Logged once here; the text never reaches the client.
             tracing::error!(error = %inner, "internal error");
         }

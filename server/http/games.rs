@@ -11,19 +11,45 @@ use super::error::ApiResult;
 use super::extract::{Json, Path, Query};
 use crate::domain::archive::{self, ArchiveQuery};
 use crate::domain::games::{self, GameStatus, GameSummary, GameView, MoveCheck, SeriesOptions};
-use crate::domain::{Domain, DomainError};
+use crate::domain::{preferences, Domain, DomainError};
 
 #[utoipa::path(
     get,
     path = "/api/games/{id}",
     tag = "games",
-    params(("id" = i64, Path, description = "Game id")),
+    params(("id" = i64, Path, description = "Game id"), ShowQuery),
     responses((status = 200, description = "the game", body = GameView))
 )]
-/// The game's full state.
+/// The game's full state, its moves' `display` in the reader's notation: `?notation=`,
+/// else the signed-in reader's preference for the game's family, else the variant's own
+/// (WXF, western).
 #[tracing::instrument(skip_all, fields(game.id = id))]
-pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<GameView>> {
-    Ok(Json(games::view(&domain, id).await?))
+pub async fn show(
+    State(domain): State<Domain>,
+    MaybeAuthUser(me): MaybeAuthUser,
+    Path(id): Path<i64>,
+    Query(query): Query<ShowQuery>,
+) -> ApiResult<Json<GameView>> {
+    let mut view = games::view(&domain, id).await?;
+    let variant = crate::domain::rules_adapter::parse_variant(&view.variant)?;
+    let notation = match (&query.notation, &me) {
+        (Some(name), _) => Some(preferences::notation_named(variant, name)?),
+        (None, Some(me)) => Some(preferences::of_account(&domain.pool, me.id).await?.notation_for(variant)),
+        (None, None) => None,
+    };
+    if let Some(notation) = notation {
+        preferences::show_in(&mut view, notation)?;
+    }
+    Ok(Json(view))
+}
+
+/// The notation of a game's view.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ShowQuery {
+    /// `wxf`, `iccs`, `fix` or `chinese` (Xiangqi); `western`, `usi` or `aise` (Shogi,
+    /// MiniShogi); default: the reader's preference.
+    notation: Option<String>,
 }
 
 /// The status filter of the game list.

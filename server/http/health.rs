@@ -1,29 +1,45 @@
-//! `GET /healthz`: the server runs and reaches its database.
+//! `GET /healthz` (liveness: the process serves) and `GET /readyz` (readiness: it reaches
+//! its database). A supervisor restarts a process whose liveness fails; a load balancer
+//! sends no traffic to one that is not ready.
+
+use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::StatusCode;
 
+use super::availability::DatabaseHealth;
 use super::error::{ApiError, ApiResult};
-use crate::domain::Domain;
+use crate::domain::DomainError;
 
 #[utoipa::path(
     get,
     path = "/healthz",
     tag = "service",
     responses(
-        (
-            status = 200,
-            description = "the database answers",
-            body = String,
-            content_type = "text/plain"
-        )
+        (status = 200, description = "the process serves (whatever its database's state)", body = String, content_type = "text/plain")
     )
 )]
-/// 200 "ok" when the database answers, 503 otherwise.
-pub async fn healthz(State(domain): State<Domain>) -> ApiResult<&'static str> {
-    sqlx::query("select 1")
-        .execute(&domain.pool)
-        .await
-        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "database unavailable"))?;
-    Ok("ok")
+/// Liveness: 200 "ok" while the process serves requests, even with its database down
+/// (restarting the process would not bring the database back).
+pub async fn healthz() -> &'static str {
+    "ok"
+}
+
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "service",
+    responses(
+        (status = 200, description = "the database answers", body = String, content_type = "text/plain"),
+        (status = 503, description = "the database is unreachable (with Retry-After)", body = super::openapi::Errors)
+    )
+)]
+/// Readiness: 200 "ready" when the database answers a query now, 503 otherwise.
+pub async fn readyz(State(health): State<Arc<DatabaseHealth>>) -> ApiResult<&'static str> {
+    // While the probe or the supervisor says the database is down, at once; otherwise
+    // asked now.
+    if health.is_up() && health.probe().await {
+        Ok("ready")
+    } else {
+        Err(ApiError::from(DomainError::database_unavailable()))
+    }
 }

@@ -1,8 +1,11 @@
 //! The HTTP adapters: REST API resources, one file each, wired in [`router`].
 
 pub mod accounts;
+pub mod admin;
 pub mod auth;
+pub mod availability;
 pub mod challenges;
+pub mod desk;
 pub mod error;
 pub mod extract;
 pub mod games;
@@ -13,6 +16,7 @@ pub mod openapi;
 pub mod pages;
 pub mod players;
 pub mod preferences;
+pub mod rounds;
 pub mod router;
 pub mod session;
 pub mod static_files;
@@ -46,6 +50,16 @@ pub struct AppState {
     pub live: Arc<crate::live::Hub>,
     /// The language of readers who ask for none (`[application] default_language`).
     pub default_language: crate::web::i18n::Lang,
+    /// How long a new API token works at most, in days (`[auth] token_lifetime_days`).
+    pub token_lifetime_days: u32,
+    /// Whether the database answered its last probe.
+    pub database_health: Arc<availability::DatabaseHealth>,
+}
+
+impl FromRef<AppState> for Arc<availability::DatabaseHealth> {
+    fn from_ref(state: &AppState) -> Arc<availability::DatabaseHealth> {
+        Arc::clone(&state.database_health)
+    }
 }
 
 impl FromRef<AppState> for Domain {

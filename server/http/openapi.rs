@@ -31,7 +31,8 @@ pub struct ErrorDetail {
     /// `claim.not-allowed`, `setup.start-position`...), specific refusals
     /// (`move.stale-ply`, `move.not-your-turn`, `time-control.invalid`, `request.invalid-body`...)
     /// or the kind (`invalid`, `not-found`, `unauthorized`, `forbidden`, `conflict`,
-    /// `rate-limited`, `internal`).
+    /// `rate-limited`, `unavailable`: the database is unreachable, try again after
+    /// `Retry-After`, `internal`).
     pub code: String,
     /// A sentence for people (English).
     pub detail: String,
@@ -57,6 +58,7 @@ const ERROR_RESPONSE: &str = "Error";
     tags(
         (name = "service", description = "Health and this description"),
         (name = "accounts", description = "Registration, tokens, cookie sessions, preferences"),
+        (name = "admin", description = "Roles, disabled accounts and their audit log (admins)"),
         (name = "vacation", description = "Leave that stops the clocks"),
         (name = "challenges", description = "Challenges that become games"),
         (name = "games", description = "Correspondence games"),

@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, challenges, games, health, imports, players, preferences, session, tables, tokens, tournaments,
-    vacation, AppState,
+    accounts, admin, challenges, desk, games, health, imports, players, preferences, rounds, session, tables,
+    tokens, tournaments, vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -41,16 +41,22 @@ pub fn router(state: AppState) -> Router {
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::frame())
         .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
         .routes(routes!(openapi::document))
         // Accounts, sessions, leave.
         .routes(routes!(accounts::register))
         .routes(routes!(accounts::me))
         .routes(routes!(preferences::show, preferences::update))
-        .routes(routes!(tokens::create))
+        .routes(routes!(tokens::list, tokens::create))
         .routes(routes!(tokens::revoke))
+        .routes(routes!(tokens::revoke_one))
         .routes(routes!(session::login, session::logout))
         .routes(routes!(vacation::show, vacation::start))
         .routes(routes!(vacation::end))
+        // Administration of accounts.
+        .routes(routes!(admin::accounts))
+        .routes(routes!(admin::update_account))
+        .routes(routes!(admin::audit))
         // Challenges and games.
         .routes(routes!(challenges::list, challenges::create))
         .routes(routes!(challenges::show))
@@ -88,6 +94,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::next_round))
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
+        .routes(routes!(rounds::rounds))
+        .routes(routes!(desk::desk))
+        .routes(routes!(rounds::games_file))
         // Players: profiles, rating histories, leaderboards (issue 18).
         .routes(routes!(players::show))
         .routes(routes!(players::history))

@@ -431,7 +431,8 @@ pub async fn mine(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiRe
     params(("id" = i64, Path, description = "Section id")),
     responses((status = 200, description = "TRF(x) text", body = String, content_type = "text/plain"))
 )]
-/// The TRF(x) export of a Swiss section (plain text).
+/// The TRF16 export of a section, Swiss or round-robin (plain text): points in 1 / ½ / 0,
+/// an `XXS` line for the section's own scoring when it is another.
 pub async fn trf(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Response> {
     let text = tournaments::trf(&domain, id).await?;
     Ok(([(CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())

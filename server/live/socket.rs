@@ -459,6 +459,7 @@ fn domain_error(e: &DomainError) -> String {
         ErrorKind::Forbidden => "forbidden",
         ErrorKind::Conflict => "conflict",
         ErrorKind::RateLimited => "rate_limited",
+        ErrorKind::Unavailable => "unavailable",
         ErrorKind::Internal => {
             tracing::error!(error = %e, "live: internal error");
             return error("internal", "internal error".to_owned());

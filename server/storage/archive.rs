@@ -92,11 +92,29 @@ pub(crate) async fn search(
         "select {} from game g where g.status = 'finished' and g.finished_at is not null",
         summary_columns("false")
     ));
-    if let Some(player) = &filter.player {
-        push_seat(&mut query, player, filter.outcome);
-    }
-    if let Some(opponent) = &filter.opponent {
-        push_seat(&mut query, opponent, None);
+    match (&filter.player, &filter.opponent) {
+        // Two accounts: their games against each other, listed from the player's seats
+        // joined to the opponent's (two lists of seats filtering each other cost a
+        // quarter of a second at 1,000,000 games).
+        (Some(PlayerRef::Account(player)), Some(PlayerRef::Account(opponent))) => {
+            query.push(
+                " and g.game_id = any(array(select s.game_id from game_seat s \
+                 join game_seat o on o.game_id = s.game_id and o.seat <> s.seat and o.account_id = ",
+            );
+            query.push_bind(*opponent).push(" where s.account_id = ").push_bind(*player);
+            if let Some(outcome) = filter.outcome {
+                query.push(" and s.outcome = ").push_bind(outcome);
+            }
+            query.push("))");
+        }
+        (player, opponent) => {
+            if let Some(player) = player {
+                push_seat(&mut query, player, filter.outcome);
+            }
+            if let Some(opponent) = opponent {
+                push_seat(&mut query, opponent, None);
+            }
+        }
     }
     if let Some(result) = &filter.result {
         query.push(" and g.result = ").push_bind(result.clone());

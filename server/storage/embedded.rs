@@ -24,6 +24,19 @@
 //! exclusive one: only when that succeeds (nobody else uses the cluster) and the running
 //! postmaster is the one a Tavoliere process started does it stop the cluster. The last
 //! one out stops it; a cluster somebody started by hand is left running.
+//!
+//! # Password
+//!
+//! The cluster asks for a password (`scram-sha-256`), not `trust`, so that other local
+//! users cannot connect as its superuser: `initdb` is given a generated secret, kept in
+//! `<data dir>/tavoliere.password` (mode 0600, read by every Tavoliere process that uses
+//! the cluster). A cluster created by an older Tavoliere with `trust` gets a password and
+//! its `pg_hba.conf` switched to `scram-sha-256` at its next start.
+//!
+//! # Supervision
+//!
+//! [`EmbeddedPostgres::is_running`] tells whether the postmaster still lives and
+//! [`EmbeddedPostgres::restart`] starts it again in place (`storage::supervise`).
 
 use std::fs::File;
 use std::io::{Read, Seek, Write};
@@ -40,6 +53,8 @@ const UNPRIVILEGED_ACCOUNT: &str = "postgres";
 pub const EMBEDDED_USER: &str = "tavoliere";
 /// Name of the application database inside the embedded cluster.
 pub const EMBEDDED_DATABASE: &str = "tavoliere";
+/// The file in the data directory that holds the superuser's password.
+const PASSWORD_FILE: &str = "tavoliere.password";
 
 /// A running private PostgreSQL cluster this process uses. Left by
 /// [`EmbeddedPostgres::stop`] (or on drop), which stops the cluster only when this
@@ -54,6 +69,8 @@ pub struct EmbeddedPostgres {
     /// cluster; `None` once it has left.
     using: Option<File>,
     durable: bool,
+    /// The superuser's password (empty only for [`EmbeddedPostgres::running_port_in`]).
+    password: String,
 }
 
 impl EmbeddedPostgres {
@@ -87,12 +104,29 @@ impl EmbeddedPostgres {
             }
         }
         let data_dir = effective_data_dir(data_dir, run_as.is_some())?;
-        let mut cluster = EmbeddedPostgres { bin_dir, data_dir, port, run_as, using: None, durable };
+        let mut cluster = EmbeddedPostgres {
+            bin_dir,
+            data_dir,
+            port,
+            run_as,
+            using: None,
+            durable,
+            password: String::new(),
+        };
         let mut start_stop = cluster.lock_start_stop()?;
         cluster.prepare_directory()?;
         if !cluster.data_dir.join("PG_VERSION").exists() {
             cluster.initdb()?;
         }
+        let trusting = match std::fs::read_to_string(cluster.data_dir.join(PASSWORD_FILE)) {
+            Ok(password) => {
+                cluster.password = password.trim().to_owned();
+                false
+            }
+            // A cluster created with `trust` by an older Tavoliere: given a password below.
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => true,
+            Err(error) => return Err(error).context("reading the cluster's password file"),
+        };
         if let Some(running_port) = cluster.running_port() {
             tracing::info!(port = running_port, "reusing the running private PostgreSQL cluster");
             cluster.port = running_port;
@@ -106,9 +140,86 @@ impl EmbeddedPostgres {
         let using = open_lock_file(&cluster.users_lock_path())?;
         using.lock_shared().context("taking the shared lock on the cluster")?;
         cluster.using = Some(using);
-        drop(start_stop);
         cluster.wait_ready()?;
+        if trusting {
+            cluster.require_password()?;
+        }
+        drop(start_stop);
         Ok(cluster)
+    }
+
+    /// Whether the postmaster this cluster runs on is alive (a signal 0 to the process
+    /// of `postmaster.pid`: cheap enough to ask every second). `false` after a crash or a
+    /// `kill -9`, even while the stale pid file is still there.
+    pub fn is_running(&self) -> bool {
+        let Ok(pid_file) = std::fs::read_to_string(self.data_dir.join("postmaster.pid")) else {
+            return false;
+        };
+        let Some(pid) = pid_file.lines().next().and_then(|line| line.trim().parse::<libc::pid_t>().ok())
+        else {
+            return false;
+        };
+        // SAFETY: signal 0 only checks that the process exists and may be signalled.
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        alive || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+
+    /// Starts the cluster again on the same port after it died (the pool's connections
+    /// then reach it again). Does nothing when it runs.
+    ///
+    /// # Errors
+    /// `pg_ctl start` fails (for instance while the dead postmaster's children still hold
+    /// its shared memory: the supervisor tries again later).
+    pub fn restart(&mut self) -> anyhow::Result<()> {
+        let mut start_stop = self.lock_start_stop()?;
+        if self.is_running() {
+            return Ok(());
+        }
+        self.kill_orphans();
+        self.pg_ctl_start()?;
+        record_postmaster(&mut start_stop, self.postmaster().as_deref())?;
+        drop(start_stop);
+        self.wait_ready()
+    }
+
+    /// Ends the backends a dead postmaster left behind: they keep its shared memory (a new
+    /// postmaster refuses to start beside them) and keep serving the pool's old
+    /// connections. They are the processes whose working directory is the data directory
+    /// (every PostgreSQL process works there), so no other cluster's are touched.
+    fn kill_orphans(&self) {
+        let Ok(data_dir) = self.data_dir.canonicalize() else { return };
+        let Ok(entries) = std::fs::read_dir("/proc") else { return };
+        for entry in entries.flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<libc::pid_t>().ok())
+            else {
+                continue;
+            };
+            if std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == data_dir) {
+                // SAFETY: kill has no memory preconditions; the process is a leftover
+                // backend of this cluster.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+        // Their exits release the shared memory.
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    /// The last lines of the cluster's log, to say why it died or does not start.
+    pub fn log_tail(&self, lines: usize) -> String {
+        std::fs::read_to_string(self.data_dir.join("server.log"))
+            .map(|text| {
+                let mut tail: Vec<&str> = text.lines().rev().take(lines).collect();
+                tail.reverse();
+                tail.join("\n")
+            })
+            .unwrap_or_default()
+    }
+
+    /// The superuser's password (in [`EmbeddedPostgres::url`]; for `pg_dump` and `psql`).
+    pub fn password(&self) -> &str {
+        &self.password
     }
 
     /// The port of the cluster running in the data directory `data_dir` (configured as
@@ -125,6 +236,7 @@ impl EmbeddedPostgres {
             run_as,
             using: None,
             durable: true,
+            password: String::new(),
         };
         Ok(cluster.running_port())
     }
@@ -141,7 +253,8 @@ impl EmbeddedPostgres {
 
     /// URL of database `database` in this cluster.
     pub fn url(&self, database: &str) -> String {
-        format!("postgres://{EMBEDDED_USER}@127.0.0.1:{}/{database}", self.port)
+        // The password is hex digits: nothing to escape.
+        format!("postgres://{EMBEDDED_USER}:{}@127.0.0.1:{}/{database}", self.password, self.port)
     }
 
     /// Leaves the cluster: stops it (fast shutdown: open sessions are ended, data is
@@ -248,14 +361,112 @@ impl EmbeddedPostgres {
         Ok(())
     }
 
-    fn initdb(&self) -> anyhow::Result<()> {
+    /// Creates the cluster with a new password: `initdb` reads it from a file beside the
+    /// data directory (which must be empty), then it is kept inside as [`PASSWORD_FILE`].
+    fn initdb(&mut self) -> anyhow::Result<()> {
+        let password = new_password();
+        let pwfile = sibling(&self.data_dir, "initdb-password");
+        self.write_secret(&pwfile, &password)?;
         let data_dir = self.data_dir.display().to_string();
         let output = self.run(
             &self.bin_dir.join("initdb"),
-            &["-D", &data_dir, "-U", EMBEDDED_USER, "--auth=trust", "--encoding=UTF8", "--no-sync"],
-        )?;
+            &[
+                "-D",
+                &data_dir,
+                "-U",
+                EMBEDDED_USER,
+                "--auth=scram-sha-256",
+                &format!("--pwfile={}", pwfile.display()),
+                "--encoding=UTF8",
+                "--no-sync",
+            ],
+        );
+        let _ = std::fs::remove_file(&pwfile);
+        let output = output?;
         if !output.status.success() {
             bail!("initdb failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        self.write_secret(&self.data_dir.join(PASSWORD_FILE), &password)?;
+        self.password = password;
+        Ok(())
+    }
+
+    /// Gives a cluster created with `trust` (by an older Tavoliere) a password and makes
+    /// it ask for it: `ALTER ROLE` through `psql` while it still trusts, then
+    /// `pg_hba.conf` switched to `scram-sha-256` and reloaded.
+    fn require_password(&mut self) -> anyhow::Result<()> {
+        let password = new_password();
+        let port = self.port.to_string();
+        let statement = format!("alter role {EMBEDDED_USER} password '{password}'");
+        // psql may live elsewhere than the server binaries (Debian: /usr/bin/psql).
+        let psql =
+            Some(self.bin_dir.join("psql")).filter(|path| path.is_file()).unwrap_or_else(|| "psql".into());
+        let output = self.run(
+            &psql,
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-U",
+                EMBEDDED_USER,
+                "-d",
+                "postgres",
+                "-X",
+                "-q",
+                "-c",
+                &statement,
+            ],
+        )?;
+        if !output.status.success() {
+            bail!("setting the cluster's password failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        let hba_path = self.data_dir.join("pg_hba.conf");
+        let hba = std::fs::read_to_string(&hba_path).context("reading pg_hba.conf")?;
+        let asking: Vec<String> = hba
+            .lines()
+            .map(|line| {
+                if line.trim_start().starts_with('#') {
+                    line.to_owned()
+                } else {
+                    line.replace("trust", "scram-sha-256")
+                }
+            })
+            .collect();
+        std::fs::write(&hba_path, asking.join("\n") + "\n").context("writing pg_hba.conf")?;
+        self.write_secret(&self.data_dir.join(PASSWORD_FILE), &password)?;
+        let data_dir = self.data_dir.display().to_string();
+        let output = self.run(&self.bin_dir.join("pg_ctl"), &["reload", "-D", &data_dir])?;
+        if !output.status.success() {
+            bail!("pg_ctl reload failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        tracing::info!(
+            "the private PostgreSQL cluster now asks for a password (it trusted every local user)"
+        );
+        self.password = password;
+        Ok(())
+    }
+
+    /// Writes `secret` to `path` readable by its owner only (the account that runs the
+    /// cluster, when that is not us).
+    fn write_secret(&self, path: &Path, secret: &str) -> anyhow::Result<()> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::remove_file(path);
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path)
+            .with_context(|| format!("creating {}", path.display()))?;
+        file.write_all(secret.as_bytes())?;
+        if let Some(account) = self.run_as {
+            let status = Command::new("chown")
+                .args([&format!("{account}:"), &path.display().to_string()])
+                .status()
+                .context("running chown")?;
+            if !status.success() {
+                bail!("could not give {} to the {account} account", path.display());
+            }
         }
         Ok(())
     }
@@ -428,6 +639,14 @@ fn effective_data_dir(configured: &Path, as_root: bool) -> anyhow::Result<PathBu
     use sha2::Digest;
     let digest = sha2::Sha256::digest(absolute.display().to_string().as_bytes());
     Ok(PathBuf::from(format!("/var/tmp/tavoliere-{}", hex::encode(&digest[..8]))))
+}
+
+/// A new random password: 32 bytes as 64 hex digits.
+fn new_password() -> String {
+    use rand::RngCore;
+    let mut bytes = [0_u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    hex::encode(bytes)
 }
 
 fn free_port() -> anyhow::Result<u16> {

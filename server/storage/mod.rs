@@ -1,14 +1,23 @@
 //! PostgreSQL: the pool, the migrations runner and the embedded private cluster.
 
+pub mod accounts;
 pub mod archive;
+pub mod challenges;
+pub mod desk;
 pub mod embedded;
 pub mod endings;
 pub mod games;
+pub mod health;
 pub mod home;
+pub mod imports;
 pub mod notify;
 pub mod players;
+pub mod preferences;
 pub mod presence;
 pub mod ratings;
+pub mod sections;
+pub mod supervise;
+pub mod tournaments;
 pub mod vacation;
 
 use std::time::Duration;
@@ -36,7 +45,11 @@ pub struct Database {
 /// The cluster cannot start, the database is unreachable, or a migration fails.
 pub async fn open(settings: &DatabaseSettings) -> anyhow::Result<Database> {
     let (url, embedded) = match &settings.url {
-        Some(url) => (url.expose_secret().to_owned(), None),
+        Some(url) => {
+            let url = url.expose_secret().to_owned();
+            wait_for_database(&url, Duration::from_secs(settings.connect_at_start_seconds)).await?;
+            (url, None)
+        }
         None => {
             let data_dir = settings.embedded_data_dir.clone();
             let port = settings.embedded_port;
@@ -46,20 +59,56 @@ pub async fn open(settings: &DatabaseSettings) -> anyhow::Result<Database> {
             (cluster.url(EMBEDDED_DATABASE), Some(cluster))
         }
     };
-    let pool = connect(&url, settings.max_connections).await?;
+    let pool =
+        connect_waiting(&url, settings.max_connections, Duration::from_millis(settings.acquire_timeout_ms))
+            .await?;
     migrate(&pool).await?;
     Ok(Database { pool, embedded })
 }
 
-/// A pool on `url` (statements are not logged: they may carry secrets).
+/// Waits up to `limit` for the database at `url` to accept a connection (a database
+/// container starting at the same time as the server), logging each failed try.
+async fn wait_for_database(url: &str, limit: Duration) -> anyhow::Result<()> {
+    let options: PgConnectOptions = url.parse::<PgConnectOptions>()?.disable_statement_logging();
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        let attempt = match options.connect().await {
+            Ok(connection) => sqlx::Connection::close(connection).await,
+            Err(error) => Err(error),
+        };
+        match attempt {
+            Ok(()) => return Ok(()),
+            Err(error) if is_unavailable(&error) && tokio::time::Instant::now() < deadline => {
+                tracing::warn!(%error, "the database does not answer yet; trying again in a second");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(error) => return Err(error.into()),
+        }
+    }
+}
+
+/// A pool on `url` (statements are not logged: they may carry secrets), for tools and
+/// tests: a request waits up to 10 s for a connection.
 ///
 /// # Errors
 /// Invalid URL or unreachable server.
 pub async fn connect(url: &str, max_connections: u32) -> anyhow::Result<PgPool> {
+    connect_waiting(url, max_connections, Duration::from_secs(10)).await
+}
+
+/// A pool on `url` whose requests wait up to `acquire_timeout` for a connection.
+///
+/// # Errors
+/// Invalid URL or unreachable server.
+pub async fn connect_waiting(
+    url: &str,
+    max_connections: u32,
+    acquire_timeout: Duration,
+) -> anyhow::Result<PgPool> {
     let options: PgConnectOptions = url.parse::<PgConnectOptions>()?.disable_statement_logging();
     Ok(PgPoolOptions::new()
         .max_connections(max_connections)
-        .acquire_timeout(Duration::from_secs(10))
+        .acquire_timeout(acquire_timeout)
         // No ping before every checkout: it is one more round trip per transaction (a
         // move is a handful of them). A connection that died meanwhile fails its first
         // statement instead and is dropped by the pool; connections idle for a minute are
@@ -68,6 +117,24 @@ pub async fn connect(url: &str, max_connections: u32) -> anyhow::Result<PgPool> 
         .idle_timeout(Duration::from_secs(60))
         .connect_with(options)
         .await?)
+}
+
+/// Whether `error` means the database cannot be reached now (down, restarting, refusing
+/// connections, or no connection free within the acquire timeout), as opposed to a
+/// refusal of the statement: the request is answered 503 and may be tried again.
+pub fn is_unavailable(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => {
+            true
+        }
+        sqlx::Error::Protocol(_) | sqlx::Error::WorkerCrashed => true,
+        // Class 08: connection exceptions; 57P01-57P03: the server is shutting down or
+        // starting (admin_shutdown, crash_shutdown, cannot_connect_now).
+        sqlx::Error::Database(db) => db
+            .code()
+            .is_some_and(|code| code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")),
+        _ => false,
+    }
 }
 
 /// Runs the embedded migrations (`migrations/`).

@@ -8,7 +8,7 @@ use tavoliere_rules::game::{Handicap, Ruleset};
 use tavoliere_rules::notation::shogi::{self as shogi_notation, Ending, GameRecord};
 use tavoliere_rules::shogi::Variant as ShogiVariant;
 use tavoliere_rules::variant::{AnyGame, Notation, Variant};
-use tavoliere_rules::EndReason;
+use tavoliere_rules::{Color, EndReason};
 
 use crate::storage::endings::{GameReason, GameResult};
 
@@ -19,6 +19,10 @@ pub enum RecordFormat {
     PgnIccs,
     /// PGN with WXF moves (Xiangqi).
     PgnWxf,
+    /// PGN with FIX western algebraic moves (Xiangqi), as Italian bulletins print them.
+    PgnFix,
+    /// PGN with Chinese moves and results (先胜 / 先负 / 先和) (Xiangqi).
+    PgnChinese,
     /// KIF (Shogi, MiniShogi).
     Kif,
     /// CSA (Shogi, MiniShogi).
@@ -37,7 +41,9 @@ impl RecordFormat {
     /// The formats offered for `variant`.
     pub fn for_variant(variant: Variant) -> &'static [RecordFormat] {
         match variant {
-            Variant::Xiangqi => &[RecordFormat::PgnIccs, RecordFormat::PgnWxf],
+            Variant::Xiangqi => {
+                &[RecordFormat::PgnIccs, RecordFormat::PgnWxf, RecordFormat::PgnFix, RecordFormat::PgnChinese]
+            }
             Variant::Shogi => &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi],
             Variant::MiniShogi => {
                 &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi, RecordFormat::Aise]
@@ -51,6 +57,8 @@ impl RecordFormat {
         match self {
             RecordFormat::PgnIccs => "pgn-iccs",
             RecordFormat::PgnWxf => "pgn-wxf",
+            RecordFormat::PgnFix => "pgn-fix",
+            RecordFormat::PgnChinese => "pgn-chinese",
             RecordFormat::Kif => "kif",
             RecordFormat::Csa => "csa",
             RecordFormat::Usi => "usi",
@@ -64,6 +72,8 @@ impl RecordFormat {
         [
             RecordFormat::PgnIccs,
             RecordFormat::PgnWxf,
+            RecordFormat::PgnFix,
+            RecordFormat::PgnChinese,
             RecordFormat::Kif,
             RecordFormat::Csa,
             RecordFormat::Usi,
@@ -77,7 +87,10 @@ impl RecordFormat {
     /// File extension of the download.
     pub fn extension(self) -> &'static str {
         match self {
-            RecordFormat::PgnIccs | RecordFormat::PgnWxf => "pgn",
+            RecordFormat::PgnIccs
+            | RecordFormat::PgnWxf
+            | RecordFormat::PgnFix
+            | RecordFormat::PgnChinese => "pgn",
             RecordFormat::Kif => "kif",
             RecordFormat::Csa => "csa",
             RecordFormat::Usi => "usi",
@@ -133,6 +146,37 @@ fn replay(input: &RecordInput<'_>) -> Result<AnyGame, RecordWriteError> {
         .map_err(|e| RecordWriteError::Replay(e.to_string()))
 }
 
+/// Writes the record of a game's view in `format` (a two-seat game's; the variant's own
+/// record format is `games::record_text`'s).
+///
+/// # Errors
+/// [`RecordWriteError::Unsupported`] when the format is not offered for the variant,
+/// [`RecordWriteError::Replay`] when the stored moves cannot be replayed.
+pub fn write_view(
+    view: &crate::domain::games::GameView,
+    format: RecordFormat,
+) -> Result<String, RecordWriteError> {
+    let variant: Variant =
+        view.variant.parse().map_err(|_| RecordWriteError::Replay(format!("variant {}", view.variant)))?;
+    if !RecordFormat::for_variant(variant).contains(&format) || format == RecordFormat::Record {
+        return Err(RecordWriteError::Unsupported(format.name()));
+    }
+    let moves: Vec<String> = view.moves.iter().map(|m| m.canonical.clone()).collect();
+    let name = |seat: usize| view.seats.get(seat).map(|s| s.username.as_str()).unwrap_or("");
+    let input = RecordInput {
+        id: view.id,
+        variant,
+        ruleset: &view.ruleset,
+        handicap: view.handicap.as_deref(),
+        start: view.start_position.as_deref(),
+        players: [name(0), name(1)],
+        moves: &moves,
+        result: view.result.as_ref(),
+        reason: view.reason,
+    };
+    write(&input, format)
+}
+
 /// Writes the record of `input` in `format`.
 ///
 /// # Errors
@@ -146,6 +190,8 @@ pub fn write(input: &RecordInput<'_>, format: RecordFormat) -> Result<String, Re
     match format {
         RecordFormat::PgnIccs => Ok(pgn(input, &game, Notation::Iccs, "ICCS")),
         RecordFormat::PgnWxf => Ok(pgn(input, &game, Notation::Wxf, "WXF")),
+        RecordFormat::PgnFix => Ok(pgn(input, &game, Notation::Fix, "FIX")),
+        RecordFormat::PgnChinese => Ok(pgn(input, &game, Notation::Chinese, "Chinese")),
         RecordFormat::Usi => Ok(usi(&game)),
         RecordFormat::Aise => Ok(aise(input, &game)),
         RecordFormat::Kif => Ok(shogi_notation::kif::write(&shogi_record(input, &game)?)),
@@ -166,6 +212,13 @@ fn numbered(moves: &[String]) -> String {
 
 fn pgn(input: &RecordInput<'_>, game: &AnyGame, notation: Notation, format: &str) -> String {
     let result = input.result.map_or_else(|| "*".to_owned(), ToString::to_string);
+    // A Chinese record states the result from Red's side: 先胜, 先负, 先和.
+    let ending = match (notation, input.result) {
+        (Notation::Chinese, Some(GameResult::FirstWins)) => "先胜".to_owned(),
+        (Notation::Chinese, Some(GameResult::SecondWins)) => "先负".to_owned(),
+        (Notation::Chinese, Some(GameResult::Draw)) => "先和".to_owned(),
+        _ => result.clone(),
+    };
     let mut out = String::new();
     let tags = [
         ("Game", "Chinese Chess".to_owned()),
@@ -186,7 +239,7 @@ fn pgn(input: &RecordInput<'_>, game: &AnyGame, notation: Notation, format: &str
     }
     out.push('\n');
     out.push_str(&numbered(&game.display_moves(notation)));
-    out.push_str(&result);
+    out.push_str(&ending);
     out.push('\n');
     out
 }
@@ -222,19 +275,7 @@ fn shogi_record(input: &RecordInput<'_>, game: &AnyGame) -> Result<GameRecord, R
                 .ok_or_else(|| RecordWriteError::Replay(format!("stored move {text}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let ending = match input.reason {
-        Some(GameReason::Rules(reason)) => match reason {
-            EndReason::Resignation => Some(Ending::Resignation),
-            EndReason::Sennichite => Some(Ending::Sennichite),
-            EndReason::Timeout => Some(Ending::TimeUp),
-            EndReason::Jishogi
-            | EndReason::JishogiCount
-            | EndReason::Impasse24
-            | EndReason::ImpasseDeclaration => Some(Ending::Jishogi),
-            _ => None,
-        },
-        _ => None,
-    };
+    let ending = kif_ending(input, game);
     Ok(GameRecord {
         start,
         moves,
@@ -243,6 +284,48 @@ fn shogi_record(input: &RecordInput<'_>, game: &AnyGame) -> Result<GameRecord, R
             (shogi_notation::game::BLACK_NAME.to_owned(), input.players[0].to_owned()),
             (shogi_notation::game::WHITE_NAME.to_owned(), input.players[1].to_owned()),
         ],
+    })
+}
+
+/// The closing line of a finished game's KIF or CSA record: the ending named as the
+/// formats name it (a mate, a resignation, a time-out, sennichite, jishogi, a declared
+/// win), so that every result reads back the same (issue 20 §4). The formats state an
+/// ending from the side to move after the last move (`turn`): a loss of that side is a
+/// resignation or an illegal move, a loss of the other side an illegal action of it.
+fn kif_ending(input: &RecordInput<'_>, game: &AnyGame) -> Option<Ending> {
+    let turn = if game.seat_to_move() == 0 { Color::First } else { Color::Second };
+    let loser = match input.result? {
+        GameResult::FirstWins => Some(Color::Second),
+        GameResult::SecondWins => Some(Color::First),
+        _ => None,
+    };
+    let Some(GameReason::Rules(reason)) = input.reason else {
+        return loser
+            .map(|loser| if loser == turn { Ending::Resignation } else { Ending::IllegalAction(loser) });
+    };
+    // A loss stated as what the rule did, where the formats have a word for it.
+    let lost = |loser: Color| match reason {
+        EndReason::Checkmate | EndReason::Stalemate if loser == turn => Ending::Checkmate,
+        EndReason::Timeout | EndReason::TimeoutInsufficientMaterial if loser == turn => Ending::TimeUp,
+        EndReason::ImpasseDeclaration | EndReason::Impasse24 | EndReason::JishogiCount if loser != turn => {
+            Ending::DeclarationWin
+        }
+        // Perpetual check, a repetition lost by its initiator or the first player, a
+        // forfeit, an adjudication: the loser broke a rule or was ruled against.
+        EndReason::Resignation | EndReason::Adjudication | EndReason::Forfeit if loser == turn => {
+            Ending::Resignation
+        }
+        _ if loser == turn => Ending::IllegalMove,
+        _ => Ending::IllegalAction(loser),
+    };
+    Some(match loser {
+        Some(loser) => lost(loser),
+        None => match reason {
+            EndReason::Sennichite | EndReason::Repetition => Ending::Sennichite,
+            EndReason::Aborted => Ending::Interrupted,
+            // Jishogi by count or by agreement, a move limit, an adjudicated draw.
+            _ => Ending::Jishogi,
+        },
     })
 }
 
@@ -381,5 +464,78 @@ mod tests {
             write(&input(Variant::Shogi, &rules, &moves), RecordFormat::Usi),
             Err(RecordWriteError::Replay(_))
         ));
+    }
+
+    /// Issue 20 §4: Xiangqi records in FIX algebraic and Chinese, the Chinese with its
+    /// result from Red's side; each read back by the project's own reader.
+    #[test]
+    fn xiangqi_pgn_in_fix_and_chinese_read_back() {
+        use tavoliere_rules::replay::{replay_text, ReplayOptions};
+        let moves: Vec<String> = ["h2e2", "h9g7", "h0g2", "i9h9"].map(str::to_owned).to_vec();
+        let rules = ruleset(Variant::Xiangqi);
+        for (result, chinese) in
+            [(GameResult::FirstWins, "先胜"), (GameResult::SecondWins, "先负"), (GameResult::Draw, "先和")]
+        {
+            let mut game = input(Variant::Xiangqi, &rules, &moves);
+            game.result = Some(&result);
+            let fix = write(&game, RecordFormat::PgnFix).unwrap();
+            assert!(fix.contains("[Format \"FIX\"]") && fix.contains("Bh3e3"), "{fix}");
+            let text = write(&game, RecordFormat::PgnChinese).unwrap();
+            assert!(text.contains("炮二平五") && text.trim_end().ends_with(chinese), "{text}");
+            for record in [&fix, &text] {
+                let report = &replay_text(Variant::Xiangqi, record, &ReplayOptions::default())[0];
+                assert_eq!(report.error, None, "{record}");
+                assert_eq!(report.moves, moves, "{record}");
+                assert_eq!(report.result, result.to_string(), "{record}");
+            }
+        }
+    }
+
+    /// Issue 20 §4: a KIF or CSA record closes every ending with a line its readers know,
+    /// so that the result reads back the same; handicap games name 下手 and 上手.
+    #[test]
+    fn every_shogi_ending_reads_back_from_kif_and_csa() {
+        use tavoliere_rules::replay::{replay_text, ReplayOptions};
+        let rules = ruleset(Variant::Shogi);
+        let moves: Vec<String> = ["7g7f", "3c3d", "2g2f"].map(str::to_owned).to_vec();
+        let even: Vec<String> = moves[..2].to_vec();
+        let r = |reason: EndReason| Some(GameReason::Rules(reason));
+        let cases: [(&[String], GameResult, Option<GameReason>); 12] = [
+            (&moves, GameResult::FirstWins, r(EndReason::Resignation)),
+            (&even, GameResult::FirstWins, r(EndReason::Resignation)),
+            (&moves, GameResult::FirstWins, r(EndReason::Timeout)),
+            (&even, GameResult::SecondWins, r(EndReason::Timeout)),
+            (&moves, GameResult::Draw, r(EndReason::Sennichite)),
+            (&moves, GameResult::SecondWins, r(EndReason::PerpetualCheck)),
+            (&even, GameResult::SecondWins, r(EndReason::RepetitionInitiatorLoses)),
+            (&moves, GameResult::FirstWins, r(EndReason::ImpasseDeclaration)),
+            (&moves, GameResult::Draw, r(EndReason::JishogiCount)),
+            (&moves, GameResult::SecondWins, r(EndReason::Forfeit)),
+            (&even, GameResult::Draw, r(EndReason::Adjudication)),
+            (&even, GameResult::FirstWins, r(EndReason::Adjudication)),
+        ];
+        for (moves, result, reason) in cases {
+            let mut game = input(Variant::Shogi, &rules, moves);
+            game.result = Some(&result);
+            game.reason = reason;
+            for format in [RecordFormat::Kif, RecordFormat::Csa] {
+                let text = write(&game, format).unwrap();
+                let report = &replay_text(Variant::Shogi, &text, &ReplayOptions::default())[0];
+                assert_eq!(report.error, None, "{text}");
+                assert_eq!(report.plies as usize, moves.len(), "{text}");
+                assert_eq!(report.result, result.to_string(), "{reason:?} in {}:\n{text}", format.name());
+            }
+        }
+        // A handicap game: 下手 and 上手, and the summary names the winner so.
+        let handicap: Vec<String> = ["5a4b", "7g7f", "5c5d"].map(str::to_owned).to_vec();
+        let mut game = input(Variant::Shogi, &rules, &handicap);
+        game.handicap = Some("two-pieces");
+        let kif = write(&game, RecordFormat::Kif).unwrap();
+        assert!(kif.contains("手合割：二枚落ち") || kif.contains("手合割：二枚落"), "{kif}");
+        assert!(kif.contains("下手：alice") && kif.contains("上手：bob"), "{kif}");
+        assert!(!kif.contains("先手：") && kif.contains("まで3手で下手の勝ち"), "{kif}");
+        let report = &replay_text(Variant::Shogi, &kif, &ReplayOptions::default())[0];
+        assert_eq!((report.error.as_ref(), report.result.as_str()), (None, "1-0"), "{kif}");
+        assert_eq!(report.players, [Some("alice".to_owned()), Some("bob".to_owned())]);
     }
 }

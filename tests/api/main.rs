@@ -2,14 +2,17 @@
 //! run, a fresh database per test), through the REST API.
 
 mod accounts;
+mod admin;
 mod anywhere;
 mod archive;
 mod challenges;
 mod clocks;
 mod concurrency;
 mod cookies;
+mod desk;
 mod endings;
 mod errors;
+mod event_rules;
 mod games;
 mod imports;
 mod instances;
@@ -18,8 +21,10 @@ mod live_limits;
 mod login_limits;
 mod openapi;
 mod operator;
+mod outages;
 mod preferences;
 mod ratings;
+mod rounds;
 mod seats_and_series;
 mod shutdown;
 mod small_gaps;

@@ -3,47 +3,13 @@
 //! a crashed server. A process stops the cluster only when it is the last one using it.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 use reqwest::StatusCode;
 use serde_json::json;
-use tavoliere::storage::embedded::EmbeddedPostgres;
 
-use crate::support::process::{tavoliere_command, ServerProcess};
-
-/// A data directory of its own, removed (with its lock files) at the end.
-struct DataDir(PathBuf);
-
-impl DataDir {
-    fn new() -> DataDir {
-        // SAFETY: geteuid has no preconditions.
-        let root = unsafe { libc::geteuid() } == 0;
-        // As root the cluster runs as `postgres`: /var/tmp is traversable by it.
-        let base = if root { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
-        DataDir(base.join(format!("tavoliere-operator-{}", uuid::Uuid::new_v4().simple())))
-    }
-
-    fn cluster_port(&self) -> Option<u16> {
-        EmbeddedPostgres::running_port_in(&self.0).expect("PostgreSQL binaries")
-    }
-}
-
-impl Drop for DataDir {
-    fn drop(&mut self) {
-        // Whatever happened, leave no cluster and no files behind.
-        if self.cluster_port().is_some() {
-            if let Ok(cluster) = EmbeddedPostgres::start(&self.0, 0) {
-                let _ = cluster.stop_and_delete();
-                return;
-            }
-        }
-        let _ = std::fs::remove_dir_all(&self.0);
-        for suffix in ["start-stop.lock", "users.lock"] {
-            let _ = std::fs::remove_file(format!("{}.{suffix}", self.0.display()));
-        }
-    }
-}
+use crate::support::process::{tavoliere_command, DataDir, ServerProcess};
 
 /// Runs `tavoliere <args>` on the private cluster of `data_dir` with `stdin` as its
 /// standard input; asserts success and returns its standard output.
@@ -97,6 +63,40 @@ async fn operator_commands_and_other_servers_leave_a_running_server_its_cluster(
     assert_eq!(created.trim(), "created boss (admin)");
     assert_eq!(data_dir.cluster_port(), Some(port), "create-user left the cluster running");
     assert_serves(&first).await;
+
+    // A role granted on the command line (issue 20 §1), recorded in the audit log as made
+    // by nobody, and seen by the running server.
+    run(&data_dir.0, &["admin", "create-user", "dora", "--password-stdin"], "dora's secret\n");
+    let granted = run(&data_dir.0, &["admin", "set-role", "dora", "global-director"], "");
+    assert_eq!(granted.trim(), "dora is now global-director");
+    let client = reqwest::Client::new();
+    let token = client
+        .post(format!("{}/api/tokens", first.address))
+        .json(&json!({"username": "boss", "password": "a long secret"}))
+        .send()
+        .await
+        .expect("login")
+        .json::<serde_json::Value>()
+        .await
+        .expect("token")["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    let log: serde_json::Value = client
+        .get(format!("{}/api/admin/audit", first.address))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("audit log")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(log[0]["account"], "dora");
+    assert_eq!(log[0]["changed_by"], serde_json::Value::Null, "the command line");
+    assert_eq!(
+        (log[0]["old_value"].as_str(), log[0]["new_value"].as_str()),
+        (Some("player"), Some("global-director"))
+    );
 
     assert_eq!(run(&data_dir.0, &["migrate"], "").trim(), "migrations applied");
     assert_eq!(data_dir.cluster_port(), Some(port), "migrate left the cluster running");

@@ -102,3 +102,31 @@ async fn the_openapi_document_lists_the_values_of_each_preference() {
     assert_eq!(schemas["PieceStyle"]["enum"], json!(["traditional", "western"]));
     assert!(schemas["Preferences"]["properties"]["shogi_notation"].is_object());
 }
+
+/// Issue 20 §4: the REST game view shows the moves in the reader's notation: `?notation=`,
+/// else the signed-in reader's preference, else the variant's own (WXF, western).
+#[tokio::test]
+async fn the_game_view_follows_the_readers_notation() {
+    let app = TestApp::spawn().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let game = app.start_game("xiangqi", &alice, &bob, crate::support::three_days()).await;
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+    let shown = |view: &Value| (view["moves"][0]["display"].clone(), view["display_notation"].clone());
+    let visitor = app.get(&format!("/api/games/{game}"), None).await.expect(StatusCode::OK).clone();
+    assert_eq!(shown(&visitor), (json!("C2=5"), json!("wxf")), "a visitor sees WXF");
+    for (name, text) in [("iccs", "h2e2"), ("fix", "Bh3e3"), ("chinese", "炮二平五"), ("wxf", "C2=5")] {
+        let view =
+            app.get(&format!("/api/games/{game}?notation={name}"), None).await.expect(StatusCode::OK).clone();
+        assert_eq!(shown(&view), (json!(text), json!(name)));
+        assert_eq!(view["moves"][0]["canonical"], "h2e2", "the canonical text stays");
+    }
+    patch(&app, Some(&bob), json!({"xiangqi_notation": "chinese"})).await.expect(StatusCode::OK);
+    let bobs = app.get(&format!("/api/games/{game}"), Some(&bob)).await.expect(StatusCode::OK).clone();
+    assert_eq!(shown(&bobs), (json!("炮二平五"), json!("chinese")), "the reader's preference");
+    let asked =
+        app.get(&format!("/api/games/{game}?notation=iccs"), Some(&bob)).await.expect(StatusCode::OK).clone();
+    assert_eq!(shown(&asked), (json!("h2e2"), json!("iccs")), "the query wins over the preference");
+    let refused = app.get(&format!("/api/games/{game}?notation=usi"), None).await;
+    refused.expect(StatusCode::UNPROCESSABLE_ENTITY);
+}

@@ -346,6 +346,13 @@ async fn a_seat_is_given_up_before_the_game_starts() {
         .collect();
     names.sort_unstable();
     assert_eq!(names, ["han", "qi_", "qin"]);
+    // Every seated player reads the accepted challenge and finds the game there (the
+    // waiting page leads them to it); chu, who gave up the seat, and others do not.
+    for seated in [&host, &han, &qi] {
+        let challenge = app.get(&format!("/api/challenges/{id}"), Some(seated)).await;
+        assert_eq!(challenge.expect(StatusCode::OK)["game_id"], game, "{}", seated.name);
+    }
+    app.get(&format!("/api/challenges/{id}"), Some(&chu)).await.expect(StatusCode::NOT_FOUND);
     app.post(&leave, Some(&han), json!({})).await.expect(StatusCode::CONFLICT);
     app.post("/api/challenges/999/leave", Some(&han), json!({})).await.expect(StatusCode::NOT_FOUND);
 }

@@ -69,7 +69,7 @@ impl Drop for DatabaseRelay {
 /// A server process on a fresh test database reached through a relay, with `settings`.
 async fn server_behind_relay(settings: &[(&str, &str)]) -> (ServerProcess, DatabaseRelay) {
     let url = Cluster::get().fresh_database().await;
-    // postgres://tavoliere@127.0.0.1:<port>/<database>
+    // postgres://tavoliere:<password>@127.0.0.1:<port>/<database>
     let (head, rest) = url.split_once("127.0.0.1:").expect("a local URL");
     let (port, database) = rest.split_once('/').expect("a database name");
     let relay = DatabaseRelay::to(port.parse().unwrap()).await;

@@ -58,7 +58,7 @@ fn start_driver(program: &PathBuf) -> Driver {
     Driver { child, url: format!("http://127.0.0.1:{port}") }
 }
 
-fn artefact_dir() -> PathBuf {
+pub(crate) fn artefact_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
@@ -107,7 +107,7 @@ pub(crate) async fn wait_for_text(client: &Client, css: &str, text: &str) {
     }
 }
 
-async fn fill(client: &Client, css: &str, value: &str) {
+pub(crate) async fn fill(client: &Client, css: &str, value: &str) {
     let field =
         client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await.expect(css);
     field.clear().await.expect("clear");
@@ -199,6 +199,11 @@ impl Stage {
     }
 
     /// A browser (JavaScript on or off) of a new user `name`, signed up.
+    /// The server's database (for what only the command line does, e.g. the first admin).
+    pub(crate) fn database_url(&self) -> &str {
+        &self._app.database_url
+    }
+
     pub(crate) async fn player(&self, name: &str, javascript: bool) -> Client {
         let client = browser(&self.driver, javascript, &self.profiles.join(name)).await;
         sign_up(&client, &self.base, name).await;
@@ -456,7 +461,7 @@ async fn a_live_game_page_follows_the_moves_in_the_chosen_notation_in_chromium()
 }
 
 /// Waits until `css` matches an element of the page (without reloading it).
-async fn wait_css(client: &Client, css: &str) {
+pub(crate) async fn wait_css(client: &Client, css: &str) {
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         if client.find(Locator::Css(css)).await.is_ok() {
@@ -471,7 +476,7 @@ async fn wait_css(client: &Client, css: &str) {
 }
 
 /// The text of `css`, or "" while it is missing (a redraw may be swapping it).
-async fn text_of(client: &Client, css: &str) -> String {
+pub(crate) async fn text_of(client: &Client, css: &str) -> String {
     match client.find(Locator::Css(css)).await {
         Ok(element) => element.text().await.unwrap_or_default(),
         Err(_) => String::new(),
@@ -480,7 +485,7 @@ async fn text_of(client: &Client, css: &str) -> String {
 
 /// On the page of a live game: clicks the piece `piece` (a CSS selector) and the
 /// destination `to`, once the redrawn board has its legal moves.
-async fn live_click(client: &Client, piece: &str, to: &str) {
+pub(crate) async fn live_click(client: &Client, piece: &str, to: &str) {
     settled(client).await;
     wait_css(client, "#move-form").await;
     wait_css(client, ".board-wrap.js").await;
@@ -490,7 +495,7 @@ async fn live_click(client: &Client, piece: &str, to: &str) {
 
 /// Waits until the live page has no redraw under way, so that a click does not land on
 /// an element about to be swapped out.
-async fn settled(client: &Client) {
+pub(crate) async fn settled(client: &Client) {
     let deadline = Instant::now() + Duration::from_secs(15);
     while client.execute("return window.tavoliereLive.busy();", vec![]).await.unwrap() != json!(false) {
         assert!(Instant::now() < deadline, "the live page never settled");
@@ -499,7 +504,7 @@ async fn settled(client: &Client) {
 }
 
 /// Clicks the button `css` of a settled live page.
-async fn live_button(client: &Client, css: &str) {
+pub(crate) async fn live_button(client: &Client, css: &str) {
     settled(client).await;
     click(client, css).await;
 }
@@ -507,7 +512,7 @@ async fn live_button(client: &Client, css: &str) {
 /// What another page of a live game must show after a move to `square`, `seat` now to
 /// move, without a reload: the piece on its square, the turn marker and the running clock
 /// on `seat` (its clock ticking), and the move form for the player to move only.
-async fn follows(client: &Client, square: &str, seat: u8, to_move: bool) {
+pub(crate) async fn follows(client: &Client, square: &str, seat: u8, to_move: bool) {
     // Xiangqi and Shogi name squares, chess and the Seven Kingdoms points.
     wait_css(
         client,
@@ -532,23 +537,23 @@ async fn follows(client: &Client, square: &str, seat: u8, to_move: bool) {
 }
 
 /// Marks the page; [`still_the_same_page`] checks the mark is there (no reload since).
-async fn mark_page(client: &Client) {
+pub(crate) async fn mark_page(client: &Client) {
     client.execute("window.notReloaded = true; return null;", vec![]).await.unwrap();
 }
 
-async fn still_the_same_page(client: &Client, who: &str) {
+pub(crate) async fn still_the_same_page(client: &Client, who: &str) {
     let same = client.execute("return window.notReloaded === true;", vec![]).await.unwrap();
     assert_eq!(same, json!(true), "{who}'s page was reloaded");
 }
 
 /// The live page of `client` is connected.
-async fn connected(client: &Client) {
+pub(crate) async fn connected(client: &Client) {
     wait_css(client, r#"#connection[data-state="connected"]"#).await;
 }
 
 /// The durations (ms) from an event's arrival to the redrawn board, and of the panel's
 /// requests alone, as the page measured them with the performance API.
-async fn redraw_times(client: &Client) -> (Vec<f64>, Vec<f64>) {
+pub(crate) async fn redraw_times(client: &Client) -> (Vec<f64>, Vec<f64>) {
     let times = client
         .execute(
             "return [performance.getEntriesByName('live-redraw').map((e) => e.duration), \
@@ -562,8 +567,20 @@ async fn redraw_times(client: &Client) -> (Vec<f64>, Vec<f64>) {
     (list(0), list(1))
 }
 
+/// Prints the measured redraw times (after `what`) and keeps them in `target/web-e2e/<file>`.
+pub(crate) fn write_redraw_note(file: &str, what: &str, times: Vec<f64>, requests: Vec<f64>) {
+    let note = format!(
+        "{what}event to redrawn board: {}\nthe panel's request alone: {}\n",
+        summary(times),
+        summary(requests)
+    );
+    eprint!("{note}");
+    std::fs::create_dir_all(artefact_dir()).unwrap();
+    std::fs::write(artefact_dir().join(file), note).unwrap();
+}
+
 /// "n measured, median, max" of `times`.
-fn summary(mut times: Vec<f64>) -> String {
+pub(crate) fn summary(mut times: Vec<f64>) -> String {
     times.sort_by(f64::total_cmp);
     match times.len() {
         0 => "none measured".to_owned(),
@@ -720,13 +737,6 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
         still_the_same_page(page, "a player whose game ended on time").await;
     }
 
-    let note = format!(
-        "event to redrawn board: {}\nthe panel's request alone: {}\n",
-        summary(times),
-        summary(requests)
-    );
-    eprint!("{note}");
-    std::fs::create_dir_all(artefact_dir()).unwrap();
-    std::fs::write(artefact_dir().join("live-redraw.txt"), note).unwrap();
+    write_redraw_note("live-redraw.txt", "", times, requests);
     stage.close(vec![ann, ben, watcher]).await;
 }

@@ -2,11 +2,14 @@
 //! user-supplied text, CSRF, security headers) against a real PostgreSQL, and the
 //! real-browser end-to-end game (headless Chromium over WebDriver).
 
+mod admin;
 mod browser;
 mod browser_home;
+mod desk_pages;
 mod game_page;
 mod home;
 mod import;
+mod live_kingdoms;
 mod pages;
 mod settings;
 mod small_things;

@@ -439,6 +439,12 @@ async fn archive_search_and_record_downloads() {
     let archive = gote.get("/archive").await;
     assert_eq!(archive.status, StatusCode::OK);
     assert!(archive.body.contains(r#"value="bob""#), "defaults to me");
+    for variant in ["xiangqi", "shogi", "minishogi", "flickering", "seven-kingdoms"] {
+        assert!(
+            archive.body.contains(&format!(r#"<option value="{variant}""#)),
+            "the search offers {variant}"
+        );
+    }
     assert!(archive.body.contains(&format!(r#"href="{game}""#)));
     let filtered = gote.get("/archive?player=alice&variant=xiangqi").await;
     assert!(!filtered.body.contains(&format!(r#"href="{game}""#)));

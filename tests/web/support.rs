@@ -13,6 +13,8 @@ use tavoliere::startup::{Application, Dependencies};
 pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
     pub address: String,
+    /// Its database (for what only the command line does, e.g. the first admin).
+    pub database_url: String,
 }
 
 fn settings(database_url: &str) -> Settings {
@@ -20,6 +22,8 @@ fn settings(database_url: &str) -> Settings {
     settings.application.port = 0;
     settings.application.body_limit_bytes = 16 * 1024;
     settings.database.url = Some(database_url.to_owned().into());
+    // A test machine under load may take over the production second to open a connection.
+    settings.database.acquire_timeout_ms = 10_000;
     settings.database.max_connections = 10;
     settings.database.embedded_data_dir = "unused".into();
     settings.clocks.sweep_interval_seconds = 0;
@@ -34,7 +38,8 @@ impl TestApp {
         let app = Application::build_with(settings(&database_url), deps).await.expect("build the app");
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until(std::future::pending()));
-        TestApp { address }
+        let database_url = database_url.to_string();
+        TestApp { address, database_url }
     }
 
     /// A new browser (no cookies yet).

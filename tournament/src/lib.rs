@@ -40,6 +40,7 @@ pub mod scoring;
 pub mod standings;
 pub mod swiss;
 pub mod tables;
+pub mod trf;
 pub mod withdrawal;
 
 pub use model::{Bye, GameId, GameRecord, GameResult, PlayerId, PlayerOutcome, SectionId};

@@ -137,10 +137,56 @@ impl Ruleset {
     }
 }
 
+/// A ruleset as stored and shown: its name, and for CXQ limits other than the published
+/// ones every limit, `cxq(series=4,pieces=3,effective=120,progress=30,length=300)`, which
+/// [`Ruleset::from_str`] reads back. A tournament keeps its rules per event this way
+/// (issue 20 §3).
 impl fmt::Display for Ruleset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Ruleset::Cxq(limits) if *limits != CxqLimits::STANDARD => write!(
+                f,
+                "cxq(series={},pieces={},effective={},progress={},length={})",
+                limits.series_per_piece,
+                limits.series_max_pieces,
+                limits.effective_moves,
+                limits.moves_without_progress,
+                limits.moves_per_side
+            ),
+            other => f.write_str(other.name()),
+        }
     }
+}
+
+/// The bounds of each CXQ limit a ruleset may set: (name, least, most).
+pub const CXQ_LIMIT_BOUNDS: [(&str, u32, u32); 5] = [
+    ("series", 1, 60),
+    ("pieces", 1, 7),
+    ("effective", 10, 1000),
+    ("progress", 5, 500),
+    ("length", 20, 3000),
+];
+
+/// Reads `series=4,effective=100` over the standard limits.
+fn cxq_limits(parameters: &str) -> Option<CxqLimits> {
+    let mut limits = CxqLimits::STANDARD;
+    for pair in parameters.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=')?;
+        let value: u32 = value.trim().parse().ok()?;
+        let (_, least, most) = CXQ_LIMIT_BOUNDS.iter().find(|(name, _, _)| *name == key.trim())?;
+        if !(*least..=*most).contains(&value) {
+            return None;
+        }
+        let slot = match key.trim() {
+            "series" => &mut limits.series_per_piece,
+            "pieces" => &mut limits.series_max_pieces,
+            "effective" => &mut limits.effective_moves,
+            "progress" => &mut limits.moves_without_progress,
+            _ => &mut limits.moves_per_side,
+        };
+        *slot = value;
+    }
+    Some(limits)
 }
 
 /// A ruleset name that is not known.
@@ -149,7 +195,7 @@ pub struct UnknownRuleset(pub String);
 
 impl fmt::Display for UnknownRuleset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown ruleset {:?} (known: cxq, basic, shogi-24, shogi-27, aise, aise-tournament, modern, modern-tournament, flickering, seven-kingdoms)", self.0)
+        write!(f, "unknown ruleset {:?} (known: cxq, cxq(series=6,pieces=3,effective=120,progress=30,length=300), basic, shogi-24, shogi-27, aise, aise-tournament, modern, modern-tournament, flickering, seven-kingdoms)", self.0)
     }
 }
 
@@ -159,7 +205,11 @@ impl FromStr for Ruleset {
     type Err = UnknownRuleset;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s.trim().to_ascii_lowercase().as_str() {
+        let text = s.trim().to_ascii_lowercase();
+        if let Some(parameters) = text.strip_prefix("cxq(").and_then(|rest| rest.strip_suffix(')')) {
+            return cxq_limits(parameters).map(Ruleset::Cxq).ok_or_else(|| UnknownRuleset(s.to_owned()));
+        }
+        Ok(match text.as_str() {
             "cxq" => Ruleset::Cxq(CxqLimits::STANDARD),
             "basic" | "xiangqi-basic" => Ruleset::XiangqiBasic,
             "shogi-24" | "shogi" | "24" => Ruleset::Shogi(ImpasseRule::TwentyFourPoints),
@@ -212,5 +262,24 @@ mod tests {
             assert_eq!(ruleset.name(), name);
         }
         assert!("chess960".parse::<Ruleset>().is_err());
+    }
+
+    #[test]
+    fn cxq_limits_other_than_the_published_ones_are_written_and_read_back() {
+        let four: Ruleset = "cxq(series=4)".parse().unwrap();
+        let Ruleset::Cxq(limits) = four else { panic!("{four:?}") };
+        assert_eq!(limits.series_allowance(1), 4);
+        assert_eq!(limits.effective_moves, 120, "the others stay the published ones");
+        let text = four.to_string();
+        assert_eq!(text, "cxq(series=4,pieces=3,effective=120,progress=30,length=300)");
+        assert_eq!(text.parse::<Ruleset>().unwrap(), four);
+        assert_eq!(
+            "cxq(series=6)".parse::<Ruleset>().unwrap().to_string(),
+            "cxq",
+            "the standard is plain cxq"
+        );
+        for bad in ["cxq(series=0)", "cxq(series=four)", "cxq(speed=3)", "cxq(length=10)", "cxq(series=4"] {
+            assert!(bad.parse::<Ruleset>().is_err(), "{bad}");
+        }
     }
 }

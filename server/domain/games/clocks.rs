@@ -10,7 +10,7 @@ pub(crate) async fn counted_leave(
     account_id: i64,
 ) -> DomainResult<Vec<time_control::Period>> {
     if row.vacation_allowed {
-        Ok(leave_after(tx, account_id, row.turn_started_at).await?)
+        Ok(leave_after(&mut **tx, account_id, row.turn_started_at).await?)
     } else {
         Ok(Vec::new())
     }

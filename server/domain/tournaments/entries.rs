@@ -30,10 +30,7 @@ pub async fn register(
     if player_id != actor.id || seed.is_some() {
         ensure_directs(&mut *tx, actor, row.tournament_id).await?;
     } else if !is_director {
-        let status: String = sqlx::query_scalar("select status from tournament where tournament_id = $1")
-            .bind(row.tournament_id)
-            .fetch_one(&mut *tx)
-            .await?;
+        let status = store::status(&mut *tx, row.tournament_id, false).await?.unwrap_or_default();
         if status != "registration" {
             return Err(DomainError::Conflict(format!(
                 "the tournament is not taking registrations ({status})"
@@ -43,17 +40,7 @@ pub async fn register(
     if row.status != "registration" {
         return Err(DomainError::Conflict("the section has started: no more entries".to_owned()));
     }
-    let inserted = sqlx::query(
-        r#"insert into entry (section_id, account_id, seed, registered_at) values ($1, $2, $3, $4)
-           on conflict do nothing"#,
-    )
-    .bind(section_id)
-    .bind(player_id)
-    .bind(seed)
-    .bind(domain.clock.now())
-    .execute(&mut *tx)
-    .await?;
-    if inserted.rows_affected() == 0 {
+    if !section_store::insert_entry(&mut tx, section_id, player_id, seed, domain.clock.now()).await? {
         return Err(DomainError::Conflict("already entered in this section".to_owned()));
     }
     tx.commit().await?;
@@ -78,12 +65,7 @@ pub async fn set_seed(
         return Err(DomainError::Conflict("the section has started: the draw order is fixed".to_owned()));
     }
     let player_id = entry_account(&mut tx, section_id, username).await?;
-    sqlx::query("update entry set seed = $3 where section_id = $1 and account_id = $2")
-        .bind(section_id)
-        .bind(player_id)
-        .bind(seed)
-        .execute(&mut *tx)
-        .await?;
+    section_store::set_seed(&mut tx, section_id, player_id, seed).await?;
     tx.commit().await?;
     section(domain, section_id).await
 }
@@ -93,15 +75,9 @@ pub(crate) async fn entry_account(
     section_id: i64,
     username: &str,
 ) -> DomainResult<i64> {
-    sqlx::query_scalar(
-        r#"select e.account_id from entry e join account a using (account_id)
-           where e.section_id = $1 and lower(a.username) = lower($2)"#,
-    )
-    .bind(section_id)
-    .bind(username)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or_else(|| DomainError::NotFound(format!("{username} is not entered in this section")))
+    section_store::entry_account(tx, section_id, username)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("{username} is not entered in this section")))
 }
 
 /// Withdraws a player (the player themself or a director). Before the start the entry
@@ -128,24 +104,11 @@ pub async fn withdraw(
     let now = domain.clock.now();
     if row.status == "registration" {
         // Before the draw the entry simply goes: the pairings only ever see who started.
-        sqlx::query("delete from entry where section_id = $1 and account_id = $2")
-            .bind(section_id)
-            .bind(player_id)
-            .execute(&mut *tx)
-            .await?;
+        section_store::delete_entry(&mut tx, section_id, player_id).await?;
         tx.commit().await?;
         return section(domain, section_id).await;
     }
-    let updated = sqlx::query(
-        r#"update entry set status = 'withdrawn', withdrawn_at = $3
-           where section_id = $1 and account_id = $2 and status = 'active'"#,
-    )
-    .bind(section_id)
-    .bind(player_id)
-    .bind(now)
-    .execute(&mut *tx)
-    .await?;
-    if updated.rows_affected() == 0 {
+    if !section_store::withdraw_entry(&mut tx, section_id, player_id, now).await? {
         return Err(DomainError::Conflict(format!("{username} has already withdrawn")));
     }
     let games = section_games(&mut *tx, section_id).await?;

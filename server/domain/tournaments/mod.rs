@@ -4,18 +4,22 @@
 //! tables. The pairings, standings and tables themselves come from the pure
 //! `tavoliere_tournament` crate; this module only loads rows and stores decisions. One file per concern.
 
+mod desk;
 mod entries;
 mod mine;
 mod pairing;
 mod results;
+mod rounds;
 mod sections;
 mod tables;
 mod tournament;
 
+pub use desk::*;
 pub use entries::*;
 pub use mine::*;
 pub use pairing::*;
 pub use results::*;
+pub use rounds::*;
 pub use sections::*;
 pub use tables::*;
 pub use tournament::*;
@@ -23,7 +27,6 @@ pub use tournament::*;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
-use sqlx::types::Json;
 use sqlx::{Postgres, Transaction};
 use tavoliere_rules::EndReason;
 use tavoliere_tournament::berger::{round_robin, Cycles, RoundRobinOptions, StartPolicy};
@@ -43,6 +46,8 @@ use super::games::{self, GameReason, GameResult as BoardResult, GameStatus};
 use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
+use crate::storage::sections::{self as section_store, SectionGame, SectionRow};
+use crate::storage::tournaments as store;
 
 #[cfg(test)]
 mod tests {

@@ -16,14 +16,7 @@ pub(crate) async fn active_entries(
     section_id: i64,
     all: bool,
 ) -> DomainResult<Vec<i64>> {
-    Ok(sqlx::query_scalar(
-        r#"select account_id from entry where section_id = $1 and ($2 or status = 'active')
-           order by seed asc nulls last, registered_at, account_id"#,
-    )
-    .bind(section_id)
-    .bind(all)
-    .fetch_all(&mut **tx)
-    .await?)
+    Ok(section_store::entered(tx, section_id, all).await?)
 }
 
 pub(crate) fn round_robin_options(row: &SectionRow) -> DomainResult<RoundRobinOptions> {
@@ -61,17 +54,8 @@ pub(crate) async fn create_game(
         &[first, second],
     )
     .await?;
-    sqlx::query(
-        r#"update game set tournament_id = $2, section_id = $3, round = $4, board = $5
-           where game_id = $1"#,
-    )
-    .bind(game_id)
-    .bind(row.tournament_id)
-    .bind(row.section_id)
-    .bind(round as i32)
-    .bind(board as i32)
-    .execute(&mut **tx)
-    .await?;
+    section_store::place_game(tx, game_id, row.tournament_id, row.section_id, round as i32, board as i32)
+        .await?;
     Ok(game_id)
 }
 
@@ -89,11 +73,7 @@ pub async fn start(domain: &Domain, actor: &Account, section_id: i64) -> DomainR
     if row.status != "registration" {
         return Err(DomainError::Conflict(format!("the section is already {}", row.status)));
     }
-    let tournament_status: String =
-        sqlx::query_scalar("select status from tournament where tournament_id = $1 for update")
-            .bind(row.tournament_id)
-            .fetch_one(&mut *tx)
-            .await?;
+    let tournament_status = store::status(&mut *tx, row.tournament_id, true).await?.unwrap_or_default();
     if tournament_status == "finished" {
         return Err(DomainError::Conflict("the tournament is finished".to_owned()));
     }
@@ -118,17 +98,8 @@ pub async fn start(domain: &Domain, actor: &Account, section_id: i64) -> DomainR
             (created, rounds as i32)
         }
     };
-    sqlx::query("update section set status = 'running', current_round = $2 where section_id = $1")
-        .bind(section_id)
-        .bind(current_round)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(
-        "update tournament set status = 'running' where tournament_id = $1 and status in ('draft', 'registration')",
-    )
-    .bind(row.tournament_id)
-    .execute(&mut *tx)
-    .await?;
+    section_store::set_round(&mut tx, section_id, current_round).await?;
+    store::mark_running(&mut tx, row.tournament_id).await?;
     tx.commit().await?;
     Ok(RoundStarted { section: section(domain, section_id).await?, games })
 }
@@ -152,11 +123,7 @@ pub(crate) async fn create_round_robin_batch(
     batch: u32,
 ) -> DomainResult<Vec<i64>> {
     let schedule = round_robin(&ids_of(players), &round_robin_options(row)?).map_err(pairing_error)?;
-    let withdrawn: Vec<i64> =
-        sqlx::query_scalar("select account_id from entry where section_id = $1 and status = 'withdrawn'")
-            .bind(row.section_id)
-            .fetch_all(&mut **tx)
-            .await?;
+    let withdrawn = section_store::withdrawn(tx, row.section_id).await?;
     let now = domain.clock.now();
     let mut created = Vec::new();
     for pairing in schedule.games.iter().filter(|p| p.start_batch == batch) {
@@ -199,12 +166,7 @@ pub(crate) async fn pair_swiss(
         );
     }
     if let Some(bye) = round.bye {
-        sqlx::query("insert into section_bye (section_id, round, account_id) values ($1, $2, $3)")
-            .bind(row.section_id)
-            .bind(round.round as i32)
-            .bind(bye.0)
-            .execute(&mut **tx)
-            .await?;
+        section_store::insert_bye(tx, row.section_id, round.round as i32, bye.0).await?;
     }
     Ok(created)
 }
@@ -213,11 +175,7 @@ pub(crate) async fn section_byes(
     executor: impl sqlx::PgExecutor<'_>,
     section_id: i64,
 ) -> DomainResult<Vec<SwissBye>> {
-    let rows: Vec<(i32, i64)> =
-        sqlx::query_as("select round, account_id from section_bye where section_id = $1 order by round")
-            .bind(section_id)
-            .fetch_all(executor)
-            .await?;
+    let rows = section_store::byes(executor, section_id).await?;
     Ok(rows
         .into_iter()
         .map(|(round, player)| SwissBye { round: round as u32, player: PlayerId(player) })
@@ -259,11 +217,7 @@ pub async fn next_round(domain: &Domain, actor: &Account, section_id: i64) -> Do
             create_round_robin_batch(domain, &mut tx, &row, &players, next as u32).await?
         }
     };
-    sqlx::query("update section set current_round = $2 where section_id = $1")
-        .bind(section_id)
-        .bind(next)
-        .execute(&mut *tx)
-        .await?;
+    section_store::set_round(&mut tx, section_id, next).await?;
     tx.commit().await?;
     Ok(RoundStarted { section: section(domain, section_id).await?, games })
 }

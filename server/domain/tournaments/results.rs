@@ -2,19 +2,6 @@
 
 use super::*;
 
-/// A section game as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub(crate) struct SectionGame {
-    pub(crate) game_id: i64,
-    pub(crate) round: i32,
-    pub(crate) status: GameStatus,
-    pub(crate) result: Option<BoardResult>,
-    pub(crate) reason: Option<GameReason>,
-    pub(crate) tournament_result: Option<String>,
-    pub(crate) first_id: i64,
-    pub(crate) second_id: i64,
-}
-
 impl SectionGame {
     pub(crate) fn result(&self) -> GameResult {
         game_result(self.status, self.result.as_ref(), self.reason, self.tournament_result.as_deref())
@@ -31,21 +18,11 @@ impl SectionGame {
     }
 }
 
-pub(crate) const SECTION_GAME_COLUMNS: &str = r#"g.game_id, coalesce(g.round, 0) as round, g.status, g.result, g.reason,
-    g.tournament_result,
-    (select account_id from game_seat where game_id = g.game_id and seat = 0) as first_id,
-    (select account_id from game_seat where game_id = g.game_id and seat = 1) as second_id"#;
-
 pub(crate) async fn section_games(
     executor: impl sqlx::PgExecutor<'_>,
     section_id: i64,
 ) -> DomainResult<Vec<SectionGame>> {
-    Ok(sqlx::query_as::<_, SectionGame>(&format!(
-        "select {SECTION_GAME_COLUMNS} from game g where g.section_id = $1 order by g.round, g.board, g.game_id"
-    ))
-    .bind(section_id)
-    .fetch_all(executor)
-    .await?)
+    Ok(section_store::games(executor, section_id).await?)
 }
 
 /// The stored name of a result (kebab-case, as `GameResult` serializes).
@@ -150,12 +127,7 @@ pub(crate) async fn store_decision(
     game_id: i64,
     result: GameResult,
 ) -> DomainResult<()> {
-    sqlx::query("update game set tournament_result = $2 where game_id = $1")
-        .bind(game_id)
-        .bind(result_name(result))
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    Ok(section_store::store_decision(tx, game_id, result_name(result)).await?)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -169,20 +141,16 @@ pub(crate) async fn audit(
     to: GameResult,
     reason: &str,
 ) -> DomainResult<()> {
-    sqlx::query(
-        r#"insert into result_correction (game_id, changed_by, changed_at, kind, old_result, new_result, reason)
-           values ($1, $2, $3, $4, $5, $6, $7)"#,
-    )
-    .bind(game_id)
-    .bind(actor_id)
-    .bind(now)
-    .bind(kind)
-    .bind(result_name(from))
-    .bind(result_name(to))
-    .bind(reason)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+    let entry = section_store::AuditEntry {
+        game_id,
+        changed_by: actor_id,
+        changed_at: now,
+        kind,
+        old_result: result_name(from),
+        new_result: result_name(to),
+        reason,
+    };
+    Ok(section_store::insert_audit(tx, &entry).await?)
 }
 
 /// A director's decision on a game.
@@ -237,21 +205,13 @@ pub async fn decide(
     reason: &str,
 ) -> DomainResult<GameDecision> {
     let mut tx = domain.pool.begin().await?;
-    let game = sqlx::query_as::<_, SectionGame>(&format!(
-        "select {SECTION_GAME_COLUMNS} from game g where g.game_id = $1 for update"
-    ))
-    .bind(game_id)
-    .fetch_optional(&mut *tx)
-    .await?
-    .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))?;
-    let tournament_id: Option<i64> = sqlx::query_scalar("select tournament_id from game where game_id = $1")
-        .bind(game_id)
-        .fetch_one(&mut *tx)
-        .await?;
-    match tournament_id {
+    let game = section_store::lock_game(&mut tx, game_id)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no game {game_id}")))?;
+    match game.tournament_id {
         Some(tournament_id) => ensure_directs(&mut *tx, actor, tournament_id).await?,
         // Nobody directs a casual game: only an admin learns that it is one.
-        None if actor.role == Role::Admin => {
+        None if actor.role.directs_all() => {
             return Err(DomainError::Invalid(format!("game {game_id} is not a tournament game")))
         }
         None => {
@@ -318,12 +278,5 @@ pub struct CorrectionView {
 /// # Errors
 /// Database failure.
 pub async fn corrections(domain: &Domain, game_id: i64) -> DomainResult<Vec<CorrectionView>> {
-    Ok(sqlx::query_as::<_, CorrectionView>(
-        r#"select a.username as changed_by, c.changed_at, c.kind, c.old_result, c.new_result, c.reason
-           from result_correction c join account a on a.account_id = c.changed_by
-           where c.game_id = $1 order by c.changed_at, c.result_correction_id"#,
-    )
-    .bind(game_id)
-    .fetch_all(&domain.pool)
-    .await?)
+    Ok(section_store::corrections(&domain.pool, game_id).await?)
 }

@@ -157,30 +157,6 @@ pub struct EntryView {
     pub status: String,
 }
 
-#[derive(sqlx::FromRow)]
-pub(crate) struct SectionRow {
-    pub(crate) section_id: i64,
-    pub(crate) tournament_id: i64,
-    pub(crate) name: String,
-    pub(crate) variant: String,
-    pub(crate) ruleset: String,
-    pub(crate) time_control: Json<TimeControl>,
-    pub(crate) vacation_allowed: bool,
-    pub(crate) pairing: String,
-    pub(crate) start_policy: String,
-    pub(crate) swiss_rounds: Option<i32>,
-    pub(crate) scoring: Json<Scoring>,
-    pub(crate) bye_points: Json<ByePoints>,
-    pub(crate) tie_breaks: Json<Vec<TieBreak>>,
-    pub(crate) withdrawal_rule: String,
-    pub(crate) status: String,
-    pub(crate) current_round: i32,
-}
-
-pub(crate) const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
-    vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
-    status, current_round"#;
-
 impl SectionRow {
     pub(crate) fn pairing(&self) -> DomainResult<PairingSystem> {
         PairingSystem::from_db(&self.pairing)
@@ -260,14 +236,9 @@ pub(crate) async fn load_section(
     section_id: i64,
     lock: bool,
 ) -> DomainResult<SectionRow> {
-    let lock = if lock { " for update" } else { "" };
-    sqlx::query_as::<_, SectionRow>(&format!(
-        "select {SECTION_COLUMNS} from section where section_id = $1{lock}"
-    ))
-    .bind(section_id)
-    .fetch_optional(executor)
-    .await?
-    .ok_or_else(|| DomainError::NotFound(format!("no section {section_id}")))
+    section_store::section(executor, section_id, lock)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no section {section_id}")))
 }
 
 /// Adds a section to a tournament (its own directors or an admin).
@@ -303,27 +274,23 @@ pub async fn create_section(
         PairingSystem::Swiss => vec![TieBreak::Buchholz, TieBreak::SonnebornBerger, TieBreak::Wins],
         _ => StandingsConfig::default().tie_breaks,
     });
-    let id: i64 = sqlx::query_scalar(
-        r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
-               pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning section_id"#,
-    )
-    .bind(tournament_id)
-    .bind(&name)
-    .bind(variant.name())
-    .bind(&ruleset)
-    .bind(Json(control))
-    .bind(new.vacation_allowed)
-    .bind(new.pairing.as_str())
-    .bind(start_policy_name(new.start_policy))
-    .bind(swiss_rounds)
-    .bind(Json(scoring))
-    .bind(Json(&tie_breaks))
-    .bind(withdrawal_rule_name(new.withdrawal_rule))
-    .bind(domain.clock.now())
-    .bind(Json(bye_points))
-    .fetch_one(&domain.pool)
-    .await?;
+    let row = section_store::NewSectionRow {
+        tournament_id,
+        name: &name,
+        variant: variant.name(),
+        ruleset: &ruleset,
+        time_control: control,
+        vacation_allowed: new.vacation_allowed,
+        pairing: new.pairing.as_str(),
+        start_policy: start_policy_name(new.start_policy),
+        swiss_rounds,
+        scoring,
+        tie_breaks: &tie_breaks,
+        withdrawal_rule: withdrawal_rule_name(new.withdrawal_rule),
+        created_at: domain.clock.now(),
+        bye_points,
+    };
+    let id = section_store::insert(&domain.pool, &row).await?;
     section(domain, id).await
 }
 
@@ -333,14 +300,7 @@ pub async fn create_section(
 /// Unknown section (404).
 pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionView> {
     let row = load_section(&domain.pool, section_id, false).await?;
-    let entries = sqlx::query_as::<_, EntryView>(
-        r#"select a.username, e.seed, e.status from entry e join account a using (account_id)
-           where e.section_id = $1
-           order by e.seed asc nulls last, e.registered_at, e.account_id"#,
-    )
-    .bind(section_id)
-    .fetch_all(&domain.pool)
-    .await?;
+    let entries = section_store::entries(&domain.pool, section_id).await?;
     let pairing = row.pairing()?;
     Ok(SectionView {
         id: row.section_id,
@@ -443,29 +403,20 @@ pub async fn update_section(
         }
         other => other.map(|r| r as i32),
     };
-    sqlx::query(
-        r#"update section set name = coalesce($2, name), ruleset = coalesce($3, ruleset),
-               time_control = coalesce($4, time_control), vacation_allowed = coalesce($5, vacation_allowed),
-               start_policy = coalesce($6, start_policy), swiss_rounds = coalesce($7, swiss_rounds),
-               scoring = coalesce($8, scoring), tie_breaks = coalesce($9, tie_breaks),
-               withdrawal_rule = coalesce($10, withdrawal_rule), status = coalesce($11, status),
-               bye_points = coalesce($12, bye_points)
-           where section_id = $1"#,
-    )
-    .bind(section_id)
-    .bind(name)
-    .bind(ruleset)
-    .bind(control.map(Json))
-    .bind(patch.vacation_allowed)
-    .bind(patch.start_policy.map(start_policy_name))
-    .bind(swiss_rounds)
-    .bind(patch.scoring.map(|s| Json(s.scoring())))
-    .bind(patch.tie_breaks.map(Json))
-    .bind(patch.withdrawal_rule.map(withdrawal_rule_name))
-    .bind(patch.status)
-    .bind(patch.bye_points.map(Json))
-    .execute(&mut *tx)
-    .await?;
+    let change = section_store::SectionChange {
+        name: name.as_deref(),
+        ruleset: ruleset.as_deref(),
+        time_control: control,
+        vacation_allowed: patch.vacation_allowed,
+        start_policy: patch.start_policy.map(start_policy_name),
+        swiss_rounds,
+        scoring: patch.scoring.map(ScoringSpec::scoring),
+        tie_breaks: patch.tie_breaks.as_deref(),
+        withdrawal_rule: patch.withdrawal_rule.map(withdrawal_rule_name),
+        status: patch.status.as_deref(),
+        bye_points: patch.bye_points,
+    };
+    section_store::update(&mut tx, section_id, &change).await?;
     tx.commit().await?;
     section(domain, section_id).await
 }

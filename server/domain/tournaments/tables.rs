@@ -14,17 +14,8 @@ pub(crate) struct SectionData {
 
 pub(crate) async fn section_data(domain: &Domain, section_id: i64) -> DomainResult<SectionData> {
     let row = load_section(&domain.pool, section_id, false).await?;
-    let tournament_name: String = sqlx::query_scalar("select name from tournament where tournament_id = $1")
-        .bind(row.tournament_id)
-        .fetch_one(&domain.pool)
-        .await?;
-    let players: Vec<(i64, String)> = sqlx::query_as(
-        r#"select e.account_id, a.username from entry e join account a using (account_id)
-           where e.section_id = $1 order by e.seed asc nulls last, e.registered_at, e.account_id"#,
-    )
-    .bind(section_id)
-    .fetch_all(&domain.pool)
-    .await?;
+    let tournament_name = store::name(&domain.pool, row.tournament_id).await?;
+    let players = section_store::players(&domain.pool, section_id).await?;
     let games = section_games(&domain.pool, section_id).await?.iter().map(SectionGame::record).collect();
     let byes = section_byes(&domain.pool, section_id).await?;
     Ok(SectionData {
@@ -104,24 +95,21 @@ pub async fn crosstable(domain: &Domain, section_id: i64) -> DomainResult<Crosst
         .map_err(internal)
 }
 
-/// The TRF(x) export of a Swiss section.
+/// The TRF16 export of a section, Swiss or round-robin: points in 1 / ½ / 0, the
+/// section's own scoring in an `XXS` line when it is another
+/// (`tavoliere_tournament::trf`).
 ///
 /// # Errors
-/// Unknown section (404), not a Swiss section (422).
+/// Unknown section (404).
 pub async fn trf(domain: &Domain, section_id: i64) -> DomainResult<String> {
     let data = section_data(domain, section_id).await?;
-    if data.row.pairing()? != PairingSystem::Swiss {
-        return Err(DomainError::Invalid("the TRF export is for Swiss sections".to_owned()));
-    }
-    trf_export(
-        &data.title(),
-        &data.players,
-        &data.games,
-        &data.byes,
-        &data.row.swiss_options(),
-        data.row.swiss_rounds.map(|r| r.max(0) as u32),
-    )
-    .map_err(internal)
+    let planned = match data.row.pairing()? {
+        PairingSystem::Swiss => data.row.swiss_rounds.map(|r| r.max(0) as u32),
+        // A round-robin's rounds are its schedule's (none before the draw).
+        _ => round_robin(&data.ids(), &round_robin_options(&data.row)?).ok().map(|s| s.rounds),
+    };
+    trf_export(&data.title(), &data.players, &data.games, &data.byes, &data.row.swiss_options(), planned)
+        .map_err(internal)
 }
 
 /// The tournament's Grand Prix table over its sections (sum of points when the tournament

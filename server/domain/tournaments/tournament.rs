@@ -88,16 +88,6 @@ pub struct TournamentView {
     pub sections: Vec<SectionView>,
 }
 
-#[derive(sqlx::FromRow)]
-pub(crate) struct TournamentRow {
-    pub(crate) tournament_id: i64,
-    pub(crate) name: String,
-    pub(crate) description: String,
-    pub(crate) season: Option<String>,
-    pub(crate) status: String,
-    pub(crate) grand_prix: Option<Json<GrandPrixConfig>>,
-}
-
 pub(crate) fn check_name(name: &str) -> DomainResult<String> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 200 {
@@ -109,7 +99,7 @@ pub(crate) fn check_name(name: &str) -> DomainResult<String> {
 /// Refuses anyone who is neither a director nor an admin.
 pub(crate) fn ensure_director_role(actor: &Account) -> DomainResult<()> {
     match actor.role {
-        Role::Director | Role::Admin => Ok(()),
+        Role::Director | Role::GlobalDirector | Role::Admin => Ok(()),
         Role::Player => Err(DomainError::Forbidden("only tournament directors may do this".to_owned())),
     }
 }
@@ -121,17 +111,10 @@ pub(crate) async fn ensure_directs(
     tournament_id: i64,
 ) -> DomainResult<()> {
     ensure_director_role(actor)?;
-    if actor.role == Role::Admin {
+    if actor.role.directs_all() {
         return Ok(());
     }
-    let directs: bool = sqlx::query_scalar(
-        "select exists (select 1 from tournament_director where tournament_id = $1 and account_id = $2)",
-    )
-    .bind(tournament_id)
-    .bind(actor.id)
-    .fetch_one(executor)
-    .await?;
-    if directs {
+    if store::directs(executor, tournament_id, actor.id).await? {
         Ok(())
     } else {
         Err(DomainError::Forbidden("you are not a director of this tournament".to_owned()))
@@ -146,23 +129,16 @@ pub async fn create(domain: &Domain, actor: &Account, new: NewTournament) -> Dom
     ensure_director_role(actor)?;
     let name = check_name(&new.name)?;
     let mut tx = domain.pool.begin().await?;
-    let id: i64 = sqlx::query_scalar(
-        r#"insert into tournament (name, description, season, grand_prix, created_by, created_at)
-           values ($1, $2, $3, $4, $5, $6) returning tournament_id"#,
-    )
-    .bind(&name)
-    .bind(&new.description)
-    .bind(&new.season)
-    .bind(new.grand_prix.map(Json))
-    .bind(actor.id)
-    .bind(domain.clock.now())
-    .fetch_one(&mut *tx)
-    .await?;
-    sqlx::query("insert into tournament_director (tournament_id, account_id) values ($1, $2)")
-        .bind(id)
-        .bind(actor.id)
-        .execute(&mut *tx)
-        .await?;
+    let row = store::NewTournamentRow {
+        name: &name,
+        description: &new.description,
+        season: new.season.as_deref(),
+        grand_prix: new.grand_prix.as_ref(),
+        created_by: actor.id,
+        created_at: domain.clock.now(),
+    };
+    let id = store::insert(&mut tx, &row).await?;
+    store::add_director(&mut *tx, id, actor.id).await?;
     tx.commit().await?;
     get(domain, id).await
 }
@@ -172,26 +148,11 @@ pub async fn create(domain: &Domain, actor: &Account, new: NewTournament) -> Dom
 /// # Errors
 /// Unknown tournament (404).
 pub async fn get(domain: &Domain, tournament_id: i64) -> DomainResult<TournamentView> {
-    let row = sqlx::query_as::<_, TournamentRow>(
-        r#"select tournament_id, name, description, season, status, grand_prix
-           from tournament where tournament_id = $1"#,
-    )
-    .bind(tournament_id)
-    .fetch_optional(&domain.pool)
-    .await?
-    .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
-    let directors: Vec<String> = sqlx::query_scalar(
-        r#"select a.username from tournament_director d join account a using (account_id)
-           where d.tournament_id = $1 order by a.username"#,
-    )
-    .bind(tournament_id)
-    .fetch_all(&domain.pool)
-    .await?;
-    let section_ids: Vec<i64> =
-        sqlx::query_scalar("select section_id from section where tournament_id = $1 order by section_id")
-            .bind(tournament_id)
-            .fetch_all(&domain.pool)
-            .await?;
+    let row = store::row(&domain.pool, tournament_id)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
+    let directors = store::directors(&domain.pool, tournament_id).await?;
+    let section_ids = store::section_ids(&domain.pool, tournament_id).await?;
     let mut sections = Vec::with_capacity(section_ids.len());
     for id in section_ids {
         sections.push(section(domain, id).await?);
@@ -226,12 +187,7 @@ pub struct TournamentSummary {
 /// # Errors
 /// Database failure.
 pub async fn list(domain: &Domain) -> DomainResult<Vec<TournamentSummary>> {
-    Ok(sqlx::query_as::<_, TournamentSummary>(
-        r#"select tournament_id as id, name, season, status from tournament
-           order by tournament_id desc limit 500"#,
-    )
-    .fetch_all(&domain.pool)
-    .await?)
+    Ok(store::list(&domain.pool).await?)
 }
 
 /// Edits a tournament (its own directors or an admin).
@@ -245,12 +201,9 @@ pub async fn update(
     patch: TournamentPatch,
 ) -> DomainResult<TournamentView> {
     let mut tx = domain.pool.begin().await?;
-    let status: String =
-        sqlx::query_scalar("select status from tournament where tournament_id = $1 for update")
-            .bind(tournament_id)
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
+    let status = store::status(&mut *tx, tournament_id, true)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
     ensure_directs(&mut *tx, actor, tournament_id).await?;
     let current = TournamentStatus::from_db(&status)?;
     if let Some(next) = patch.status {
@@ -263,20 +216,14 @@ pub async fn update(
         }
     }
     let name = patch.name.as_deref().map(check_name).transpose()?;
-    sqlx::query(
-        r#"update tournament set name = coalesce($2, name), description = coalesce($3, description),
-               season = coalesce($4, season), status = coalesce($5, status),
-               grand_prix = coalesce($6, grand_prix)
-           where tournament_id = $1"#,
-    )
-    .bind(tournament_id)
-    .bind(name)
-    .bind(patch.description)
-    .bind(patch.season)
-    .bind(patch.status.map(TournamentStatus::as_str))
-    .bind(patch.grand_prix.map(Json))
-    .execute(&mut *tx)
-    .await?;
+    let change = store::TournamentChange {
+        name: name.as_deref(),
+        description: patch.description.as_deref(),
+        season: patch.season.as_deref(),
+        status: patch.status.map(TournamentStatus::as_str),
+        grand_prix: patch.grand_prix.as_ref(),
+    };
+    store::update(&mut tx, tournament_id, &change).await?;
     tx.commit().await?;
     get(domain, tournament_id).await
 }
@@ -297,31 +244,15 @@ pub async fn add_director(
     let id = account_id_by_username(&domain.pool, username)
         .await
         .map_err(|_| DomainError::Invalid(format!("no account named {username}")))?;
-    let role: String = sqlx::query_scalar("select role from account where account_id = $1")
-        .bind(id)
-        .fetch_one(&domain.pool)
-        .await?;
-    if role == "player" {
+    if Role::from_db(&crate::storage::accounts::role_of(&domain.pool, id).await?) == Role::Player {
         return Err(DomainError::Invalid(format!("{username} does not have the director role")));
     }
-    sqlx::query(
-        r#"insert into tournament_director (tournament_id, account_id) values ($1, $2)
-           on conflict do nothing"#,
-    )
-    .bind(tournament_id)
-    .bind(id)
-    .execute(&domain.pool)
-    .await?;
+    store::add_director(&domain.pool, tournament_id, id).await?;
     get(domain, tournament_id).await
 }
 
 pub(crate) async fn ensure_exists(domain: &Domain, tournament_id: i64) -> DomainResult<()> {
-    let exists: bool =
-        sqlx::query_scalar("select exists (select 1 from tournament where tournament_id = $1)")
-            .bind(tournament_id)
-            .fetch_one(&domain.pool)
-            .await?;
-    if exists {
+    if store::exists(&domain.pool, tournament_id).await? {
         Ok(())
     } else {
         Err(DomainError::NotFound(format!("no tournament {tournament_id}")))

@@ -14,7 +14,7 @@ use super::{render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::archive::{self, ArchiveQuery};
 use crate::domain::games::{self, GameReason};
 use crate::domain::{Domain, DomainError};
-use crate::web::records::{self, RecordFormat, RecordInput};
+use crate::web::records::{self, RecordFormat, RecordWriteError};
 
 /// One archived game.
 pub struct ArchiveLine {
@@ -207,25 +207,11 @@ pub(crate) async fn record_of(
         return games::record_text(domain, id).await;
     }
     let view = games::view(domain, id).await?;
-    let internal = |e: String| DomainError::Internal(anyhow::anyhow!("game {id}: {e}"));
-    let variant: Variant = view.variant.parse().map_err(|_| internal(format!("variant {}", view.variant)))?;
-    if !RecordFormat::for_variant(variant).contains(&format) {
-        return Ok(None);
+    match records::write_view(&view, format) {
+        Ok(text) => Ok(Some(text)),
+        Err(RecordWriteError::Unsupported(_)) => Ok(None),
+        Err(e) => Err(DomainError::Internal(anyhow::anyhow!("game {id}: {e}"))),
     }
-    let moves: Vec<String> = view.moves.iter().map(|m| m.canonical.clone()).collect();
-    let name = |seat: usize| view.seats.get(seat).map(|s| s.username.as_str()).unwrap_or("");
-    let input = RecordInput {
-        id,
-        variant,
-        ruleset: &view.ruleset,
-        handicap: view.handicap.as_deref(),
-        start: view.start_position.as_deref(),
-        players: [name(0), name(1)],
-        moves: &moves,
-        result: view.result.as_ref(),
-        reason: view.reason,
-    };
-    records::write(&input, format).map(Some).map_err(|e| internal(e.to_string()))
 }
 
 fn download(id: i64, format: RecordFormat, text: String) -> axum::response::Response {

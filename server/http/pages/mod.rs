@@ -9,16 +9,19 @@
 //! token of such a visitor is kept (and the session stored, with a short expiry) only when
 //! a page actually shows it in a form ([`FormToken`]), e.g. the log-in form.
 
+pub mod admin;
 pub mod archive;
 pub mod archive_export;
 pub mod auth;
 pub mod board;
 pub mod challenges;
 pub mod dashboard;
+pub mod desk;
 pub mod game;
 pub mod home;
 pub mod import;
 pub mod players;
+pub mod rounds;
 pub mod settings;
 
 use std::fmt;
@@ -75,6 +78,10 @@ pub fn router() -> Router<AppState> {
         .route("/archive", get(archive::show))
         .route("/archive/export/{format}", get(archive_export::export))
         .route("/import", get(import::form).post(import::submit))
+        .route("/sections/{id}/rounds", get(rounds::show))
+        .route("/admin", get(admin::show))
+        .route("/tournaments/{id}/desk", get(desk::show).post(desk::decide))
+        .route("/admin/accounts/{username}", post(admin::update))
         .route("/players/{username}", get(players::profile))
         .route("/leaderboards", get(players::leaderboards))
         .route("/leaderboards/{variant}/{pool}", get(players::leaderboard))

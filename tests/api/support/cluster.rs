@@ -8,7 +8,8 @@ use tavoliere::storage::embedded::EmbeddedPostgres;
 
 /// The cluster shared by every test of this binary.
 pub struct Cluster {
-    port: u16,
+    /// `postgres://tavoliere:<password>@127.0.0.1:<port>/`: a database name completes it.
+    url_prefix: String,
 }
 
 const TEMPLATE: &str = "tavoliere_template";
@@ -33,14 +34,14 @@ impl Cluster {
             let dir = base.join(format!("tavoliere-test-{}", uuid::Uuid::new_v4().simple()));
             let cluster =
                 EmbeddedPostgres::start_with(&dir, 0, false).expect("start the test PostgreSQL cluster");
-            let port = cluster.port();
+            let url_prefix = cluster.url("");
             *RUNNING.lock().unwrap() = Some(cluster);
             // SAFETY: registering a plain extern "C" function; it runs at process exit.
             unsafe {
                 libc::atexit(stop_cluster_at_exit);
             }
-            let admin = format!("postgres://tavoliere@127.0.0.1:{port}/postgres");
-            let template = format!("postgres://tavoliere@127.0.0.1:{port}/{TEMPLATE}");
+            let admin = format!("{url_prefix}postgres");
+            let template = format!("{url_prefix}{TEMPLATE}");
             // Prepare the template on a runtime of its own (we may be inside a test's).
             std::thread::spawn(move || {
                 let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -54,7 +55,7 @@ impl Cluster {
             })
             .join()
             .expect("prepare the template database");
-            Cluster { port }
+            Cluster { url_prefix }
         })
     }
 
@@ -71,6 +72,6 @@ impl Cluster {
     }
 
     fn url(&self, database: &str) -> String {
-        format!("postgres://tavoliere@127.0.0.1:{}/{database}", self.port)
+        format!("{}{database}", self.url_prefix)
     }
 }

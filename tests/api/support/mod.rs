@@ -69,6 +69,8 @@ pub fn test_settings(database_url: &str) -> Settings {
     settings.application.port = 0;
     settings.application.body_limit_bytes = 16 * 1024;
     settings.database.url = Some(database_url.to_owned().into());
+    // A test machine under load may take over the production second to open a connection.
+    settings.database.acquire_timeout_ms = 10_000;
     settings.database.embedded_data_dir = "unused".into();
     settings.clocks.sweep_interval_seconds = 0;
     // No resync: a move's announcement must reach the other instances by itself (the

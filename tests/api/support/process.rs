@@ -1,10 +1,12 @@
 //! A real `tavoliere serve` OS process on a test database, killed on drop.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
+use tavoliere::storage::embedded::EmbeddedPostgres;
 
 /// A running `tavoliere serve` child process.
 pub struct ServerProcess {
@@ -47,6 +49,8 @@ impl ServerProcess {
             .env("TAVOLIERE_APPLICATION__HOST", "127.0.0.1")
             .env("TAVOLIERE_APPLICATION__PORT", "0")
             .env("TAVOLIERE_DATABASE__MAX_CONNECTIONS", "5")
+            // A test machine under load may take over the production second to connect.
+            .env("TAVOLIERE_DATABASE__ACQUIRE_TIMEOUT_MS", "5000")
             .env("TAVOLIERE_CLOCKS__SWEEP_INTERVAL_SECONDS", "0")
             .env("TAVOLIERE_LIVE__FLAG_INTERVAL_MS", "20")
             .env("RUST_LOG", "info")
@@ -170,4 +174,37 @@ fn without_colours(line: &str) -> String {
         }
     }
     out
+}
+
+/// A data directory of its own, removed (with its lock files) at the end.
+pub struct DataDir(pub PathBuf);
+
+impl DataDir {
+    pub fn new() -> DataDir {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        // As root the cluster runs as `postgres`: /var/tmp is traversable by it.
+        let base = if root { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
+        DataDir(base.join(format!("tavoliere-operator-{}", uuid::Uuid::new_v4().simple())))
+    }
+
+    pub fn cluster_port(&self) -> Option<u16> {
+        EmbeddedPostgres::running_port_in(&self.0).expect("PostgreSQL binaries")
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        // Whatever happened, leave no cluster and no files behind.
+        if self.cluster_port().is_some() {
+            if let Ok(cluster) = EmbeddedPostgres::start(&self.0, 0) {
+                let _ = cluster.stop_and_delete();
+                return;
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.0);
+        for suffix in ["start-stop.lock", "users.lock"] {
+            let _ = std::fs::remove_file(format!("{}.{suffix}", self.0.display()));
+        }
+    }
 }

@@ -465,23 +465,36 @@ pub(crate) fn write_header(out: &mut String, record: &GameRecord) {
         Some(name) => out.push_str(&format!("{HANDICAP_KEY}：{name}\n")),
         None => write_diagram(out, &record.start),
     }
+    // A handicap game names its players 下手 (the receiver, in the first player's place)
+    // and 上手 (the giver, who moves first), as KIF records of handicap games do.
+    let (first, second) = side_names(record);
     for (key, value) in &record.headers {
         let key = match key.as_str() {
-            BLACK_NAME => "先手",
-            WHITE_NAME => "後手",
+            BLACK_NAME => first,
+            WHITE_NAME => second,
             other => other,
         };
         out.push_str(&format!("{key}：{value}\n"));
     }
 }
 
+/// The names of the two sides in a record's header and summary: 先手 / 後手, or 下手 /
+/// 上手 for a handicap start (not the even or MiniShogi start).
+fn side_names(record: &GameRecord) -> (&'static str, &'static str) {
+    match handicap_name(&record.start) {
+        Some(name) if name != "平手" && name != MINI_NAME => ("下手", "上手"),
+        _ => ("先手", "後手"),
+    }
+}
+
 /// The `まで…` summary line of a KIF or KI2 record, when the game has a result.
 pub(crate) fn write_summary(out: &mut String, record: &GameRecord) {
     let n = record.moves.len();
+    let (first, second) = side_names(record);
     match record.outcome() {
         Some(outcome) => match outcome.winner() {
-            Some(Color::First) => out.push_str(&format!("まで{n}手で先手の勝ち\n")),
-            Some(Color::Second) => out.push_str(&format!("まで{n}手で後手の勝ち\n")),
+            Some(Color::First) => out.push_str(&format!("まで{n}手で{first}の勝ち\n")),
+            Some(Color::Second) => out.push_str(&format!("まで{n}手で{second}の勝ち\n")),
             None => out.push_str(&format!(
                 "まで{n}手で{}\n",
                 ending_word(record.ending.unwrap_or(Ending::Sennichite))
