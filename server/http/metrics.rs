@@ -89,6 +89,16 @@ pub async fn request_id(mut request: Request, next: Next) -> Response {
     response
 }
 
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "service",
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "the metrics in Prometheus's text format", body = String, content_type = "text/plain"),
+        (status = 404, description = "no token given (with `[metrics] token` set) or, without one, a client not on the loopback address", body = super::openapi::Errors)
+    )
+)]
 /// `GET /metrics` on the main port: to the bearer of `[metrics] token`, or without a token
 /// to loopback clients only.
 pub async fn endpoint(State(state): State<AppState>, request: Request) -> Response {

@@ -21,7 +21,6 @@ use super::{
 pub fn router(state: AppState) -> Router {
     let (api, description) = api().split_for_parts();
     api.merge(super::pages::router())
-        .route("/metrics", axum::routing::get(super::metrics::endpoint))
         .route_layer(axum::middleware::from_fn(super::metrics::track))
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async {
@@ -59,6 +58,7 @@ pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::frame())
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
+        .routes(routes!(super::metrics::endpoint))
         .routes(routes!(openapi::document))
         // Accounts, sessions, leave.
         .routes(routes!(accounts::register))
