@@ -1,6 +1,7 @@
 //! The command line: `serve`, `migrate`, `admin create-user`, `admin set-role`, `perft`,
 //! `replay`.
 
+pub mod backup;
 pub mod perft;
 pub mod replay;
 
@@ -64,6 +65,17 @@ pub enum AdminCommand {
         /// The new role.
         #[arg(value_enum)]
         role: Role,
+    },
+    /// Write the configured database (embedded or external) to a file (`pg_dump`, custom
+    /// format).
+    Backup {
+        /// The file to write.
+        file: std::path::PathBuf,
+    },
+    /// Replace the configured database with a backup (stop the servers first).
+    Restore {
+        /// The backup file.
+        file: std::path::PathBuf,
     },
 }
 
@@ -141,6 +153,8 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
             println!("{} is now {}", account.username, account.role);
             Ok(())
         }
+        Command::Admin(AdminCommand::Backup { file }) => backup::backup(&settings, &file).await,
+        Command::Admin(AdminCommand::Restore { file }) => backup::restore(&settings, &file).await,
         Command::Perft(_) | Command::Replay(_) => anyhow::bail!("perft and replay run without a runtime"),
     }
 }
@@ -148,7 +162,7 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
 /// Closes the pool and leaves the private cluster: a command run beside a running server
 /// (the way to create the first admin) leaves the cluster to the server; one run alone
 /// stops the cluster it started (server/storage/embedded.rs).
-async fn leave(database: storage::Database) -> anyhow::Result<()> {
+pub(crate) async fn leave(database: storage::Database) -> anyhow::Result<()> {
     database.pool.close().await;
     if let Some(mut cluster) = database.embedded {
         tokio::task::spawn_blocking(move || cluster.stop()).await??;

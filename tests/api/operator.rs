@@ -126,3 +126,51 @@ async fn operator_commands_and_other_servers_leave_a_running_server_its_cluster(
     assert_eq!(created.trim(), "created deputy (player)");
     assert_eq!(data_dir.cluster_port(), None, "a command run alone stops the cluster it started");
 }
+
+/// Issue #19 §5: a backup of the embedded database, changes made after it, and a restore
+/// that brings the database back to the backup (a damaged file changes nothing).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_backup_restored_brings_the_database_back_to_its_moment() {
+    let data_dir = DataDir::new();
+    let created = run(&data_dir.0, &["admin", "create-user", "boss", "--password-stdin"], "a long secret\n");
+    assert_eq!(created.trim(), "created boss (player)");
+    let file = data_dir.0.with_extension("backup");
+    let file_arg = file.display().to_string();
+    let written = run(&data_dir.0, &["admin", "backup", &file_arg], "");
+    assert!(written.starts_with(&format!("backup written to {file_arg} (")), "{written}");
+    run(&data_dir.0, &["admin", "create-user", "later", "--password-stdin"], "another secret\n");
+
+    // A damaged file is refused and changes nothing.
+    let damaged = data_dir.0.with_extension("damaged");
+    std::fs::write(&damaged, b"not a backup").unwrap();
+    let refused = tavoliere_command()
+        .args(["admin", "restore", &damaged.display().to_string()])
+        .env("TAVOLIERE_DATABASE__EMBEDDED_DATA_DIR", &data_dir.0)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("run restore");
+    assert!(!refused.status.success(), "a damaged backup is refused");
+
+    let restored = run(&data_dir.0, &["admin", "restore", &file_arg], "");
+    assert_eq!(restored.trim(), format!("restored {file_arg}"));
+    let server = tokio::task::block_in_place(|| ServerProcess::start_embedded(&data_dir.0));
+    let client = reqwest::Client::new();
+    let login = |name: &'static str, password: &'static str| {
+        let client = client.clone();
+        let address = server.address.clone();
+        async move {
+            client
+                .post(format!("{address}/api/tokens"))
+                .json(&json!({"username": name, "password": password}))
+                .send()
+                .await
+                .expect("login")
+                .status()
+        }
+    };
+    assert_eq!(login("boss", "a long secret").await, StatusCode::CREATED, "the backup's account is back");
+    assert_eq!(login("later", "another secret").await, StatusCode::UNAUTHORIZED, "the later one is gone");
+    drop(server);
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&damaged);
+}
