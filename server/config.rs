@@ -311,6 +311,16 @@ const BUILT_IN: [(&str, &str); 3] = [
     ("production.toml", include_str!("../config/production.toml")),
 ];
 
+/// The configuration files of `environment`, in the order they apply.
+fn layer_names(environment: &str) -> [String; 2] {
+    ["base.toml".to_owned(), format!("{environment}.toml")]
+}
+
+/// The built-in text of the configuration file `name`, if there is one.
+fn built_in_text(name: &str) -> Option<&'static str> {
+    BUILT_IN.iter().find(|(built_in, _)| *built_in == name).map(|(_, text)| *text)
+}
+
 /// Which configuration sources a start read, for the start-up log.
 #[derive(Clone, Debug, Default)]
 pub struct ConfigReport {
@@ -385,8 +395,8 @@ impl Settings {
             ..ConfigReport::default()
         };
         let mut builder = config::Config::builder();
-        for name in ["base.toml".to_owned(), format!("{environment}.toml")] {
-            if let Some((_, text)) = BUILT_IN.iter().find(|(built_in, _)| *built_in == name) {
+        for name in layer_names(environment) {
+            if let Some(text) = built_in_text(&name) {
                 builder = builder.add_source(config::File::from_str(text, config::FileFormat::Toml));
                 report.built_in.push(name.clone());
             }
@@ -417,10 +427,8 @@ impl Settings {
     #[must_use]
     pub fn built_in(environment: &str) -> Settings {
         let mut builder = config::Config::builder();
-        for name in ["base.toml".to_owned(), format!("{environment}.toml")] {
-            if let Some((_, text)) = BUILT_IN.iter().find(|(built_in, _)| *built_in == name) {
-                builder = builder.add_source(config::File::from_str(text, config::FileFormat::Toml));
-            }
+        for text in layer_names(environment).iter().filter_map(|name| built_in_text(name)) {
+            builder = builder.add_source(config::File::from_str(text, config::FileFormat::Toml));
         }
         builder
             .build()
