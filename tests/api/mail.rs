@@ -534,6 +534,9 @@ async fn the_daily_digest_lists_the_games_to_move_at_the_readers_hour() {
     assert!(urgent < later, "the game with the earlier deadline first: {text}");
     assert!(text.contains("Draw offered"), "the draw offer left for the digest: {text}");
     assert!(mail["html"].as_str().unwrap().contains(&format!("/games/{second}")));
+    // The sender marks what the digest listed after the relay took it, before it records the
+    // digest itself as sent: wait for that, not for the mail in the sink.
+    assert_eq!(mail_states(&app, "bob", "digest").await, ["sent"]);
     assert_eq!(mail_states(&app, "bob", "draw-offer").await, ["sent"], "listed once");
     // The next day at the same hour, another.
     app.clock.advance(Duration::days(1));
