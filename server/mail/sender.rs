@@ -49,7 +49,15 @@ impl Sender {
     pub async fn step(&self) -> DomainResult<usize> {
         let now = self.domain.clock.now();
         let until = now + time::Duration::seconds(self.mailer.settings.claim_seconds as i64);
-        let claimed = outbox::claim(&self.domain.pool, now, until, self.mailer.settings.batch_size).await?;
+        let kinds: Vec<Kind> =
+            Kind::CHOSEN.into_iter().chain([Kind::VerifyEmail, Kind::PasswordReset]).collect();
+        let account_kinds: Vec<&str> =
+            kinds.iter().filter(|k| k.is_account_mail()).map(|k| k.as_str()).collect();
+        let off_kinds: Vec<&str> =
+            kinds.iter().filter(|k| k.default_delivery() == Delivery::Off).map(|k| k.as_str()).collect();
+        let batch = self.mailer.settings.batch_size;
+        let claimed =
+            outbox::claim(&self.domain.pool, now, until, batch, (&account_kinds, &off_kinds)).await?;
         let count = claimed.len();
         let mut accounts: Vec<i64> = claimed.iter().map(|row| row.account_id).collect();
         accounts.sort_unstable();
@@ -71,6 +79,8 @@ impl Sender {
         // A mail that left is recorded at once (the duplicate window, `outbox::claim`); the
         // others (most: skipped) together after the batch, in one statement.
         let unmailed = std::sync::Mutex::new(Vec::new());
+        // Rows the claim settled (skipped, left for the digest) need nothing more.
+        let claimed = claimed.into_iter().filter(|row| row.mail_state == "sending");
         futures_util::stream::iter(claimed)
             .for_each_concurrent(CONCURRENCY, |row| {
                 let unmailed = &unmailed;

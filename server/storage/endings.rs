@@ -295,7 +295,8 @@ impl KingdomsEnd {
     }
 }
 
-/// Why a game ended or stopped (`game.reason`, constraint `game_reason_check`,
+/// Why a game ended or stopped (`game.reason`, constraint `game_reason_check` through the
+/// function `game_reason_known`,
 /// kebab-case): a reason of the rules crate, the end of a Seven Kingdoms game, or a
 /// director's annulment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

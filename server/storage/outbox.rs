@@ -43,6 +43,9 @@ pub struct Claimed {
     pub delivery: Option<String>,
     /// The account's time zone (times in its mails are local).
     pub time_zone: String,
+    /// `sending` when claimed; `skipped` or `digest` when the claim settled it (nothing
+    /// more to do but tell the account's sockets).
+    pub mail_state: String,
 }
 
 /// The key that signs the mails' links: made by the first instance, shared by all.
@@ -62,6 +65,14 @@ pub async fn signing_key(pool: &PgPool) -> DomainResult<Vec<u8>> {
 /// Claims up to `limit` rows due at `now` (pending and due, or claimed by a sender whose
 /// claim ran out), until `until`, counting the attempt.
 ///
+/// A row whose mail the account's settings alone decide is settled by the same statement
+/// instead of being claimed (its state in [`Claimed::mail_state`]): kinds other than
+/// `account_kinds` (whose mails go to the address they name) are `skipped` for an account
+/// without a verified address or with the kind's delivery `off`, and left for the
+/// `digest` when it asks for that (the digest itself excepted); `off_kinds` are the kinds
+/// whose default delivery is off. Those rows cost one write, not a claim and a record
+/// (a "your move" per correspondence move, mostly for accounts without an address).
+///
 /// The duplicate window: a sender that dies after the relay accepted a mail (its 250
 /// reply to the message's data) and before [`record`] committed leaves the row claimed;
 /// once the claim runs out another sender sends it again. That window is the time between
@@ -77,12 +88,21 @@ pub async fn claim(
     now: OffsetDateTime,
     until: OffsetDateTime,
     limit: i64,
+    (account_kinds, off_kinds): (&[&str], &[&str]),
 ) -> DomainResult<Vec<Claimed>> {
     Ok(sqlx::query_as(
         r#"with due as (
                select n.notification_id, a.username,
                    case when a.email_verified_at is not null then a.email end as verified_email,
-                   a.language, s.delivery, a.time_zone
+                   a.language, s.delivery, a.time_zone,
+                   case
+                       when n.kind = any($4) then 'sending'
+                       when a.email_verified_at is null then 'skipped'
+                       when coalesce(s.delivery, case when n.kind = any($5) then 'off' else 'immediately' end)
+                            = 'off' then 'skipped'
+                       when s.delivery = 'digest' and n.kind <> 'digest' then 'digest'
+                       else 'sending'
+                   end as settled_state
                from notification n
                join account a on a.account_id = n.account_id
                left join notification_setting s on s.account_id = n.account_id and s.kind = n.kind
@@ -92,15 +112,23 @@ pub async fn claim(
                limit $3
                for update of n skip locked
            )
-           update notification n set mail_state = 'sending', claimed_until = $2, attempts = n.attempts + 1
+           update notification n set mail_state = due.settled_state, attempts = n.attempts + 1,
+               claimed_until = case when due.settled_state = 'sending' then $2 end,
+               last_error = case
+                   when due.settled_state <> 'skipped' then n.last_error
+                   when due.verified_email is null then 'no verified address'
+                   else 'off in the account''s settings'
+               end
            from due where n.notification_id = due.notification_id
            returning n.notification_id, n.account_id, n.kind, n.game_id, n.challenge_id, n.tournament_id,
                n.details, n.to_address, n.attempts, due.username, due.verified_email, due.language,
-               due.delivery, due.time_zone"#,
+               due.delivery, due.time_zone, n.mail_state"#,
     )
     .bind(now)
     .bind(until)
     .bind(limit)
+    .bind(account_kinds)
+    .bind(off_kinds)
     .fetch_all(pool)
     .await?)
 }

@@ -427,6 +427,34 @@ async fn with_no_smtp_the_mail_is_logged_and_listed_for_the_admin() {
     assert!(row["logged_text"].as_str().unwrap().contains("/email/verify?"), "what would be sent: {row}");
 }
 
+#[tokio::test]
+async fn a_player_without_a_verified_address_is_told_in_the_app_and_sent_no_mail() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    // An address given but not verified counts as none.
+    app.patch("/api/accounts/me", Some(&bob), json!({"email": "bob@example.org"}))
+        .await
+        .expect(StatusCode::OK);
+    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+    // Settled by the sender's claim itself (one write, no claim and record).
+    assert_eq!(mail_states(&app, "bob", "your-move").await, ["skipped"]);
+    let (attempts, why): (i32, Option<String>) = sqlx::query_as(
+        "select n.attempts, n.last_error from notification n join account a using (account_id)
+         where a.username = 'bob' and n.kind = 'your-move'",
+    )
+    .fetch_one(&app.domain.pool)
+    .await
+    .unwrap();
+    assert_eq!((attempts, why.as_deref()), (1, Some("no verified address")));
+    let listed = app.get("/api/notifications", Some(&bob)).await;
+    assert_eq!(listed.expect(StatusCode::OK)["notifications"][0]["kind"], "your-move", "{}", listed.body);
+    let mails = sink.messages_to("bob@example.org");
+    assert!(mails.iter().all(|m| !m["headers"]["subject"].as_str().unwrap().contains("Your move")));
+}
+
 async fn queue_due(app: &TestApp) -> (u64, u64) {
     let settings = tavoliere::config::MailSettings::default();
     tavoliere::mail::alarms::queue_due(&app.domain, &settings).await.expect("queue the alarms and digests")
