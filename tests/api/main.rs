@@ -8,6 +8,7 @@ mod archive;
 mod challenges;
 mod clocks;
 mod concurrency;
+mod conditional;
 mod cookies;
 mod desk;
 mod endings;

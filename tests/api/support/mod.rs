@@ -191,6 +191,15 @@ impl TestApp {
         self.send(request).await
     }
 
+    /// DELETE `path` (with a token if given).
+    pub async fn delete(&self, path: &str, user: Option<&User>) -> Reply {
+        let mut request = self.client.delete(format!("{}{path}", self.address));
+        if let Some(user) = user {
+            request = request.bearer_auth(&user.token);
+        }
+        self.send(request).await
+    }
+
     /// PATCH JSON to `path` (with a token if given).
     pub async fn patch(&self, path: &str, user: Option<&User>, body: Value) -> Reply {
         let mut request = self.client.patch(format!("{}{path}", self.address)).json(&body);
