@@ -5,6 +5,7 @@
 mod admin;
 mod browser;
 mod browser_home;
+mod conditional;
 mod desk_pages;
 mod game_page;
 mod home;

@@ -184,13 +184,8 @@ fn validate(game: &AnyGame, owner: usize, moves: &[String]) -> DomainResult<(Vec
     let mut display = Vec::with_capacity(moves.len());
     for (index, text) in moves.iter().enumerate() {
         let ours = index % 2 == 1;
-        let played = probe.play(text).map_err(|e| {
-            DomainError::coded(
-                ErrorKind::Invalid,
-                e.code(),
-                format!("Move {} of the line ({text}): {e}", index + 1),
-            )
-        })?;
+        // The rules' refusal as it is (its code and the move's text, as for a move).
+        let played = probe.play(text).map_err(move_error)?;
         if played.game_over {
             if index + 1 < moves.len() {
                 return Err(DomainError::coded(
