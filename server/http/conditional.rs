@@ -8,8 +8,8 @@ use serde::Deserialize;
 
 use super::auth::AuthUser;
 use super::error::ApiResult;
-use super::extract::{Json, Path};
-use crate::domain::games::{self, ConditionalLine};
+use super::extract::{Json, Path, Query};
+use crate::domain::games::{self, ConditionalLine, LineNext};
 use crate::domain::Domain;
 
 /// A new conditional line.
@@ -109,4 +109,37 @@ pub async fn delete_one(
 ) -> ApiResult<StatusCode> {
     games::delete_lines(&domain, id, me.id, Some(line)).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// A line being entered.
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct NextQuery {
+    /// The moves so far in any notation of the variant, separated by spaces (empty: the
+    /// opponent's possible moves now).
+    #[serde(default)]
+    line: String,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/conditional-moves/next",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id"), NextQuery),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "the legal next moves of the line", body = LineNext),
+        (status = 409, description = "game over, or the caller is to move"),
+        (status = 422, description = "a move of the line the rules refuse")
+    )
+)]
+/// The legal next moves of a conditional line being entered (click-to-enter on the board).
+#[tracing::instrument(skip_all, fields(game.id = id))]
+pub async fn next(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Path(id): Path<i64>,
+    Query(query): Query<NextQuery>,
+) -> ApiResult<Json<LineNext>> {
+    let prefix: Vec<String> = query.line.split_whitespace().map(str::to_owned).collect();
+    Ok(Json(games::line_continuations(&domain, id, me.id, &prefix).await?))
 }

@@ -94,6 +94,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(games::submit_move))
         .routes(routes!(games::check_move))
         .routes(routes!(conditional::list, conditional::create, conditional::delete_all))
+        .routes(routes!(conditional::next))
         .routes(routes!(conditional::delete_one))
         .routes(routes!(games::resign))
         .routes(routes!(games::offer_draw))

@@ -252,3 +252,21 @@ async fn bad_lines_are_refused_and_change_nothing() {
     assert_eq!(line_rows(&app, game).await, 0);
     assert!(lines_of(&app, &alice, game).await.is_empty());
 }
+
+#[tokio::test]
+async fn the_next_moves_of_a_line_being_entered_are_offered() {
+    let app = TestApp::spawn().await;
+    let alice = app.register("alice").await;
+    let bob = app.register("bob").await;
+    let game = game_after_red_opens(&app, &alice, &bob).await;
+    let next = |line: &str| format!("{}/next?line={}", lines_path(game), line);
+    let theirs = app.get(&next(""), Some(&alice)).await.expect(StatusCode::OK).clone();
+    assert_eq!(theirs["reply"], false);
+    assert!(theirs["next"].as_array().unwrap().contains(&json!("h9g7")), "{theirs}");
+    let mine = app.get(&next("H8%2B7"), Some(&alice)).await.expect(StatusCode::OK).clone();
+    assert_eq!(mine["line"], json!(["h9g7"]), "WXF read, answered canonical");
+    assert_eq!(mine["reply"], true);
+    assert!(mine["next"].as_array().unwrap().contains(&json!("h0g2")), "{mine}");
+    app.get(&next("zz"), Some(&alice)).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    app.get(&next(""), Some(&bob)).await.expect(StatusCode::CONFLICT);
+}

@@ -4,6 +4,7 @@
 
 mod admin;
 mod browser;
+mod browser_conditional;
 mod browser_home;
 mod conditional;
 mod desk_pages;

@@ -114,7 +114,7 @@ pub async fn create_line(
         ));
     }
     let state = rules_state(domain, &mut tx, &row, &seats, false).await?;
-    let (canonical, display) = validate(&state.game, mine.seat as usize, moves)?;
+    let (_, canonical, display) = validate(&state.game, mine.seat as usize, moves)?;
     let existing = lines::of_account(&mut tx, game_id, account_id, row.current_ply).await?;
     if existing.len() >= MAX_LINES {
         return Err(DomainError::coded(
@@ -150,6 +150,48 @@ pub async fn create_line(
     Ok(line.into())
 }
 
+/// The legal moves after the first moves of a line being entered.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct LineNext {
+    /// The moves so far, canonical.
+    pub line: Vec<String>,
+    /// The legal next moves, canonical (none after a move that ends the game).
+    pub next: Vec<String>,
+    /// Whether the next move is the caller's reply (else the opponent's move).
+    pub reply: bool,
+}
+
+/// The legal continuations of the line `prefix` (moves in any notation) for the caller,
+/// who waits for the opponent in `game_id`: what a board offers to click (static/board.js).
+///
+/// # Errors
+/// Unknown game (404), not a player (403), game over or the caller to move (409), a move
+/// the rules refuse (422).
+pub async fn line_continuations(
+    domain: &Domain,
+    game_id: i64,
+    account_id: i64,
+    prefix: &[String],
+) -> DomainResult<LineNext> {
+    let mut tx = read_snapshot(domain).await?;
+    let row = load_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let mine = seat_of(&seats, account_id)?.seat;
+    ensure_active(&row)?;
+    if row.turn_seat == mine {
+        return Err(DomainError::coded(
+            ErrorKind::Conflict,
+            "conditional.your-move",
+            "It is your move: conditional moves are entered while the opponent is to move.",
+        ));
+    }
+    let state = rules_state(domain, &mut tx, &row, &seats, false).await?;
+    tx.rollback().await?;
+    let (probe, line, _) = validate(&state.game, mine as usize, prefix)?;
+    let next = if probe.is_over() { Vec::new() } else { probe.legal_moves() };
+    Ok(LineNext { line, next, reply: prefix.len() % 2 == 1 })
+}
+
 /// Deletes the caller's line `line_id` in `game_id`, or all of them when `None`.
 ///
 /// # Errors
@@ -178,7 +220,11 @@ pub async fn delete_lines(
 /// applied when a reply is played (#17 §3: "validated when entered (legal in the position
 /// it would be played from) and again when played (laws included)"): a line whose reply
 /// would lose by one is kept, and not played.
-fn validate(game: &AnyGame, owner: usize, moves: &[String]) -> DomainResult<(Vec<String>, Vec<String>)> {
+fn validate(
+    game: &AnyGame,
+    owner: usize,
+    moves: &[String],
+) -> DomainResult<(AnyGame, Vec<String>, Vec<String>)> {
     let mut probe = game.clone();
     let mut canonical = Vec::with_capacity(moves.len());
     let mut display = Vec::with_capacity(moves.len());
@@ -204,7 +250,7 @@ fn validate(game: &AnyGame, owner: usize, moves: &[String]) -> DomainResult<(Vec
         canonical.push(played.canonical);
         display.push(played.display);
     }
-    Ok((canonical, display))
+    Ok((probe, canonical, display))
 }
 
 /// Why a reply that ends the game is not played (#17 §3: "a conditional move that would
