@@ -199,7 +199,7 @@ pub(crate) fn plan_move(
     let leave_of = |account: i64| -> Vec<time_control::Period> {
         leave.iter().filter(|(a, _)| *a == account).map(|(_, p)| *p).collect()
     };
-    let charged = time_control::charged_time(row.turn_started_at, now, &leave_of(mine.account_id));
+    let charged = row.time_control.0.charged(row.turn_started_at, now, &leave_of(mine.account_id));
     let remaining_ms = mine.remaining_ms - charged.whole_milliseconds() as i64;
     if remaining_ms < 0 {
         return Err(DomainError::coded(
@@ -227,7 +227,7 @@ pub(crate) fn plan_move(
     let next_seat = game.seat_to_move() as i32;
     let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(mine);
     let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
-    let deadline = time_control::deadline(now, time_control::ms(next_remaining), &leave_of(next.account_id));
+    let deadline = control.deadline(now, time_control::ms(next_remaining), &leave_of(next.account_id));
     Ok(MoveWrite {
         plies: (first_ply..=ply).collect(),
         parts: played.parts,

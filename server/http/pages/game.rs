@@ -299,14 +299,14 @@ fn status_line(t: Texts, view: &GameView, my_seat: Option<i32>) -> String {
 /// A time control in words, correspondence ones included (the home page, the lobby).
 pub(crate) fn time_control_summary(t: Texts, control: TimeControl) -> String {
     match control {
-        TimeControl::DaysPerMove { days } => {
+        TimeControl::DaysPerMove { days, .. } => {
             t.format("tc.summary.days-per-move", &[("days", &days.to_string())])
         }
-        TimeControl::MovesInDays { moves, days } => t.format(
+        TimeControl::MovesInDays { moves, days, .. } => t.format(
             "tc.summary.moves-in-days",
             &[("moves", &moves.to_string()), ("days", &days.to_string())],
         ),
-        TimeControl::Fischer { initial_days, increment_days, cap_days } => t.format(
+        TimeControl::Fischer { initial_days, increment_days, cap_days, .. } => t.format(
             "tc.summary.fischer",
             &[
                 ("initial", &initial_days.to_string()),

@@ -147,6 +147,7 @@ impl TestApp {
             tokens: Default::default(),
             rooms: Default::default(),
             ratings: Default::default(),
+            time_zone: Default::default(),
         };
         TestApp {
             address: address.to_owned(),
