@@ -190,6 +190,14 @@ pub fn leave_days_in_year(periods: &[Period], year: i16, zone: &TimeZone) -> i64
     dates.len() as i64
 }
 
+/// The end of a leave of `days` whole days taken at `from`: the local midnight after its
+/// last day, the day it is taken counting as the first.
+pub fn leave_end(from: OffsetDateTime, days: i64, zone: &TimeZone) -> OffsetDateTime {
+    let first = date_of(from, zone);
+    let after = first.checked_add(jiff::Span::new().days(days)).unwrap_or(first);
+    start_of(after, zone)
+}
+
 /// The year of `at` in `zone`.
 pub fn year_of(at: OffsetDateTime, zone: &TimeZone) -> i16 {
     date_of(at, zone).year()
@@ -288,6 +296,19 @@ mod tests {
         assert_eq!(leave_days_in_year(&leave, 2027, &rome()), 3);
         assert_eq!(year_of(datetime!(2026-12-31 23:30 UTC), &rome()), 2027);
         assert_eq!(start_of_year(2027, &rome()), datetime!(2026-12-31 23:00 UTC));
+    }
+
+    #[test]
+    fn a_leave_of_n_days_ends_at_the_midnight_after_its_nth_day() {
+        let taken = datetime!(2026-03-28 15:00 UTC);
+        assert_eq!(leave_end(taken, 1, &TimeZone::UTC), datetime!(2026-03-29 0:00 UTC), "today only");
+        // In Rome across the change to summer time: the 29th and 30th, ending at midnight CEST.
+        assert_eq!(leave_end(taken, 3, &rome()), datetime!(2026-03-30 22:00 UTC));
+        let leave = [Period { starts_at: taken, ends_at: leave_end(taken, 3, &rome()) }];
+        assert_eq!(leave_days_in_year(&leave, 2026, &rome()), 3);
+        // Ended early on its second day: two days begun.
+        let ended = [Period { starts_at: taken, ends_at: datetime!(2026-03-29 08:00 UTC) }];
+        assert_eq!(leave_days_in_year(&ended, 2026, &rome()), 2);
     }
 
     #[test]

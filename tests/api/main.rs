@@ -15,6 +15,7 @@ mod endings;
 mod errors;
 mod event_rules;
 mod games;
+mod iccf_days;
 mod imports;
 mod instances;
 mod live;

@@ -368,7 +368,11 @@ fn time_control_text(t: Texts, control: TimeControl) -> String {
                 ("period", &period_seconds.to_string()),
             ],
         ),
-        _ => String::new(),
+        // ICCF days: the players see whose calendar counts (#17 §4).
+        _ => control
+            .iccf_zone()
+            .map(|zone| t.format("tc.iccf_zone", &[("zone", zone.as_str())]))
+            .unwrap_or_default(),
     }
 }
 
