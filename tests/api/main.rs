@@ -25,6 +25,7 @@ mod openapi;
 mod operator;
 mod outages;
 mod preferences;
+mod rated_events;
 mod ratings;
 mod rounds;
 mod seats_and_series;
