@@ -7,6 +7,7 @@ mod anywhere;
 mod archive;
 mod challenges;
 mod clocks;
+mod collections;
 mod concurrency;
 mod cookies;
 mod desk;

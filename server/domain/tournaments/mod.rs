@@ -47,6 +47,7 @@ use super::ratings;
 use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
+use crate::storage::keyset::{self, After, Page};
 use crate::storage::sections::{self as section_store, SectionGame, SectionRow};
 use crate::storage::tournaments as store;
 
