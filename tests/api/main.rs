@@ -11,6 +11,7 @@ mod collections;
 mod concurrency;
 mod cookies;
 mod desk;
+mod disabled_live;
 mod endings;
 mod errors;
 mod event_rules;
