@@ -36,11 +36,13 @@ pub(crate) struct SectionRow {
     /// Rated games, and the draw order by rating (migration 20261127200001).
     pub(crate) rated: bool,
     pub(crate) seeding: String,
+    /// The vacation allowance of its games (migration 20261127200002).
+    pub(crate) vacation_days: Option<i32>,
 }
 
 const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
     vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
-    status, current_round, handicap, rated, seeding"#;
+    status, current_round, handicap, rated, seeding, vacation_days"#;
 
 /// A section to insert, its settings validated and named as stored.
 pub(crate) struct NewSectionRow<'a> {
@@ -61,6 +63,7 @@ pub(crate) struct NewSectionRow<'a> {
     pub(crate) handicap: Option<&'a str>,
     pub(crate) rated: bool,
     pub(crate) seeding: &'a str,
+    pub(crate) vacation_days: Option<i32>,
 }
 
 /// Changes to a section row (`None` keeps a column).
@@ -81,6 +84,8 @@ pub(crate) struct SectionChange<'a> {
     pub(crate) handicap: Option<Option<&'a str>>,
     pub(crate) rated: Option<bool>,
     pub(crate) seeding: Option<&'a str>,
+    /// `Some(None)` removes the allowance.
+    pub(crate) vacation_days: Option<Option<i32>>,
 }
 
 /// The section `section_id`, locked for update when `lock`.
@@ -103,8 +108,8 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Resu
     sqlx::query_scalar(
         r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
                pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points,
-               handicap, rated, seeding)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+               handicap, rated, seeding, vacation_days)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
            returning section_id"#,
     )
     .bind(new.tournament_id)
@@ -124,6 +129,7 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Resu
     .bind(new.handicap)
     .bind(new.rated)
     .bind(new.seeding)
+    .bind(new.vacation_days)
     .fetch_one(pool)
     .await
 }
@@ -142,7 +148,8 @@ pub(crate) async fn update(
                withdrawal_rule = coalesce($10, withdrawal_rule), status = coalesce($11, status),
                bye_points = coalesce($12, bye_points),
                handicap = case when $13 then $14 else handicap end,
-               rated = coalesce($15, rated), seeding = coalesce($16, seeding)
+               rated = coalesce($15, rated), seeding = coalesce($16, seeding),
+               vacation_days = case when $17 then $18 else vacation_days end
            where section_id = $1"#,
     )
     .bind(section_id)
@@ -161,8 +168,24 @@ pub(crate) async fn update(
     .bind(change.handicap.flatten())
     .bind(change.rated)
     .bind(change.seeding)
+    .bind(change.vacation_days.is_some())
+    .bind(change.vacation_days.flatten())
     .execute(&mut **tx)
     .await?;
+    Ok(())
+}
+
+/// Gives a game just made for a section the section's vacation allowance.
+pub(crate) async fn set_game_vacation_days(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    days: i32,
+) -> sqlx::Result<()> {
+    sqlx::query("update game set vacation_days = $2 where game_id = $1")
+        .bind(game_id)
+        .bind(days)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 

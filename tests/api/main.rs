@@ -15,6 +15,7 @@ mod disabled_live;
 mod endings;
 mod errors;
 mod event_rules;
+mod event_vacation;
 mod games;
 mod imports;
 mod instances;

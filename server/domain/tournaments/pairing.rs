@@ -56,6 +56,10 @@ pub(crate) async fn create_game(
     .await?;
     section_store::place_game(tx, game_id, row.tournament_id, row.section_id, round as i32, board as i32)
         .await?;
+    if let Some(days) = row.vacation_days {
+        // The section's vacation allowance, counted by the clocks of this game (§3).
+        section_store::set_game_vacation_days(tx, game_id, days).await?;
+    }
     if row.rated {
         // Rated by the one ending path (`games::finish`), as a rated challenge's game.
         crate::storage::ratings::mark_game_rated(tx, game_id).await?;

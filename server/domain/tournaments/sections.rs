@@ -113,6 +113,10 @@ pub struct NewSection {
     /// Whether leave stops the clocks (default yes).
     #[serde(default = "default_true")]
     pub vacation_allowed: bool,
+    /// The section's vacation allowance: at most this many days (1 to 366) of each
+    /// player's leave, counted from a game's start, stop that game's clocks; absent: all of
+    /// the leave the player's yearly allowance gives.
+    pub vacation_days: Option<u32>,
     /// Pairing system.
     pub pairing: PairingSystem,
     /// Round-robin: every game starts with the section (default) or round by round.
@@ -166,6 +170,8 @@ pub struct SectionView {
     pub handicap: Option<String>,
     /// Whether leave stops the clocks.
     pub vacation_allowed: bool,
+    /// The vacation allowance of each game, in days (`null`: no limit of the section's).
+    pub vacation_days: Option<i32>,
     /// Pairing system.
     pub pairing: PairingSystem,
     /// When the round-robin games start.
@@ -302,6 +308,19 @@ pub(crate) fn check_rated(variant: Variant, rated: bool, handicap: Option<&str>)
     Ok(())
 }
 
+/// Checks a section's vacation allowance (issue 20 §3): 1 to 366 days, and only where
+/// leave stops the clocks. `None` stays `None`.
+pub(crate) fn vacation_days_for(vacation_allowed: bool, days: Option<u32>) -> DomainResult<Option<i32>> {
+    match days {
+        None => Ok(None),
+        Some(_) if !vacation_allowed => Err(DomainError::Invalid(
+            "vacation_days needs vacation_allowed: leave does not stop this section's clocks".to_owned(),
+        )),
+        Some(days @ 1..=366) => Ok(Some(days as i32)),
+        Some(days) => Err(DomainError::Invalid(format!("vacation_days ({days}) must be 1 to 366"))),
+    }
+}
+
 /// Checks that `ruleset` belongs to `variant` (the rules crate names the rulesets).
 pub(crate) fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> {
     rules_adapter::pairable(variant)?;
@@ -337,6 +356,7 @@ pub async fn create_section(
     let control = new.time_control.validate()?;
     let handicap = handicap_for(variant, new.handicap.as_deref())?;
     check_rated(variant, new.rated, handicap.as_deref())?;
+    let vacation_days = vacation_days_for(new.vacation_allowed, new.vacation_days)?;
     let swiss_rounds = match (new.pairing, new.swiss_rounds) {
         (PairingSystem::Swiss, Some(rounds)) if (1..=50).contains(&rounds) => Some(rounds as i32),
         (PairingSystem::Swiss, _) => {
@@ -371,6 +391,7 @@ pub async fn create_section(
         handicap: handicap.as_deref(),
         rated: new.rated,
         seeding: new.seeding.as_str(),
+        vacation_days,
     };
     let id = section_store::insert(&domain.pool, &row).await?;
     section(domain, id).await
@@ -399,6 +420,7 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
         time_control: row.time_control.0,
         handicap: row.handicap,
         vacation_allowed: row.vacation_allowed,
+        vacation_days: row.vacation_days,
         swiss_rounds: row.swiss_rounds,
         scoring: row.scoring.0,
         tie_breaks: row.tie_breaks.0,
@@ -423,6 +445,8 @@ pub struct SectionPatch {
     pub handicap: Option<String>,
     /// Whether leave stops the clocks (before the start).
     pub vacation_allowed: Option<bool>,
+    /// The vacation allowance in days (before the start); `0` removes it.
+    pub vacation_days: Option<u32>,
     /// Round-robin start policy (before the start).
     pub start_policy: Option<StartPolicy>,
     /// Swiss rounds planned.
@@ -462,6 +486,7 @@ pub async fn update_section(
         || patch.time_control.is_some()
         || patch.handicap.is_some()
         || patch.vacation_allowed.is_some()
+        || patch.vacation_days.is_some()
         || patch.start_policy.is_some()
         || patch.withdrawal_rule.is_some()
         || patch.rated.is_some()
@@ -488,6 +513,14 @@ pub async fn update_section(
     let handicap = patch.handicap.as_deref().map(|h| handicap_for(variant, Some(h))).transpose()?;
     let handicap_after = handicap.clone().unwrap_or_else(|| row.handicap.clone());
     check_rated(variant, patch.rated.unwrap_or(row.rated), handicap_after.as_deref())?;
+    let vacation_allowed = patch.vacation_allowed.unwrap_or(row.vacation_allowed);
+    // `0` removes the allowance; leave no longer stopping the clocks removes it too.
+    let vacation_days = match patch.vacation_days {
+        Some(0) => Some(None),
+        Some(days) => Some(vacation_days_for(vacation_allowed, Some(days))?),
+        None if !vacation_allowed && row.vacation_days.is_some() => Some(None),
+        None => None,
+    };
     let swiss_rounds = match patch.swiss_rounds {
         Some(rounds) if row.pairing()? != PairingSystem::Swiss => {
             return Err(DomainError::Invalid(format!("swiss_rounds ({rounds}) is for Swiss sections")))
@@ -515,6 +548,7 @@ pub async fn update_section(
         handicap: handicap.as_ref().map(Option::as_deref),
         rated: patch.rated,
         seeding: patch.seeding.map(Seeding::as_str),
+        vacation_days,
     };
     section_store::update(&mut tx, section_id, &change).await?;
     tx.commit().await?;
