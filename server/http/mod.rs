@@ -17,6 +17,7 @@ pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod pages;
+pub mod paging;
 pub mod password_reset;
 pub mod players;
 pub mod preferences;

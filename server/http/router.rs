@@ -125,6 +125,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(desk::desk))
         .routes(routes!(rounds::games_file))
         // Players: profiles, rating histories, leaderboards (issue 18).
+        .routes(routes!(players::list))
         .routes(routes!(players::show))
         .routes(routes!(players::history))
         .routes(routes!(players::leaderboard))

@@ -173,6 +173,31 @@ pub(crate) async fn announce_tokens_of(
     Ok(digests)
 }
 
+/// Announces on [`notify::ACCOUNT_DISABLED_CHANNEL`] that `account_id` is disabled: in the
+/// transaction that disables it, so that the instances close its sockets once it is
+/// committed (rare, as the tokens' announcement).
+pub(crate) async fn announce_disabled(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("select pg_notify($1, $2)")
+        .bind(notify::ACCOUNT_DISABLED_CHANNEL)
+        .bind(account_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Whether the account `account_id` is disabled (or gone).
+pub(crate) async fn is_disabled(pool: &PgPool, account_id: i64) -> sqlx::Result<bool> {
+    let enabled: Option<bool> =
+        sqlx::query_scalar("select disabled_at is null from account where account_id = $1")
+            .bind(account_id)
+            .fetch_optional(pool)
+            .await?;
+    Ok(enabled != Some(true))
+}
+
 /// Deletes the token with `digest` and announces the digest on
 /// [`notify::TOKEN_CHANNEL`] in the same statement.
 pub(crate) async fn delete_token(pool: &PgPool, digest: &[u8]) -> sqlx::Result<()> {

@@ -13,6 +13,7 @@ pub mod games;
 pub mod health;
 pub mod home;
 pub mod imports;
+pub mod keyset;
 pub mod notifications;
 pub mod notify;
 pub mod outbox;

@@ -100,8 +100,7 @@ pub(crate) async fn seat_exit(
     let Some(next) = seats.iter().find(|s| s.seat == next_seat) else {
         return Err(DomainError::Internal(anyhow::anyhow!("game {game_id}: no seat {next_seat}")));
     };
-    let leave =
-        if row.vacation_allowed { leave_after(&mut **tx, next.account_id, at).await? } else { Vec::new() };
+    let leave = leave_in_game(tx, row, next.account_id, at).await?;
     let deadline = row.time_control.0.deadline(at, time_control::ms(next.remaining_ms), &leave);
     pass_turn(tx, game_id, next_seat, at, deadline).await?;
     Ok(())
