@@ -105,7 +105,7 @@ impl Client {
     }
 }
 
-async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: usize) -> f64 {
+async fn api_moves(base: &str, clients: usize, seconds: u64, round: usize) -> (f64, u64) {
     let moves = Arc::new(AtomicU64::new(0));
     let ready = Arc::new(tokio::sync::Barrier::new(clients + 1));
     let mut tasks = Vec::new();
@@ -135,12 +135,15 @@ async fn api_moves_per_second(base: &str, clients: usize, seconds: u64, round: u
         }));
     }
     ready.wait().await;
+    // For a profiler attached to this process (the accounts and games are made).
+    eprintln!("measuring API moves: {clients} clients, {seconds} s");
     let started = Instant::now();
     for task in tasks {
         task.await.unwrap();
     }
     let elapsed = started.elapsed().as_secs_f64().max(seconds as f64);
-    moves.load(Ordering::Relaxed) as f64 / elapsed
+    let moves = moves.load(Ordering::Relaxed);
+    (moves as f64 / elapsed, moves)
 }
 
 /// A numeric setting of the benchmark from the environment (`LOAD_POOL`, `LOAD_SCALE`).
@@ -198,35 +201,72 @@ fn pgbench_moves(port: u16, clients: usize, seconds: u64, games: (i64, i64)) -> 
     tps(&run)
 }
 
-/// pgbench's TPC-B at `scale` (branches): pgbench's documentation asks for a scale at least
-/// the number of clients, below it the clients mostly wait for each other's branch row.
-fn pgbench(port: u16, clients: usize, seconds: u64, scale: usize) -> Option<f64> {
-    let pgbench = pgbench_program()?;
+/// Creates pgbench's TPC-B tables at `scale` (branches): pgbench's documentation asks for a
+/// scale at least the number of clients, below it the clients mostly wait for each other's
+/// branch row.
+fn pgbench_init(port: u16, scale: usize) -> bool {
+    let Some(pgbench) = pgbench_program() else { return false };
     let port = port.to_string();
     let scale = scale.to_string();
-    let common = ["-h", "127.0.0.1", "-p", &port, "-U", "tavoliere"];
-    let init =
-        Command::new(&pgbench).args(common).args(["-i", "-q", "-s", &scale, "pgbench"]).output().ok()?;
-    if !init.status.success() {
-        eprintln!("pgbench -i: {}", String::from_utf8_lossy(&init.stderr));
-        return None;
+    let init = Command::new(&pgbench)
+        .args(["-h", "127.0.0.1", "-p", &port, "-U", "tavoliere", "-i", "-q", "-s", &scale, "pgbench"])
+        .output();
+    match init {
+        Ok(init) if init.status.success() => true,
+        Ok(init) => {
+            eprintln!("pgbench -i: {}", String::from_utf8_lossy(&init.stderr));
+            false
+        }
+        Err(_) => false,
     }
+}
+
+/// pgbench's TPC-B on the tables of [`pgbench_init`].
+fn pgbench(port: u16, clients: usize, seconds: u64) -> Option<f64> {
+    let pgbench = pgbench_program()?;
+    let port = port.to_string();
     let run = Command::new(&pgbench)
-        .args(common)
-        .args([
-            "-M",
-            "prepared",
-            "-c",
-            &clients.to_string(),
-            "-j",
-            "2",
-            "-T",
-            &seconds.to_string(),
-            "pgbench",
-        ])
+        .args(["-h", "127.0.0.1", "-p", &port, "-U", "tavoliere"])
+        .args(["-M", "prepared", "-c", &clients.to_string(), "-j", "2", "-T", &seconds.to_string()])
+        .arg("pgbench")
         .output()
         .ok()?;
     tps(&run)
+}
+
+/// What the database did for the moves of an API run: commits (every transaction of the
+/// application's database, the background tasks' included) and WAL bytes.
+#[derive(Clone, Copy)]
+struct DatabaseWork {
+    commits: i64,
+    wal_bytes: i64,
+}
+
+async fn database_work(pool: &sqlx::PgPool) -> anyhow::Result<DatabaseWork> {
+    // The backends report their counters at most once a second.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (commits, wal_bytes): (i64, i64) = sqlx::query_as(
+        "select xact_commit, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint
+         from pg_stat_database where datname = current_database()",
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok(DatabaseWork { commits, wal_bytes })
+}
+
+/// The median of `values` and their range, as the tables print them: `3967 (2994–4322)`.
+fn spread(values: &[f64], unit: &str) -> String {
+    if values.is_empty() {
+        return "n/a".to_owned();
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = if sorted.len() % 2 == 1 {
+        sorted[sorted.len() / 2]
+    } else {
+        (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) / 2.0
+    };
+    format!("{median:.0}{unit} ({:.0}–{:.0}{unit})", sorted[0], sorted[sorted.len() - 1])
 }
 
 fn main() -> anyhow::Result<()> {
@@ -258,16 +298,13 @@ fn main() -> anyhow::Result<()> {
         let app = Application::build(settings).await?;
         let base = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until(std::future::pending()));
-        println!(
-            "{:>8} {:>12} {:>12} {:>6} {:>16} {:>6}",
-            "clients", "API moves/s", "TPC-B tps", "ratio", "move-SQL tps", "ratio"
-        );
         let pool = sqlx::PgPool::connect(&cluster.url("tavoliere")).await?;
-        // LOAD_CLIENTS="64,16" changes the runs.
-        let runs: Vec<usize> = std::env::var("LOAD_CLIENTS")
+        // LOAD_CLIENTS="64,16" changes the client counts, LOAD_RUNS the runs of each.
+        let counts: Vec<usize> = std::env::var("LOAD_CLIENTS")
             .ok()
             .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
             .unwrap_or_else(|| vec![16, 64]);
+        let runs: usize = env_number("LOAD_RUNS").unwrap_or(5).max(1);
         let pgbench_pool = sqlx::PgPool::connect(&cluster.url("pgbench")).await?;
         // Every measurement starts from the same footing: the previous ones' dead rows
         // vacuumed and their dirty pages written (otherwise the later runs pay for the
@@ -283,25 +320,69 @@ fn main() -> anyhow::Result<()> {
         // sequential scans (cheapest for a page or two) and keeps those plans while the
         // tables grow; a production database is not empty. The vacuum's statistics then
         // invalidate those plans.
-        api_moves_per_second(&base, 16, seconds.div_ceil(3), 999).await;
-        for (round, clients) in runs.into_iter().enumerate() {
-            settle().await?;
-            let api = api_moves_per_second(&base, clients, seconds, round).await;
-            settle().await?;
+        api_moves(&base, 16, seconds.div_ceil(3), 999).await;
+        println!(
+            "{:>8} {:>4} {:>12} {:>12} {:>6} {:>13} {:>6} {:>13} {:>10}",
+            "clients", "run", "API moves/s", "TPC-B tps", "ratio", "move-SQL tps", "ratio", "commits/move", "WAL/move"
+        );
+        let mut summary = Vec::new();
+        for (index, clients) in counts.into_iter().enumerate() {
             // LOAD_SCALE=10 fixes pgbench's scale; by default it is the number of clients.
             let scale = env_number("LOAD_SCALE").unwrap_or(clients);
-            let raw = tokio::task::spawn_blocking(move || pgbench(port, clients, seconds, scale)).await?;
-            settle().await?;
-            let games: (i64, i64) =
-                sqlx::query_as("select min(game_id), max(game_id) from game").fetch_one(&pool).await?;
-            let same =
-                tokio::task::spawn_blocking(move || pgbench_moves(port, clients, seconds, games)).await?;
-            let cell = |raw: Option<f64>| match raw {
-                Some(raw) => (format!("{raw:.0}"), format!("{:.0}%", 100.0 * api / raw)),
-                None => ("n/a".to_owned(), "-".to_owned()),
-            };
-            let ((tpcb, tpcb_ratio), (moves, moves_ratio)) = (cell(raw), cell(same));
-            println!("{clients:>8} {api:>12.0} {tpcb:>12} {tpcb_ratio:>6} {moves:>16} {moves_ratio:>6}");
+            let initialised = tokio::task::spawn_blocking(move || pgbench_init(port, scale)).await?;
+            let (mut api_figures, mut tpcb_figures, mut sql_figures) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut tpcb_ratios, mut sql_ratios) = (Vec::new(), Vec::new());
+            for run in 0..runs {
+                settle().await?;
+                let before = database_work(&pool).await?;
+                let (api, moves) = api_moves(&base, clients, seconds, index * 100 + run).await;
+                let after = database_work(&pool).await?;
+                let per_move = |delta: i64| delta as f64 / moves.max(1) as f64;
+                let commits = per_move(after.commits - before.commits);
+                let wal = per_move(after.wal_bytes - before.wal_bytes);
+                settle().await?;
+                let raw = if initialised {
+                    tokio::task::spawn_blocking(move || pgbench(port, clients, seconds)).await?
+                } else {
+                    None
+                };
+                settle().await?;
+                let games: (i64, i64) =
+                    sqlx::query_as("select min(game_id), max(game_id) from game").fetch_one(&pool).await?;
+                let same =
+                    tokio::task::spawn_blocking(move || pgbench_moves(port, clients, seconds, games)).await?;
+                let cell = |raw: Option<f64>, ratios: &mut Vec<f64>, figures: &mut Vec<f64>| match raw {
+                    Some(raw) => {
+                        ratios.push(100.0 * api / raw);
+                        figures.push(raw);
+                        (format!("{raw:.0}"), format!("{:.0}%", 100.0 * api / raw))
+                    }
+                    None => ("n/a".to_owned(), "-".to_owned()),
+                };
+                let (tpcb, tpcb_ratio) = cell(raw, &mut tpcb_ratios, &mut tpcb_figures);
+                let (sql, sql_ratio) = cell(same, &mut sql_ratios, &mut sql_figures);
+                api_figures.push(api);
+                println!(
+                    "{clients:>8} {:>4} {api:>12.0} {tpcb:>12} {tpcb_ratio:>6} {sql:>13} {sql_ratio:>6} {commits:>13.2} {wal:>9.0}B",
+                    run + 1
+                );
+            }
+            summary.push(format!(
+                "{clients:>8} {runs:>5} {:>22} {:>22} {:>16} {:>22} {:>16}",
+                spread(&api_figures, ""),
+                spread(&tpcb_figures, ""),
+                spread(&tpcb_ratios, "%"),
+                spread(&sql_figures, ""),
+                spread(&sql_ratios, "%"),
+            ));
+        }
+        println!("\nmedians (min–max) over the runs:");
+        println!(
+            "{:>8} {:>5} {:>22} {:>22} {:>16} {:>22} {:>16}",
+            "clients", "runs", "API moves/s", "TPC-B tps", "ratio", "move-SQL tps", "ratio"
+        );
+        for line in summary {
+            println!("{line}");
         }
         anyhow::Ok(())
     });

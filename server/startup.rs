@@ -247,6 +247,7 @@ impl Application {
             ))),
         };
         let prober = tokio::spawn(Arc::clone(&self.database_health).run(stop_rx.clone()));
+        let metrics_upkeep = tokio::spawn(http::metrics::upkeep(stop_rx.clone()));
         // The supervisor's word that the database is gone for good: the server stops and
         // exits non-zero.
         let (fatal_tx, mut fatal_rx) = tokio::sync::watch::channel(None::<String>);
@@ -323,10 +324,18 @@ impl Application {
         let cleanup = async move {
             // The moves answered so far are announced to the other instances.
             domain.announcer.flush().await;
-            for task in
-                [sweeper, live_flagger, live_resync, supervisor, mail_sender, mail_alarms, metrics_server]
-                    .into_iter()
-                    .flatten()
+            for task in [
+                sweeper,
+                live_flagger,
+                live_resync,
+                supervisor,
+                mail_sender,
+                mail_alarms,
+                metrics_server,
+                Some(metrics_upkeep),
+            ]
+            .into_iter()
+            .flatten()
             {
                 let _ = task.await;
             }

@@ -1,14 +1,23 @@
 //! Load generator for live games: drives N concurrent live games with two clients each
 //! over real WebSockets, playing legal moves at a set rate, and reports moves per second,
-//! the latency from a move's send to the opponent's receipt (p50, p99, max) and the
-//! server's memory. `--idle-sockets M` instead holds M idle spectator sockets open and
-//! reports the server's memory.
+//! the latency from a move's send to the opponent's receipt (p50, p99, p99.9, max), the
+//! server's CPU time and its memory. `--idle-sockets M` instead holds M idle spectator
+//! sockets open and reports the server's memory and CPU.
 //!
 //! ```text
 //! cargo run --release -p tavoliere-loadgen -- --server http://127.0.0.1:8000 \
-//!     --games 1000 --rate 1 --seconds 30 --server-pid $(pgrep -n tavoliere)
+//!     --games 1000 --rate 0.1 --seconds 20 --server-pid $(pgrep -n tavoliere)
 //! ```
+//!
+//! Every socket is a file descriptor on both sides: the tool raises its own open-file
+//! limit to the hard limit at start (the server does the same), and says how many sockets
+//! that allows. A loopback server is reached from several loopback source addresses
+//! (127.0.0.1, 127.0.0.2...), since one source address has only about 28,000 ephemeral
+//! ports towards one server port.
 
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -16,6 +25,7 @@ use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
 /// Command line.
@@ -34,12 +44,18 @@ struct Args {
     /// How long to play, in seconds.
     #[arg(long, default_value_t = 20)]
     seconds: u64,
-    /// Server process id, to report its resident memory.
+    /// Server process id, to report its resident memory and CPU time.
     #[arg(long)]
     server_pid: Option<u32>,
     /// Instead of games: hold this many idle spectator sockets open and report memory.
     #[arg(long)]
     idle_sockets: Option<usize>,
+    /// How long the idle sockets are held open once all are open, in seconds.
+    #[arg(long, default_value_t = 10)]
+    hold_seconds: u64,
+    /// Handshakes (and game creations) in flight at once.
+    #[arg(long, default_value_t = 64)]
+    concurrency: usize,
 }
 
 struct Api {
@@ -85,20 +101,95 @@ impl Api {
     }
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Ws = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 
-async fn open(base: &str, game: i64, token: Option<&str>) -> anyhow::Result<Ws> {
-    let url = format!("{}/api/games/{game}/socket", base.replacen("http", "ws", 1));
-    let mut request = url.into_client_request()?;
-    if let Some(token) = token {
-        request.headers_mut().insert("authorization", format!("Bearer {token}").parse()?);
-    }
-    Ok(tokio_tungstenite::connect_async(request).await?.0)
+/// Where the sockets connect, and from which local addresses.
+struct Target {
+    base: String,
+    server: SocketAddr,
+    /// Loopback servers are reached from several source addresses (see the module doc).
+    loopback: bool,
 }
 
-fn rss_kib(pid: Option<u32>) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
-    status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()
+/// Source addresses used per this many sockets (of the about 28,000 ephemeral ports of
+/// one address).
+const SOCKETS_PER_SOURCE: usize = 20_000;
+
+impl Target {
+    async fn new(base: &str) -> anyhow::Result<Target> {
+        let url = reqwest::Url::parse(base).context("--server is not a URL")?;
+        let host = url.host_str().context("--server has no host")?.to_owned();
+        let port = url.port_or_known_default().context("--server has no port")?;
+        let server = tokio::net::lookup_host((host.as_str(), port))
+            .await?
+            .find(SocketAddr::is_ipv4)
+            .context("--server has no IPv4 address")?;
+        let loopback = server.ip().is_loopback();
+        Ok(Target { base: base.to_owned(), server, loopback })
+    }
+
+    /// Opens socket number `index` on `game`, as `token`'s player or as a spectator.
+    async fn open(&self, index: usize, game: i64, token: Option<&str>) -> anyhow::Result<Ws> {
+        let url = format!("{}/api/games/{game}/socket", self.base.replacen("http", "ws", 1));
+        let mut request = url.into_client_request()?;
+        if let Some(token) = token {
+            request.headers_mut().insert("authorization", format!("Bearer {token}").parse()?);
+        }
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        if self.loopback {
+            let source = Ipv4Addr::new(127, 0, 0, 1 + (index / SOCKETS_PER_SOURCE) as u8);
+            socket.bind(SocketAddr::new(IpAddr::V4(source), 0))?;
+        }
+        let stream = socket.connect(self.server).await?;
+        stream.set_nodelay(true)?;
+        // Small buffers: tungstenite allocates 128 KiB per socket by default.
+        let config = WebSocketConfig::default().read_buffer_size(4096).write_buffer_size(0);
+        let handshake = tokio_tungstenite::client_async_with_config(request, stream, Some(config));
+        let (ws, _) = tokio::time::timeout(Duration::from_secs(30), handshake)
+            .await
+            .context("the handshake took over 30 s")??;
+        Ok(ws)
+    }
+}
+
+/// Raises this process's open-file limit to its hard limit; returns the limit.
+fn raise_open_file_limit() -> u64 {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return 1024;
+        }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = libc::rlimit { rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
+        }
+    }
+    limit.rlim_cur
+}
+
+/// What the server process used: resident memory (KiB) and CPU time (user + system).
+#[derive(Clone, Copy, Default)]
+struct Usage {
+    rss_kib: u64,
+    cpu: Duration,
+}
+
+fn usage(pid: Option<u32>) -> Option<Usage> {
+    let pid = pid?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let rss_kib =
+        status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command (which may hold spaces) in parentheses: utime and
+    // stime are the 12th and 13th of them, in clock ticks.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    Some(Usage { rss_kib, cpu: Duration::from_secs_f64(ticks as f64 / per_second) })
 }
 
 /// What one game task measured.
@@ -109,23 +200,17 @@ struct GameStats {
     errors: u64,
 }
 
-/// Plays one game: both sockets in one task; the side to move sends a pseudo-random legal
+/// Plays one game on its two open sockets: the side to move sends a pseudo-random legal
 /// move every `1 / rate` s; the latency is taken when the opponent's socket sees it.
 async fn play(
-    base: String,
-    game: i64,
-    tokens: [String; 2],
+    sockets: (Ws, Ws),
     rate: f64,
+    start: tokio::time::Instant,
     until: Instant,
     seed: u64,
 ) -> GameStats {
     let mut stats = GameStats::default();
-    let (Ok(mut red), Ok(mut black)) =
-        (open(&base, game, Some(&tokens[0])).await, open(&base, game, Some(&tokens[1])).await)
-    else {
-        stats.errors += 1;
-        return stats;
-    };
+    let (mut red, mut black) = sockets;
     let mut legal: Vec<String> = Vec::new();
     let mut ply: i64 = 0;
     let mut rng = seed | 1;
@@ -133,13 +218,13 @@ async fn play(
     let every = Duration::from_secs_f64(1.0 / rate.max(0.001));
     // Spread the games' moves evenly over the period instead of all at once.
     let offset = every.mul_f64((seed % 1000) as f64 / 1000.0);
-    let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + offset, every);
+    let mut ticker = tokio::time::interval_at(start + offset, every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let stop = tokio::time::sleep_until(tokio::time::Instant::from_std(until));
+    tokio::pin!(stop);
     loop {
-        if Instant::now() >= until {
-            break;
-        }
         tokio::select! {
+            () = &mut stop => break,
             _ = ticker.tick() => {
                 if sent.is_none() && !legal.is_empty() {
                     rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
@@ -160,8 +245,11 @@ async fn play(
             },
         }
     }
-    let _ = red.close(None).await;
-    let _ = black.close(None).await;
+    let close = async {
+        let _ = red.close(None).await;
+        let _ = black.close(None).await;
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), close).await;
     stats
 }
 
@@ -222,77 +310,237 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[index] as f64 / 1000.0
 }
 
+/// Runs `jobs` with at most `concurrency` at once, printing progress every few seconds;
+/// returns their results in order.
+async fn bounded<T, F>(what: &str, concurrency: usize, jobs: Vec<F>) -> Vec<T>
+where
+    F: std::future::Future<Output = T>,
+{
+    let total = jobs.len();
+    let done = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    let progress = {
+        let done = Arc::clone(&done);
+        let what = what.to_owned();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                let n = done.load(Ordering::Relaxed);
+                eprintln!("{what}: {n} of {total} after {:.0} s", started.elapsed().as_secs_f64());
+            }
+        })
+    };
+    let results = futures_util::stream::iter(jobs.into_iter().map(|job| {
+        let done = Arc::clone(&done);
+        async move {
+            let result = job.await;
+            done.fetch_add(1, Ordering::Relaxed);
+            result
+        }
+    }))
+    .buffered(concurrency.max(1))
+    .collect()
+    .await;
+    progress.abort();
+    results
+}
+
+fn print_usage(label: &str, before: Option<Usage>, after: Option<Usage>, peak_kib: u64, wall: Duration) {
+    if let (Some(before), Some(after)) = (before, after) {
+        let cpu = after.cpu.saturating_sub(before.cpu).as_secs_f64();
+        println!(
+            "server {label}: CPU {cpu:.2} s in {:.1} s ({:.0}% of one core); RSS before {} MiB, peak {} MiB, after {} MiB",
+            wall.as_secs_f64(),
+            100.0 * cpu / wall.as_secs_f64().max(0.001),
+            before.rss_kib / 1024,
+            peak_kib.max(after.rss_kib) / 1024,
+            after.rss_kib / 1024,
+        );
+    }
+}
+
+/// Samples the server's RSS every half second until dropped; the peak so far.
+struct PeakRss {
+    peak: Arc<AtomicU64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl PeakRss {
+    fn start(pid: Option<u32>) -> PeakRss {
+        let peak = Arc::new(AtomicU64::new(0));
+        let sampled = Arc::clone(&peak);
+        let task = tokio::spawn(async move {
+            loop {
+                if let Some(usage) = usage(pid) {
+                    sampled.fetch_max(usage.rss_kib, Ordering::Relaxed);
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        });
+        PeakRss { peak, task }
+    }
+
+    fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for PeakRss {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    let files = raise_open_file_limit();
+    let sockets_needed = args.idle_sockets.unwrap_or(args.games.max(1) * 2);
+    println!("open-file limit {files}; {sockets_needed} sockets to open");
+    if sockets_needed as u64 + 64 > files {
+        bail!(
+            "{sockets_needed} sockets need more open files than this process may have ({files}): \
+             raise the hard limit (ulimit -Hn, LimitNOFILE=) for this tool and the server"
+        );
+    }
+    let target = Arc::new(Target::new(&args.server).await?);
     let api = Api { client: reqwest::Client::new(), base: args.server.clone() };
     let red = api.user("loadgen-red").await?;
     let black = api.user("loadgen-black").await?;
     let games = args.games.max(1);
-    let rss_before = rss_kib(args.server_pid);
+    let before = usage(args.server_pid);
 
     if let Some(count) = args.idle_sockets {
         let game = api.game(("loadgen-red", &red), ("loadgen-black", &black)).await?;
+        let peak = PeakRss::start(args.server_pid);
+        let opening = Instant::now();
+        let jobs: Vec<_> = (0..count)
+            .map(|index| {
+                let target = Arc::clone(&target);
+                async move { target.open(index, game, None).await }
+            })
+            .collect();
+        let results = bounded("idle sockets open", args.concurrency, jobs).await;
+        let open_after = opening.elapsed();
         let mut sockets = Vec::with_capacity(count);
-        for _ in 0..count {
-            sockets.push(open(&args.server, game, None).await?);
+        let mut failures = 0;
+        for result in results {
+            match result {
+                Ok(socket) => sockets.push(socket),
+                Err(error) => {
+                    if failures == 0 {
+                        eprintln!("a socket failed: {error:#}");
+                    }
+                    failures += 1;
+                }
+            }
         }
-        tokio::time::sleep(Duration::from_secs(2)).await;
         println!(
-            "idle sockets: {count}; server RSS before {} KiB, with the sockets open {} KiB",
-            rss_before.unwrap_or(0),
-            rss_kib(args.server_pid).unwrap_or(0)
+            "idle sockets: {} open ({failures} failed) in {:.1} s; held {} s",
+            sockets.len(),
+            open_after.as_secs_f64(),
+            args.hold_seconds
         );
+        let held = usage(args.server_pid);
+        let holding = Instant::now();
+        // The sockets read nothing meanwhile: a watcher count or two each is all they get.
+        tokio::time::sleep(Duration::from_secs(args.hold_seconds)).await;
+        let after = usage(args.server_pid);
+        print_usage("while opening", before, held, peak.peak(), open_after);
+        print_usage("while holding", held, after, peak.peak(), holding.elapsed());
+        if let (Some(before), Some(after)) = (before, after) {
+            let per_socket =
+                (after.rss_kib.saturating_sub(before.rss_kib) * 1024) / sockets.len().max(1) as u64;
+            println!("server memory per idle socket: {per_socket} bytes");
+        }
+        let closing = futures_util::future::join_all(sockets.iter_mut().map(|s| s.close(None)));
+        let _ = tokio::time::timeout(Duration::from_secs(30), closing).await;
         return Ok(());
     }
 
-    let mut ids = Vec::with_capacity(games);
-    for _ in 0..games {
-        ids.push(api.game(("loadgen-red", &red), ("loadgen-black", &black)).await?);
+    let creation: Vec<_> = (0..games)
+        .map(|_| {
+            let api = &api;
+            let (red, black) = (&red, &black);
+            async move { api.game(("loadgen-red", red), ("loadgen-black", black)).await }
+        })
+        .collect();
+    let ids: Vec<i64> = bounded("games created", args.concurrency.min(16), creation)
+        .await
+        .into_iter()
+        .collect::<anyhow::Result<_>>()?;
+    let opening: Vec<_> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, &game)| {
+            let target = Arc::clone(&target);
+            let (red, black) = (red.clone(), black.clone());
+            async move {
+                let first = target.open(2 * i, game, Some(&red)).await?;
+                let second = target.open(2 * i + 1, game, Some(&black)).await?;
+                anyhow::Ok((first, second))
+            }
+        })
+        .collect();
+    let mut pairs = Vec::with_capacity(games);
+    let mut failed = 0;
+    for result in bounded("games connected", args.concurrency, opening).await {
+        match result {
+            Ok(pair) => pairs.push(pair),
+            Err(error) => {
+                if failed == 0 {
+                    eprintln!("a game's sockets failed: {error:#}");
+                }
+                failed += 1;
+            }
+        }
     }
-    println!("{games} live games created; playing {} s at {} moves/s per game", args.seconds, args.rate);
+    println!(
+        "{} live games connected ({failed} failed); playing {} s at {} moves/s per game",
+        pairs.len(),
+        args.seconds,
+        args.rate
+    );
+    let peak = PeakRss::start(args.server_pid);
+    let at_start = usage(args.server_pid);
     let started = Instant::now();
+    let start = tokio::time::Instant::now();
     let until = started + Duration::from_secs(args.seconds);
-    let mut tasks = Vec::with_capacity(games);
-    for (i, game) in ids.into_iter().enumerate() {
-        let tokens = [red.clone(), black.clone()];
-        tasks.push(tokio::spawn(play(
-            args.server.clone(),
-            game,
-            tokens,
-            args.rate,
-            until,
-            i as u64 * 7919 + 1 + (i as u64 % 1000),
-        )));
-    }
-    let mut peak_rss = 0;
+    let tasks: Vec<_> = pairs
+        .into_iter()
+        .enumerate()
+        .map(|(i, sockets)| {
+            let seed = i as u64 * 7919 + 1 + (i as u64 % 1000);
+            tokio::spawn(play(sockets, args.rate, start, until, seed))
+        })
+        .collect();
     let mut all = GameStats::default();
-    while !tasks.iter().all(|t| t.is_finished()) {
-        peak_rss = peak_rss.max(rss_kib(args.server_pid).unwrap_or(0));
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
     for task in tasks {
         let stats = task.await?;
         all.latencies_us.extend(stats.latencies_us);
         all.moves += stats.moves;
         all.errors += stats.errors;
     }
-    let elapsed = started.elapsed().as_secs_f64();
+    let elapsed = started.elapsed();
+    let at_end = usage(args.server_pid);
     all.latencies_us.sort_unstable();
     println!(
-        "moves: {} in {elapsed:.1} s = {:.0} moves/s; errors {}",
+        "moves: {} in {:.1} s = {:.0} moves/s; errors {}",
         all.moves,
-        all.moves as f64 / elapsed,
+        elapsed.as_secs_f64(),
+        all.moves as f64 / elapsed.as_secs_f64(),
         all.errors
     );
     println!(
-        "send -> opponent receipt latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "send -> opponent receipt latency: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms, max {:.2} ms",
         percentile(&all.latencies_us, 0.50),
         percentile(&all.latencies_us, 0.99),
+        percentile(&all.latencies_us, 0.999),
         percentile(&all.latencies_us, 1.0)
     );
-    if args.server_pid.is_some() {
-        println!("server RSS: before {} KiB, peak {} KiB", rss_before.unwrap_or(0), peak_rss);
+    if let Some(before) = before {
+        println!("server RSS before the games were made: {} MiB", before.rss_kib / 1024);
     }
+    print_usage("while playing", at_start, at_end, peak.peak(), elapsed);
     Ok(())
 }

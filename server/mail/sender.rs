@@ -68,18 +68,36 @@ impl Sender {
                 }
             }
         }
+        // A mail that left is recorded at once (the duplicate window, `outbox::claim`); the
+        // others (most: skipped) together after the batch, in one statement.
+        let unmailed = std::sync::Mutex::new(Vec::new());
         futures_util::stream::iter(claimed)
-            .for_each_concurrent(CONCURRENCY, |row| async move {
-                let id = row.notification_id;
-                let outcome = self.handle(row).await;
-                if let Err(error) =
-                    outbox::record(&self.domain.pool, id, &outcome, self.domain.clock.now()).await
-                {
-                    // The claim runs out and another step tries again.
-                    tracing::warn!(notification.id = id, %error, "recording a mail's outcome failed");
+            .for_each_concurrent(CONCURRENCY, |row| {
+                let unmailed = &unmailed;
+                async move {
+                    let id = row.notification_id;
+                    let outcome = self.handle(row).await;
+                    if !outcome.mailed() {
+                        unmailed
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .push((id, outcome));
+                        return;
+                    }
+                    if let Err(error) =
+                        outbox::record(&self.domain.pool, id, &outcome, self.domain.clock.now()).await
+                    {
+                        // The claim runs out and another step tries again.
+                        tracing::warn!(notification.id = id, %error, "recording a mail's outcome failed");
+                    }
                 }
             })
             .await;
+        let unmailed = unmailed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Err(error) = outbox::record_unmailed(&self.domain.pool, &unmailed).await {
+            // The claims run out and another step tries again.
+            tracing::warn!(%error, rows = unmailed.len(), "recording the outcomes of unsent mails failed");
+        }
         Ok(count)
     }
 

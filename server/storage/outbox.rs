@@ -122,6 +122,26 @@ pub enum Outcome {
     Retry(OffsetDateTime, String),
 }
 
+impl Outcome {
+    /// The stored state, when to try again, and the error or reason.
+    fn stored(&self) -> (&'static str, Option<OffsetDateTime>, Option<&str>) {
+        match self {
+            Outcome::Sent => ("sent", None, None),
+            Outcome::Logged(..) => ("logged", None, None),
+            Outcome::Digest => ("digest", None, None),
+            Outcome::Skipped(why) => ("skipped", None, Some(why)),
+            Outcome::Failed(why) => ("failed", None, Some(why)),
+            Outcome::Retry(at, why) => ("pending", Some(*at), Some(why)),
+        }
+    }
+
+    /// Whether a mail left for the relay (or the log): its outcome is recorded at once,
+    /// so that the duplicate window of [`claim`] stays the time of one commit.
+    pub fn mailed(&self) -> bool {
+        matches!(self, Outcome::Sent | Outcome::Logged(..))
+    }
+}
+
 /// Records the outcome of a claimed row (only while it is still claimed: a row another
 /// sender took over after this claim ran out is that sender's). A password reset's link
 /// is erased once mailed.
@@ -134,14 +154,7 @@ pub async fn record(
     outcome: &Outcome,
     now: OffsetDateTime,
 ) -> DomainResult<()> {
-    let (state, next, error): (&str, Option<OffsetDateTime>, Option<&str>) = match outcome {
-        Outcome::Sent => ("sent", None, None),
-        Outcome::Logged(..) => ("logged", None, None),
-        Outcome::Digest => ("digest", None, None),
-        Outcome::Skipped(why) => ("skipped", None, Some(why)),
-        Outcome::Failed(why) => ("failed", None, Some(why)),
-        Outcome::Retry(at, why) => ("pending", Some(*at), Some(why)),
-    };
+    let (state, next, error) = outcome.stored();
     let (subject, text) = match outcome {
         Outcome::Logged(subject, text) => (Some(subject.as_str()), Some(text.as_str())),
         _ => (None, None),
@@ -161,6 +174,45 @@ pub async fn record(
     .bind(now)
     .bind(subject)
     .bind(text)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Records the outcomes of claimed rows whose mail did not leave (skipped, left for the
+/// digest, failed, to be tried again) in one statement: one commit for a batch instead
+/// of one per row (a "your move" per correspondence move, most of them skipped, would
+/// otherwise cost every move a second commit). As [`record`], only rows still claimed.
+///
+/// # Errors
+/// Database failure.
+pub async fn record_unmailed(pool: &PgPool, outcomes: &[(i64, Outcome)]) -> DomainResult<()> {
+    if outcomes.is_empty() {
+        return Ok(());
+    }
+    let mut ids = Vec::with_capacity(outcomes.len());
+    let mut states = Vec::with_capacity(outcomes.len());
+    let mut nexts = Vec::with_capacity(outcomes.len());
+    let mut errors = Vec::with_capacity(outcomes.len());
+    for (id, outcome) in outcomes {
+        let (state, next, error) = outcome.stored();
+        ids.push(*id);
+        states.push(state);
+        nexts.push(next);
+        errors.push(error);
+    }
+    sqlx::query(
+        r#"update notification n set mail_state = o.state, next_attempt_at = o.next, last_error = o.error,
+               claimed_until = null,
+               details = case when n.kind = 'password-reset' and o.state = 'failed'
+                              then '{}'::jsonb else n.details end
+           from unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[]) as o(id, state, next, error)
+           where n.notification_id = o.id and n.mail_state = 'sending'"#,
+    )
+    .bind(&ids)
+    .bind(&states)
+    .bind(&nexts)
+    .bind(&errors)
     .execute(pool)
     .await?;
     Ok(())
