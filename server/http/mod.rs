@@ -5,6 +5,7 @@ pub mod admin;
 pub mod auth;
 pub mod availability;
 pub mod challenges;
+pub mod conditional;
 pub mod desk;
 pub mod error;
 pub mod extract;

@@ -502,6 +502,7 @@ mod tests {
             tokens: Arc::default(),
             rooms: Arc::default(),
             ratings: Arc::default(),
+            time_zone: Default::default(),
         };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }

@@ -61,6 +61,9 @@ pub(crate) struct SeatRow {
     /// Whether the account has leave that ends after the current turn began: only then is
     /// the leave itself read (most moves need no vacation query).
     pub(crate) has_leave: bool,
+    /// Whether the seat has conditional lines (#17 §3): a move answering them takes the
+    /// locked path, which plays the reply in its transaction.
+    pub(crate) has_conditional: bool,
     /// A rated game's rating of the seat's player when it ended, the rating after and the
     /// deviation before (null until a rated game ends).
     pub(crate) rating_before: Option<f64>,
@@ -94,6 +97,8 @@ pub(crate) const SEAT_COLUMNS: &str = r#"s.seat, coalesce(s.account_id, 0) as ac
     s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
     exists(select 1 from vacation v
            where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave,
+    exists(select 1 from conditional_line c
+           where c.game_id = s.game_id and c.seat = s.seat) as has_conditional,
     s.rating_before, s.rating_after, s.deviation_before"#;
 
 pub(crate) async fn load_seats(

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod alarms;
 pub mod archive;
 pub mod challenges;
+pub mod conditional;
 pub mod desk;
 pub mod email;
 pub mod embedded;

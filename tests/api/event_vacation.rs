@@ -68,14 +68,19 @@ async fn a_sections_vacation_allowance_is_validated_shown_and_caps_the_leave_its
     let (mover, other) = if to_move == "alice" { (&alice, &bob) } else { (&bob, &alice) };
     let friendly = app.start_game("xiangqi", mover, other, three_days()).await;
     assert!(app.game(friendly).await["vacation_days"].is_null());
-    let started = deadline(&app.game(friendly).await);
-    assert_eq!(deadline(&view), started, "both start now with three days");
+    let three_days_on = deadline(&app.game(friendly).await);
+    assert_eq!(deadline(&view), three_days_on, "both start now with three days");
 
     // Five days of leave: the friendly game's clock stops for all five, the section's for
     // two of them.
-    app.post("/api/vacation", Some(mover), json!({"days": 5})).await.expect(StatusCode::OK);
-    assert_eq!(deadline(&app.game(friendly).await), started + Duration::days(5));
-    assert_eq!(deadline(&app.game(tournament_game).await), started + Duration::days(2));
+    let leave = app.post("/api/vacation", Some(mover), json!({"days": 5})).await;
+    let until = leave.expect(StatusCode::OK)["on_leave_until"].as_str().unwrap().to_owned();
+    let until = OffsetDateTime::parse(&until, &Rfc3339).unwrap();
+    // Leave is taken in whole days (the first is today): what is left of it from now on.
+    let leave_left = until - (three_days_on - Duration::days(3));
+    assert!(leave_left > Duration::days(4), "{leave_left}");
+    assert_eq!(deadline(&app.game(friendly).await), three_days_on + leave_left);
+    assert_eq!(deadline(&app.game(tournament_game).await), three_days_on + Duration::days(2));
 
     // Past the section game's deadline (and before the friendly one's), the sweep ends
     // the section's game on time and leaves the other.

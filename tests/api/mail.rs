@@ -734,8 +734,9 @@ async fn the_end_of_a_leave_is_announced_a_day_before() {
     let sink = SmtpSink::start();
     let app = app_with(&sink).await;
     let bob = verified(&app, &sink, "bob").await;
+    // Three whole days from 1 March 12:00: the leave ends at midnight after 3 March (#17 §4).
     app.post("/api/vacation", Some(&bob), json!({"days": 3})).await.expect(StatusCode::OK);
-    app.clock.advance(Duration::hours(47));
+    app.clock.advance(Duration::hours(35));
     queue_due(&app).await;
     assert!(mail_states(&app, "bob", "vacation-ending").await.is_empty());
     app.clock.advance(Duration::hours(2));
@@ -743,5 +744,5 @@ async fn the_end_of_a_leave_is_announced_a_day_before() {
     queue_due(&app).await;
     assert_eq!(mail_states(&app, "bob", "vacation-ending").await, ["sent"], "once");
     let mail = sink.wait_for_subject("bob@example.org", "Your leave ends").await;
-    assert!(mail["headers"]["subject"].as_str().unwrap().contains("2026-03-04 12:00 UTC"), "{mail}");
+    assert!(mail["headers"]["subject"].as_str().unwrap().contains("2026-03-04 00:00 UTC"), "{mail}");
 }

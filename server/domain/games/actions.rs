@@ -101,7 +101,7 @@ pub(crate) async fn seat_exit(
         return Err(DomainError::Internal(anyhow::anyhow!("game {game_id}: no seat {next_seat}")));
     };
     let leave = leave_in_game(tx, row, next.account_id, at).await?;
-    let deadline = time_control::deadline(at, time_control::ms(next.remaining_ms), &leave);
+    let deadline = row.time_control.0.deadline(at, time_control::ms(next.remaining_ms), &leave);
     pass_turn(tx, game_id, next_seat, at, deadline).await?;
     Ok(())
 }
@@ -233,6 +233,8 @@ pub(crate) async fn create_in(
 ) -> DomainResult<i64> {
     let game = rules_adapter::new_game(variant, ruleset, handicap, start_position, accounts.len())?;
     let now = domain.clock.now();
+    // ICCF days count the event's zone, else the server's, kept with the game (#17 §4).
+    let control = control.with_zone(domain.time_zone);
     let turn_seat = game.seat_to_move() as i32;
     let initial = control.initial_ms();
     let seats: Vec<(i64, i64)> = accounts.iter().map(|&account| (account, initial)).collect();
@@ -245,7 +247,7 @@ pub(crate) async fn create_in(
         time_control: control,
         vacation_allowed,
         turn_started_at: now,
-        deadline: now + time_control::ms(initial),
+        deadline: control.deadline(now, time_control::ms(initial), &[]),
     };
     insert_game(tx, &new, &seats).await
 }

@@ -70,8 +70,11 @@ pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult
         if row.status == GameStatus::Active {
             if let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) {
                 let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
-                let deadline =
-                    time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+                let deadline = row.time_control.0.deadline(
+                    row.turn_started_at,
+                    time_control::ms(seat.remaining_ms),
+                    &leave,
+                );
                 set_deadline(&mut tx, game_id, deadline).await?;
             }
         }
@@ -114,7 +117,8 @@ pub(crate) async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTi
         return Ok(false);
     };
     let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
-    let deadline = time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+    let deadline =
+        row.time_control.0.deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
     if deadline > now {
         // Leave moved it: store the real deadline and look again then.
         set_deadline(&mut tx, game_id, deadline).await?;

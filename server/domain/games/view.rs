@@ -243,7 +243,11 @@ pub(crate) async fn view_in(
         Some(seat) => {
             let leave =
                 if seat.has_leave { counted_leave(tx, &row, seat.account_id).await? } else { Vec::new() };
-            Some(time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave))
+            Some(row.time_control.0.deadline(
+                row.turn_started_at,
+                time_control::ms(seat.remaining_ms),
+                &leave,
+            ))
         }
         None => None,
     };
