@@ -5,7 +5,6 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use time::format_description::well_known::Rfc3339;
-use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
 use crate::support::{three_days, TestApp};
@@ -69,19 +68,19 @@ async fn a_sections_vacation_allowance_is_validated_shown_and_caps_the_leave_its
     let (mover, other) = if to_move == "alice" { (&alice, &bob) } else { (&bob, &alice) };
     let friendly = app.start_game("xiangqi", mover, other, three_days()).await;
     assert!(app.game(friendly).await["vacation_days"].is_null());
-    let started = deadline(&app.game(friendly).await);
-    assert_eq!(deadline(&view), started, "both start now with three days");
+    let three_days_on = deadline(&app.game(friendly).await);
+    assert_eq!(deadline(&view), three_days_on, "both start now with three days");
 
-    // Five days of leave (whole days: today is the first, it ends at the midnight after
-    // the fifth): the friendly game's clock stops for all of it, the section's for two
-    // days of it.
-    let leave =
-        app.post("/api/vacation", Some(mover), json!({"days": 5})).await.expect(StatusCode::OK).clone();
-    let until = OffsetDateTime::parse(leave["on_leave_until"].as_str().unwrap(), &Rfc3339).unwrap();
-    let now = datetime!(2026-03-01 12:00 UTC);
-    assert_eq!(until, datetime!(2026-03-06 00:00 UTC), "the test clock starts at noon");
-    assert_eq!(deadline(&app.game(friendly).await), started + (until - now));
-    assert_eq!(deadline(&app.game(tournament_game).await), started + Duration::days(2));
+    // Five days of leave: the friendly game's clock stops for all five, the section's for
+    // two of them.
+    let leave = app.post("/api/vacation", Some(mover), json!({"days": 5})).await;
+    let until = leave.expect(StatusCode::OK)["on_leave_until"].as_str().unwrap().to_owned();
+    let until = OffsetDateTime::parse(&until, &Rfc3339).unwrap();
+    // Leave is taken in whole days (the first is today): what is left of it from now on.
+    let leave_left = until - (three_days_on - Duration::days(3));
+    assert!(leave_left > Duration::days(4), "{leave_left}");
+    assert_eq!(deadline(&app.game(friendly).await), three_days_on + leave_left);
+    assert_eq!(deadline(&app.game(tournament_game).await), three_days_on + Duration::days(2));
 
     // Past the section game's deadline (and before the friendly one's), the sweep ends
     // the section's game on time and leaves the other.
