@@ -160,6 +160,14 @@ async fn a_password_is_reset_once_by_the_link_of_the_mail() {
             .await
             .unwrap();
     assert_eq!(stored, 0, "the outbox no longer holds the token");
+    // Two browsers signed in before the reset.
+    let sessions = [
+        cookie_session(&app, "alice", "password-of-alice").await,
+        cookie_session(&app, "alice", "password-of-alice").await,
+    ];
+    for cookie in &sessions {
+        assert_eq!(me_with_cookie(&app, cookie).await, StatusCode::OK);
+    }
     // The form page of the link works.
     let form = app.client.get(&reset).send().await.unwrap();
     assert_eq!(form.status(), StatusCode::OK);
@@ -171,6 +179,36 @@ async fn a_password_is_reset_once_by_the_link_of_the_mail() {
     let new = json!({"username": "alice", "password": "a brand new secret"});
     app.post("/api/tokens", None, new).await.expect(StatusCode::CREATED);
     assert_eq!(app.revoke_token(&alice).await, StatusCode::UNAUTHORIZED, "the old tokens were revoked");
+    for cookie in &sessions {
+        assert_eq!(
+            me_with_cookie(&app, cookie).await,
+            StatusCode::UNAUTHORIZED,
+            "every cookie session ended"
+        );
+    }
+    let fresh = cookie_session(&app, "alice", "a brand new secret").await;
+    assert_eq!(me_with_cookie(&app, &fresh).await, StatusCode::OK, "a new session works");
+}
+
+/// Signs in with a cookie session (`POST /api/session`) → the cookie.
+async fn cookie_session(app: &TestApp, name: &str, password: &str) -> String {
+    let response = app
+        .client
+        .post(format!("{}/api/session", app.address))
+        .json(&json!({"username": name, "password": password}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let cookie = response.headers()[reqwest::header::SET_COOKIE].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_owned()
+}
+
+/// `GET /api/accounts/me` with `cookie` → the status.
+async fn me_with_cookie(app: &TestApp, cookie: &str) -> StatusCode {
+    let request =
+        app.client.get(format!("{}/api/accounts/me", app.address)).header(reqwest::header::COOKIE, cookie);
+    request.send().await.unwrap().status()
 }
 
 #[tokio::test]
