@@ -144,6 +144,16 @@ impl TimeControl {
         }
     }
 
+    /// The zone an ICCF-days control names itself (an event's), if any.
+    pub fn event_zone(self) -> Option<ZoneName> {
+        match self {
+            TimeControl::DaysPerMove { time_zone, .. }
+            | TimeControl::MovesInDays { time_zone, .. }
+            | TimeControl::Fischer { time_zone, .. } => time_zone,
+            _ => None,
+        }
+    }
+
     /// The control of a game starting now: ICCF days without a zone of the event's
     /// count the server's (`clocks.time_zone`), kept with the game from then on.
     pub fn with_zone(self, server: ZoneName) -> TimeControl {

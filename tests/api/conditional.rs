@@ -242,6 +242,17 @@ async fn bad_lines_are_refused_and_change_nothing() {
         assert!(reply.body["errors"][0]["detail"].is_string(), "{why}: the one error shape");
     }
     assert_eq!(line_rows(&app, game).await, 0);
+    let live = app
+        .start_game(
+            "xiangqi",
+            &alice,
+            &bob,
+            json!({"kind": "live-fischer", "base_seconds": 300, "increment_seconds": 5}),
+        )
+        .await;
+    app.post_move(&alice, live, "h2e2", 0).await.expect(StatusCode::CREATED);
+    let refused = enter(&app, &alice, live, &["h9g7", "h0g2"]).await;
+    assert_eq!((refused.status, refused.code()), (StatusCode::UNPROCESSABLE_ENTITY, "conditional.live"));
     app.post(&lines_path(game + 100), Some(&alice), json!({"moves": ["h9g7", "h0g2"]}))
         .await
         .expect(StatusCode::NOT_FOUND);

@@ -132,3 +132,22 @@ async fn a_leave_over_the_new_year_is_charged_to_each_year_apart() {
     let status = app.get("/api/vacation", Some(&alice)).await.expect(StatusCode::OK).clone();
     assert_eq!(status["used_days"], 3, "1 to 3 January count in 2027");
 }
+
+#[tokio::test]
+async fn a_tournament_section_chooses_iccf_days_for_its_games() {
+    use crate::tournaments::{create_section, create_tournament, four_players, start, with_role};
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "ICCF Cup").await;
+    let section =
+        create_section(&app, &director, tournament, json!({"time_control": iccf(Some("Europe/Rome"))})).await;
+    let shown = app.get(&format!("/api/sections/{section}"), None).await;
+    assert_eq!(shown.expect(StatusCode::OK)["time_control"]["accounting"], "iccf-days");
+    four_players(&app, &director, section).await;
+    for game in start(&app, &director, section).await {
+        let view = app.game(game).await;
+        assert_eq!(view["time_control"]["accounting"], "iccf-days", "game {game}");
+        assert_eq!(view["time_control"]["time_zone"], "Europe/Rome");
+        assert_eq!(view["deadline"], "2026-03-06T23:00:00Z", "five days after 1 March, Rome time");
+    }
+}

@@ -52,3 +52,28 @@ async fn a_waiting_player_enters_sees_and_deletes_lines_through_the_form() {
     assert_eq!(deleted.status, StatusCode::SEE_OTHER);
     assert!(alice.get(&game).await.body.contains(r#"id="conditional-none""#));
 }
+
+#[tokio::test]
+async fn an_open_iccf_challenge_and_its_game_name_the_day_accounting() {
+    let app = crate::support::TestApp::spawn().await;
+    let mut alice = app.browser();
+    alice.sign_up("alice").await;
+    let fields = [
+        ("variant", "xiangqi"),
+        ("color", "first"),
+        ("tc_kind", "days-per-move"),
+        ("days", "3"),
+        ("iccf_days", "on"),
+    ];
+    let created = alice.submit("/challenges/new", "/challenges", &fields).await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
+    let home = crate::support::TestApp::browser(&app).get("/").await;
+    assert!(home.body.contains("whole days (ICCF) in the server&#39;s time zone"), "{}", home.body);
+    let mut bob = app.browser();
+    bob.sign_up("bob").await;
+    let list = bob.get("/challenges").await;
+    let accept = attribute_after(&list.body, r#"<form method="post" action="/challenges/"#).expect("open");
+    let accepted = bob.post(&format!("/challenges/{accept}"), &[("csrf", &list.csrf())]).await;
+    let game = bob.get(accepted.location()).await;
+    assert!(game.body.contains("whole days (ICCF) in UTC"), "the game names the server's zone");
+}

@@ -103,6 +103,12 @@ pub(crate) async fn seat_exit(
     let leave = leave_in_game(tx, row, next.account_id, at).await?;
     let deadline = row.time_control.0.deadline(at, time_control::ms(next.remaining_ms), &leave);
     pass_turn(tx, game_id, next_seat, at, deadline).await?;
+    // The next seat is told as after a move (#17 §2), in the exit's transaction.
+    if !row.time_control.0.is_live() {
+        let details = serde_json::json!({ "ply": row.current_ply });
+        let about = notifications::About::game(game_id);
+        notifications::notify(tx, next.account_id, Kind::YourMove, &about, details, at).await?;
+    }
     Ok(())
 }
 

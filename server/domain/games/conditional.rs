@@ -93,6 +93,13 @@ pub async fn create_line(
             "Conditional moves are for games of two players.",
         ));
     }
+    if row.time_control.0.is_live() {
+        return Err(DomainError::coded(
+            ErrorKind::Invalid,
+            "conditional.live",
+            "Conditional moves are for correspondence games.",
+        ));
+    }
     if let Some(expected) = expected_ply.filter(|p| *p != row.current_ply) {
         return Err(DomainError::stale_ply(expected, row.current_ply));
     }

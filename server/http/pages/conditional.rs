@@ -35,6 +35,7 @@ pub(super) async fn card(
     let mine = view.seats.iter().find(|s| s.username == me.username).map(|s| s.seat);
     let waiting = view.status == GameStatus::Active
         && view.seat_count == 2
+        && !view.time_control.is_live()
         && mine.is_some()
         && view.to_move_seat.is_some()
         && view.to_move_seat != mine;

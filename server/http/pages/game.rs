@@ -298,6 +298,16 @@ fn status_line(t: Texts, view: &GameView, my_seat: Option<i32>) -> String {
 
 /// A time control in words, correspondence ones included (the home page, the lobby).
 pub(crate) fn time_control_summary(t: Texts, control: TimeControl) -> String {
+    let summary = days_summary(t, control);
+    if control.iccf_zone().is_none() {
+        return summary;
+    }
+    // A challenge without an event's zone: the server's counts, named once the game starts.
+    let zone = control.event_zone().map_or_else(|| t.get("tc.server_zone").to_owned(), |z| z.to_string());
+    format!("{summary}, {}", t.format("tc.iccf_zone", &[("zone", &zone)]))
+}
+
+fn days_summary(t: Texts, control: TimeControl) -> String {
     match control {
         TimeControl::DaysPerMove { days, .. } => {
             t.format("tc.summary.days-per-move", &[("days", &days.to_string())])
