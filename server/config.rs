@@ -266,6 +266,14 @@ fn default_connect_at_start_seconds() -> u64 {
 pub struct ClockSettings {
     /// Period of the timeout sweep; 0 disables the background task (tests drive it).
     pub sweep_interval_seconds: u64,
+    /// The IANA time zone whose calendar days the ICCF day accounting counts when the
+    /// event names none, and in which leave is counted in whole days (#17 §4).
+    #[serde(default = "default_clock_time_zone")]
+    pub time_zone: String,
+}
+
+fn default_clock_time_zone() -> String {
+    "UTC".to_owned()
 }
 
 /// Login rate limits and the cost of password hashing.

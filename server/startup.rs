@@ -88,6 +88,8 @@ impl Application {
             tokens: Arc::default(),
             rooms: Arc::default(),
             ratings: Arc::new(settings.ratings.clone()),
+            time_zone: crate::domain::iccf_days::ZoneName::parse(&settings.clocks.time_zone)
+                .map_err(|e| anyhow::anyhow!("clocks.time_zone: {e}"))?,
         };
         let database_health = DatabaseHealth::new(domain.pool.clone());
         let base_url = settings

@@ -1,5 +1,5 @@
 // Click-to-move for the game page (progressive enhancement: without this script the move
-// form works as it is). Click a piece (or a piece in hand) to see its legal destinations,
+// form and the conditional-moves form work as they are). Click a piece (or a piece in hand) to see its legal destinations,
 // fetched from GET /api/games/{id}; click a destination; choose promotion when it is
 // optional. The move is written into the same form field and the same form is submitted.
 //
@@ -161,14 +161,19 @@ let series = { moves: [], canEnd: false };
 function slide(variant, move) {
   const from = move.slice(0, 2);
   const to = move.slice(2, 4);
-  const piece = svg.querySelector(`.piece[data-point="${from}"]`);
-  const taken = svg.querySelector(`.piece[data-point="${to}"]`);
-  if (taken) taken.remove();
-  if (!piece) return;
+  const at = (square) => svg.querySelector(`.piece[data-point="${square}"], .piece[data-square="${square}"]`);
+  const piece = at(from);
+  const taken = at(to);
+  if (taken && taken !== piece) taken.remove();
+  if (!piece) return; // a drop: the text field shows it
   const [x0, y0] = screen(variant, from);
   const [x1, y1] = screen(variant, to);
-  piece.setAttribute("transform", `translate(${x1 - x0} ${y1 - y0})`);
-  piece.dataset.point = to;
+  // Moved again: the translation is from where the piece was drawn.
+  const [dx, dy] = (piece.dataset.drawnAt || `${x0} ${y0}`).split(" ").map(Number);
+  piece.dataset.drawnAt = `${dx} ${dy}`;
+  piece.setAttribute("transform", `translate(${x1 - dx} ${y1 - dy})`);
+  if (piece.dataset.point) piece.dataset.point = to;
+  else piece.dataset.square = to;
   piece.classList.add("moved");
 }
 
@@ -196,12 +201,66 @@ function addSeriesClear() {
   form.appendChild(button);
 }
 
+// Conditional moves (#17 §3): the waiting player clicks a line on the board, the
+// opponent's move then the reply and so on; each click adds the move to the form's text
+// field and moves the piece on the drawing; the legal next moves come from
+// GET /api/games/{id}/conditional-moves/next?line=... The player submits with the form's
+// own button; the form works as well without this script.
+async function nextInLine(field) {
+  const line = encodeURIComponent(field.value.trim());
+  const response = await fetch(`/api/games/${game.dataset.gameId}/conditional-moves/next?line=${line}`, {
+    credentials: "same-origin",
+  });
+  if (!response.ok) return [];
+  const options = await response.json();
+  return options.next || [];
+}
+
+async function startLine(variant) {
+  const field = form.querySelector("input[name=line]");
+  if (!field || variant === "flickering" || variant === "seven-kingdoms") return;
+  const drawn = game;
+  let legal = await nextInLine(field);
+  if (document.getElementById("game") !== drawn) return;
+  const clear = document.createElement("button");
+  clear.type = "button";
+  clear.id = "conditional-clear";
+  clear.textContent = form.dataset.clear || "×";
+  clear.addEventListener("click", () => {
+    field.value = "";
+    if (window.tavoliereLive) window.tavoliereLive.redraw();
+    else window.location.reload();
+  });
+  form.appendChild(clear);
+  const pick = async (move) => {
+    clearMarks();
+    field.value = field.value.trim() ? `${field.value.trim()} ${move}` : move;
+    slide(variant, move);
+    legal = await nextInLine(field);
+  };
+  wrap.classList.add("js");
+  svg.addEventListener("click", (event) => {
+    const piece = event.target.closest(".piece");
+    if (!piece) return;
+    clearMarks();
+    const from = pieceSquare(piece);
+    if (!from) return;
+    piece.classList.add("selected");
+    showTargets(variant, from, legal, pick);
+  });
+}
+
 async function start() {
   game = document.getElementById("game");
   form = document.getElementById("move-form");
   wrap = document.getElementById("board");
   svg = wrap ? wrap.querySelector("svg") : null;
   series = { moves: [], canEnd: false };
+  if (game && !form && svg && window.fetch) {
+    form = document.getElementById("conditional-form");
+    if (form) startLine(game.dataset.variant);
+    return;
+  }
   if (!game || !form || !svg || !window.fetch) return;
   const drawn = game;
   const variant = game.dataset.variant;

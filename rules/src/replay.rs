@@ -14,7 +14,7 @@ use crate::notation::chess::{fen as chess_fen, record as chess_record, uci as ch
 use crate::notation::record::{self, strip_annotation, strip_check_mark, GameText, Location};
 use crate::notation::seven_kingdoms::record as kingdoms_record;
 use crate::notation::shogi::game::decode;
-use crate::notation::shogi::{csa, ki2, kif, sfen, usi, PartialRecord, RecordFailure};
+use crate::notation::shogi::{csa, files, ki2, kif, sfen, usi, PartialRecord, RecordFailure};
 use crate::variant::{AnyGame, MoveError, MoveErrorKind, Notation, Variant};
 
 /// How to replay.
@@ -196,9 +196,26 @@ pub fn replay_text(variant: Variant, text: &str, options: &ReplayOptions) -> Vec
     }
     let shogi = variant != Variant::Xiangqi;
     match detect_format(text) {
-        RecordFormat::Csa if shogi => vec![replay_shogi_record(variant, csa::read_partial(text), options)],
-        RecordFormat::Kif if shogi => vec![replay_shogi_record(variant, kif::read_partial(text), options)],
-        RecordFormat::Ki2 if shogi => vec![replay_shogi_record(variant, ki2::read_partial(text), options)],
+        format @ (RecordFormat::Csa | RecordFormat::Kif | RecordFormat::Ki2) if shogi => {
+            // Every game of the file, numbered in order, its places in the file's lines.
+            files::split_games(text, format == RecordFormat::Csa)
+                .into_iter()
+                .enumerate()
+                .map(|(i, (lines_before, game))| {
+                    let read = match format {
+                        RecordFormat::Csa => csa::read_partial(game),
+                        RecordFormat::Kif => kif::read_partial(game),
+                        _ => ki2::read_partial(game),
+                    };
+                    let mut report = replay_shogi_record(variant, read, options);
+                    report.game = i + 1;
+                    if let Some(at) = report.error.as_mut().and_then(|e| e.at.as_mut()) {
+                        at.line += lines_before;
+                    }
+                    report
+                })
+                .collect()
+        }
         RecordFormat::Lines => text
             .lines()
             .enumerate()

@@ -260,3 +260,39 @@ fn a_token_that_is_no_part_of_a_record_is_an_error_naming_its_place() {
     let report = &replay_text(Variant::Shogi, "7g7f 3c3d\n\n2g2f 3c3d 9z9z\n", &ReplayOptions::default())[1];
     assert_eq!(report.error.as_ref().and_then(|e| e.at), Some(Location { line: 3, column: 11 }));
 }
+
+/// Files of several games: every game of a KIF, KI2 or CSA file is read (numbered in
+/// order), and a bad game names its own line in the file while the others replay.
+#[test]
+fn every_game_of_a_kif_ki2_or_csa_file_of_several_is_read() {
+    let games: Vec<String> = lishogi_games().into_iter().take(20).collect();
+    let expected: Vec<GameReport> = games.iter().map(|line| one(Variant::Shogi, line)).collect();
+    let records: Vec<GameRecord> = games.iter().map(|line| record_of(line)).collect();
+    let kif_file: String = records.iter().map(kif::write).collect::<Vec<_>>().join("\n");
+    let ki2_file: String = records.iter().map(ki2::write).collect::<Vec<_>>().join("\n");
+    let csa_file: String = records
+        .iter()
+        .map(|r| tavoliere_rules::notation::shogi::csa::write(r).unwrap())
+        .collect::<Vec<_>>()
+        .join("/\n");
+    for (format, file) in
+        [(RecordFormat::Kif, &kif_file), (RecordFormat::Ki2, &ki2_file), (RecordFormat::Csa, &csa_file)]
+    {
+        assert_eq!(detect_format(file), format);
+        let reports = replay_text(Variant::Shogi, file, &ReplayOptions::default());
+        assert_eq!(reports.len(), 20, "{format:?}: every game, not the first alone");
+        for (i, (report, expected)) in reports.iter().zip(&expected).enumerate() {
+            assert_eq!(report.game, i + 1);
+            assert_eq!((&report.moves, &report.error), (&expected.moves, &None), "{format:?} game {}", i + 1);
+        }
+    }
+    // A CSA file whose second game has an illegal move: that game's error names the file's
+    // line; the first and third replay.
+    let bad = "V2.2\nN+a\nN-b\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nV2.2\nPI\n+\n+7776FU\n-7776FU\n%TORYO\n/\nV2.2\nPI\n+\n+2726FU\n%CHUDAN\n";
+    let reports = replay_text(Variant::Shogi, bad, &ReplayOptions::default());
+    assert_eq!(reports.len(), 3);
+    assert!(reports[0].error.is_none() && reports[2].error.is_none(), "{reports:?}");
+    assert_eq!(reports[0].players, [Some("a".to_owned()), Some("b".to_owned())]);
+    let error = reports[1].error.as_ref().expect("the second game's error");
+    assert_eq!((error.ply, error.at.map(|at| at.line)), (2, Some(14)), "{error:?}");
+}

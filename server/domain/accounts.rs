@@ -195,6 +195,23 @@ pub async fn account_by_id(pool: &PgPool, id: i64) -> DomainResult<Account> {
     Ok(storage::account_by_id(pool, id).await?.into())
 }
 
+/// The account of a cookie session that signed in at `epoch` (see migration
+/// 20261127100002: a password reset ends the account's sessions).
+///
+/// # Errors
+/// [`DomainError::NotFound`] when the session no longer counts.
+pub async fn account_for_session(pool: &PgPool, id: i64, epoch: i32) -> DomainResult<Account> {
+    Ok(storage::account_for_session(pool, id, epoch).await?.into())
+}
+
+/// The epoch a new cookie session of the account holds.
+///
+/// # Errors
+/// Unknown account, database failure.
+pub async fn session_epoch(pool: &PgPool, id: i64) -> DomainResult<i32> {
+    Ok(storage::session_epoch(pool, id).await?)
+}
+
 /// Finds an account id by username (case-insensitive).
 ///
 /// # Errors

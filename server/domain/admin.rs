@@ -132,6 +132,10 @@ async fn change(
         storage::set_disabled(&mut tx, account_id, disabled.then_some(now)).await?;
         let text = |b: bool| if b { "true" } else { "false" };
         storage::insert_audit(&mut tx, &record("disabled", text(was_disabled), text(disabled))).await?;
+        if disabled {
+            // Every instance closes the account's open live sockets (`live::accounts`).
+            storage::announce_disabled(&mut tx, account_id).await?;
+        }
     }
     storage::announce_tokens_of(&mut tx, account_id).await?;
     tx.commit().await?;

@@ -3,17 +3,17 @@
 //! cursor (`storage::archive`: keyset pagination, stable while games keep finishing).
 
 use serde::Deserialize;
-use time::{Date, OffsetDateTime, Time};
+use time::{Date, Time};
 
 use super::error::{DomainError, DomainResult, ErrorKind};
 use super::games::{GameReason, GameResult, GameSummary, SeatOutcome};
 use super::Domain;
 use crate::storage::archive::{self as stored, After, ArchiveFilter, PlayerRef};
+use crate::storage::keyset;
 use crate::storage::players::public_account;
 
-/// Games per page unless asked otherwise, and at most.
-pub const PAGE_SIZE: usize = 50;
-const MAX_PAGE_SIZE: usize = 200;
+/// Games per page unless asked otherwise.
+pub const PAGE_SIZE: usize = keyset::PAGE_SIZE;
 
 /// The archive's search, as a client sends it (query parameters of `GET /api/games` and
 /// of the `/archive` page); every field may be left out or empty.
@@ -56,8 +56,21 @@ pub struct ArchiveQuery {
     pub limit: Option<usize>,
 }
 
+/// A yes/no filter (`rated=true`): `None` when left out or empty.
+///
+/// # Errors
+/// Anything but true/false, 1/0, yes/no (422 `code`).
+pub fn flag(field: &Option<String>, code: &'static str) -> DomainResult<Option<bool>> {
+    match given(field) {
+        None => Ok(None),
+        Some("true" | "1" | "yes") => Ok(Some(true)),
+        Some("false" | "0" | "no") => Ok(Some(false)),
+        Some(other) => Err(invalid(code, format!("rated is true or false, not {other:?}"))),
+    }
+}
+
 /// The text of an optional field, `None` when left empty.
-fn given(field: &Option<String>) -> Option<&str> {
+pub(crate) fn given(field: &Option<String>) -> Option<&str> {
     field.as_deref().map(str::trim).filter(|t| !t.is_empty())
 }
 
@@ -93,17 +106,23 @@ pub struct ArchivePage {
     pub next: Option<String>,
 }
 
-fn encode_cursor(game: &GameSummary) -> Option<String> {
-    let at = game.finished_at?;
-    Some(format!("{}-{}", at.unix_timestamp_nanos() / 1000, game.id))
+/// Where the page after `game` starts: after its end.
+fn key(game: &GameSummary) -> Option<After> {
+    Some(After { at: game.finished_at?, id: game.id })
 }
 
-fn decode_cursor(text: &str) -> DomainResult<After> {
-    let bad = || invalid("archive.invalid-cursor", format!("{text:?} is not a cursor this archive gave"));
-    let (micros, id) = text.split_once('-').ok_or_else(bad)?;
-    let micros: i128 = micros.parse().map_err(|_| bad())?;
-    let finished_at = OffsetDateTime::from_unix_timestamp_nanos(micros * 1000).map_err(|_| bad())?;
-    Ok(After { finished_at, game_id: id.parse().map_err(|_| bad())? })
+/// Reads a client's cursor; `code` names the collection's refusal of a foreign one.
+///
+/// # Errors
+/// A text no collection gave as a cursor (422 `code`).
+pub fn read_cursor(text: Option<&str>, code: &'static str) -> DomainResult<Option<After>> {
+    text.map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            After::from_cursor(t)
+                .ok_or_else(|| invalid(code, format!("{t:?} is not a cursor this server gave")))
+        })
+        .transpose()
 }
 
 /// Who `name` is: an account, or a name imported records give; 404 for neither.
@@ -171,14 +190,7 @@ pub async fn filter_of(domain: &Domain, query: &ArchiveQuery) -> DomainResult<Ar
             invalid("archive.invalid-tournament", format!("{tournament:?} is not a tournament id"))
         })?);
     }
-    filter.rated = match given(&query.rated) {
-        None => None,
-        Some("true" | "1" | "yes") => Some(true),
-        Some("false" | "0" | "no") => Some(false),
-        Some(other) => {
-            return Err(invalid("archive.invalid-rated", format!("rated is true or false, not {other:?}")))
-        }
-    };
+    filter.rated = flag(&query.rated, "archive.invalid-rated")?;
     Ok(filter)
 }
 
@@ -188,8 +200,8 @@ pub async fn filter_of(domain: &Domain, query: &ArchiveQuery) -> DomainResult<Ar
 /// As [`filter_of`]; a cursor this archive did not give (422).
 pub async fn search(domain: &Domain, query: &ArchiveQuery) -> DomainResult<ArchivePage> {
     let filter = filter_of(domain, query).await?;
-    let after = given(&query.cursor).map(decode_cursor).transpose()?;
-    let limit = query.limit.unwrap_or(PAGE_SIZE).clamp(1, MAX_PAGE_SIZE);
+    let after = read_cursor(query.cursor.as_deref(), "archive.invalid-cursor")?;
+    let limit = keyset::page_size(query.limit);
     page(domain, &filter, after, limit).await
 }
 
@@ -205,18 +217,13 @@ pub async fn page(
 ) -> DomainResult<ArchivePage> {
     // One more than asked says whether there is a next page.
     let mut games = stored::search(&domain.pool, filter, after, limit as i64 + 1).await?;
-    let next = if games.len() > limit {
-        games.truncate(limit);
-        games.last().and_then(encode_cursor)
-    } else {
-        None
-    };
+    let next = keyset::cut(&mut games, limit, key).map(After::to_cursor);
     Ok(ArchivePage { games, next })
 }
 
 /// Where the page after `game` starts (for a streamed export going through every page).
 pub fn after(game: &GameSummary) -> Option<After> {
-    Some(After { finished_at: game.finished_at?, game_id: game.id })
+    key(game)
 }
 
 #[cfg(test)]
@@ -224,12 +231,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cursor_reads_back_and_a_foreign_one_is_refused() {
-        let at = time::macros::datetime!(2026-03-01 12:00:00.123456 UTC);
-        let after = decode_cursor(&format!("{}-{}", at.unix_timestamp_nanos() / 1000, 42)).unwrap();
-        assert_eq!(after, After { finished_at: at, game_id: 42 });
-        for bad in ["", "abc", "12", "x-1", "1-x"] {
-            assert_eq!(decode_cursor(bad).unwrap_err().code(), "archive.invalid-cursor", "{bad}");
+    fn a_foreign_cursor_is_refused_with_the_collections_code() {
+        assert_eq!(read_cursor(None, "archive.invalid-cursor").unwrap(), None);
+        assert_eq!(read_cursor(Some(" "), "archive.invalid-cursor").unwrap(), None);
+        let after = After { at: time::macros::datetime!(2026-03-01 12:00:00.123456 UTC), id: 42 };
+        assert_eq!(read_cursor(Some(&after.to_cursor()), "x").unwrap(), Some(after));
+        for bad in ["abc", "12", "x-1", "1-x"] {
+            assert_eq!(
+                read_cursor(Some(bad), "archive.invalid-cursor").unwrap_err().code(),
+                "archive.invalid-cursor"
+            );
         }
     }
 }

@@ -10,11 +10,13 @@ use tavoliere_rules::variant::SetupError;
 use time::OffsetDateTime;
 
 use super::accounts::account_id_by_username;
+use super::archive;
 use super::error::{DomainError, DomainResult};
 use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
 use crate::storage::challenges as storage;
+use crate::storage::keyset::{self, After, Page};
 
 /// Which seat the challenger takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -209,6 +211,54 @@ pub async fn get(domain: &Domain, challenge_id: i64) -> DomainResult<ChallengeVi
 /// Database failure.
 pub async fn list_open(domain: &Domain, account_id: i64) -> DomainResult<Vec<ChallengeView>> {
     Ok(storage::open_for(&domain.pool, account_id).await?)
+}
+
+/// The filters of `GET /api/challenges`; every field may be left out.
+#[derive(Clone, Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ChallengeQuery {
+    /// Challenges of this variant (`xiangqi`, `shogi`, `minishogi`, `flickering`,
+    /// `seven-kingdoms`).
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// `true`: rated challenges only; `false`: unrated only.
+    #[serde(default)]
+    pub rated: Option<String>,
+    /// Challenges made by this player.
+    #[serde(default)]
+    pub challenger: Option<String>,
+    /// The `next` cursor of the page before (absent: the newest challenges).
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Challenges per page (default 50, at most 200).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// A page of the open challenges `viewer` may accept or has made (a visitor: those
+/// addressed to nobody), newest first.
+///
+/// # Errors
+/// An unknown variant (422), challenger (404), rated flag or cursor (422).
+pub async fn list_page(
+    domain: &Domain,
+    viewer: Option<i64>,
+    query: &ChallengeQuery,
+) -> DomainResult<Page<ChallengeView>> {
+    let mut filter = storage::ChallengeFilter { viewer, ..Default::default() };
+    if let Some(variant) = archive::given(&query.variant) {
+        filter.variant = Some(rules_adapter::parse_variant(variant)?.name().to_owned());
+    }
+    filter.rated = archive::flag(&query.rated, "challenge.invalid-rated")?;
+    if let Some(name) = archive::given(&query.challenger) {
+        let account = crate::storage::players::public_account(&domain.pool, name).await?;
+        filter.challenger =
+            Some(account.ok_or_else(|| DomainError::NotFound(format!("no player named {name}")))?.account_id);
+    }
+    let after = archive::read_cursor(query.cursor.as_deref(), "challenge.invalid-cursor")?;
+    let limit = keyset::page_size(query.limit);
+    let rows = storage::open_page(&domain.pool, &filter, after, limit as i64 + 1).await?;
+    Ok(Page::of(rows, limit, |c| Some(After { at: c.created_at, id: c.id })))
 }
 
 /// What accepting did.

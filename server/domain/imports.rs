@@ -39,6 +39,8 @@ pub struct RecordProblem {
     pub token: Option<String>,
     /// The ply the token would have been.
     pub ply: Option<u32>,
+    /// Which game of a file of several (1-based); `None` for a file of one game.
+    pub game: Option<usize>,
 }
 
 /// Why an import failed.
@@ -46,6 +48,9 @@ pub struct RecordProblem {
 pub enum ImportError {
     /// The record does not replay (HTTP 422, with its place).
     Record(RecordProblem),
+    /// Games of a file of several do not replay: each one's problem (HTTP 422; nothing
+    /// is stored, not even the good games).
+    Records(Vec<RecordProblem>),
     /// Anything else the domain refuses or fails at.
     Domain(DomainError),
 }
@@ -71,8 +76,26 @@ pub struct ImportedGame {
     /// The ply at which a game law ended the game before the record did (the game is
     /// stored up to it); `null` when the record ends where the game does.
     pub ended_at: Option<u32>,
-    /// The game as stored, as `GET /api/games/{id}` shows it (with its `ruling`).
+    /// The game as stored, as `GET /api/games/{id}` shows it (with its `ruling`); the
+    /// first game of a file of several.
     pub game: GameView,
+    /// Every game of the file as stored, in the file's order (one for a file of one game).
+    pub games: Vec<ImportedEntry>,
+}
+
+/// One stored game of an imported file.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ImportedEntry {
+    /// The game's number in the file (1-based).
+    pub number: usize,
+    /// The stored game's id.
+    pub id: i64,
+    /// Its moves.
+    pub plies: u32,
+    /// Its result as stored (`1-0`, `0-1`, `1/2-1/2`; `null` when the record has none).
+    pub result: Option<String>,
+    /// As for the first game: the ply at which a game law ended it, if before the record.
+    pub ended_at: Option<u32>,
 }
 
 /// The format's name as the API and the `game.imported_format` column write it.
@@ -94,6 +117,7 @@ fn problem(code: &'static str, detail: impl Into<String>) -> ImportError {
         column: None,
         token: None,
         ply: None,
+        game: None,
     })
 }
 
@@ -168,51 +192,115 @@ fn usi_position(text: &str) -> Option<(Option<String>, String)> {
     Some((sfen, blanked + &text[moves_at..]))
 }
 
-/// Reads and replays a record (from `from`, a FEN or SFEN, when given): one game, every
-/// move legal, the first problem with its place otherwise.
+/// Reads and replays a record (from `from`, a FEN or SFEN, when given): every game of it
+/// (KIF, KI2 and CSA files and PGN files may hold several), every move legal; the
+/// problems of every game that is not, each with its place, otherwise.
 fn replay_record(
     text: &str,
     variant: Variant,
     format: RecordFormat,
     from: Option<String>,
-) -> Result<GameReport, ImportError> {
-    let mut reports = replay_text(variant, text, &ReplayOptions { from, ..ReplayOptions::default() });
-    if reports.len() > 1 {
-        return Err(problem(
-            "import.several-games",
-            format!("The record holds {} games: import them one at a time.", reports.len()),
-        ));
-    }
-    let Some(report) = reports.pop() else {
+) -> Result<Vec<GameReport>, ImportError> {
+    let reports = replay_text(variant, text, &ReplayOptions { from, ..ReplayOptions::default() });
+    if reports.is_empty() {
         return Err(problem("import.empty", "The record holds no game."));
-    };
-    if let Some(error) = &report.error {
-        let place = match error.at {
-            Some(at) => format!("Line {}, column {}: ", at.line, at.column),
-            None => String::new(),
-        };
-        return Err(ImportError::Record(RecordProblem {
-            code: error.code,
-            detail: format!("{place}{} (ply {}, “{}”)", error.reason, error.ply, error.token),
-            line: error.at.map(|at| at.line),
-            column: error.at.map(|at| at.column),
-            token: Some(error.token.clone()),
-            ply: Some(error.ply),
-        }));
     }
-    if report.moves.is_empty() {
-        let what = if format == RecordFormat::Lines { "no moves" } else { "a game without moves" };
-        return Err(problem("import.empty", format!("The record holds {what}: there is nothing to import.")));
+    let several = reports.len() > 1;
+    let mut problems = Vec::new();
+    for (index, report) in reports.iter().enumerate() {
+        let game = several.then_some(index + 1);
+        let prefix = game.map_or_else(String::new, |n| format!("Game {n}: "));
+        if let Some(error) = &report.error {
+            let place = match error.at {
+                Some(at) => format!("Line {}, column {}: ", at.line, at.column),
+                None => String::new(),
+            };
+            problems.push(RecordProblem {
+                code: error.code,
+                detail: format!("{prefix}{place}{} (ply {}, “{}”)", error.reason, error.ply, error.token),
+                line: error.at.map(|at| at.line),
+                column: error.at.map(|at| at.column),
+                token: Some(error.token.clone()),
+                ply: Some(error.ply),
+                game,
+            });
+        } else if report.moves.is_empty() {
+            let what = if format == RecordFormat::Lines { "no moves" } else { "a game without moves" };
+            problems.push(RecordProblem {
+                code: "import.empty",
+                detail: format!("{prefix}The record holds {what}: there is nothing to import."),
+                line: None,
+                column: None,
+                token: None,
+                ply: None,
+                game,
+            });
+        }
     }
-    Ok(report)
+    match problems.len() {
+        0 => Ok(reports),
+        1 if !several => Err(ImportError::Record(problems.remove(0))),
+        _ => Err(ImportError::Records(problems)),
+    }
 }
 
-/// Imports a record for `uploader`: replays it with the rules, then stores the game, its
-/// seats (the players as the record names them) and its moves in one transaction.
+/// A replayed game ready to store.
+struct Prepared<'a> {
+    report: &'a GameReport,
+    start: Option<&'a str>,
+    result: Option<GameResult>,
+    reason: Option<GameReason>,
+    /// Each move's seat, turn and the key of the position after it.
+    rows: Vec<(i32, i32, i64)>,
+    turn_seat: i32,
+}
+
+/// The stored rows of a replayed game: the seat that made each move, its turn, the key of
+/// the position after it; its result and reason. The replay accepted the moves, so a
+/// refusal here is a defect.
+fn prepare<'a>(
+    variant: Variant,
+    standard: &str,
+    report: &'a GameReport,
+) -> Result<Prepared<'a>, ImportError> {
+    let defect = |e: String| DomainError::Internal(anyhow::anyhow!("import replay: {e}"));
+    let start = (report.start != standard).then_some(report.start.as_str());
+    let mut game = rules_adapter::new_game(variant, variant.default_ruleset().name(), None, start, 2)?;
+    let mut rows = Vec::with_capacity(report.moves.len());
+    let mut turn = 0;
+    let mut last_seat = None;
+    for text in &report.moves {
+        let seat = game.seat_to_move() as i32;
+        if last_seat != Some(seat) {
+            turn += 1;
+        }
+        last_seat = Some(seat);
+        let played = game.play(text).map_err(|e| defect(e.to_string()))?;
+        rows.push((seat, turn, played.position_key as i64));
+    }
+    // The result: the law's when a law ended the game (the replay's `result` then), else
+    // the record's own; none for `*`.
+    let result = match report.result.as_str() {
+        "*" => None,
+        text => Some(text.parse::<GameResult>().map_err(|e| defect(e.to_string()))?),
+    };
+    let reason = report
+        .reason
+        .as_deref()
+        .map(str::parse::<GameReason>)
+        .transpose()
+        .map_err(|e| defect(e.to_string()))?;
+    Ok(Prepared { report, start, result, reason, rows, turn_seat: game.seat_to_move() as i32 })
+}
+
+/// Imports a record for `uploader`: replays every game of it with the rules, then stores
+/// the games, their seats (the players as the record names them) and their moves in one
+/// transaction.
 ///
 /// # Errors
 /// [`ImportError::Record`] (422) for a record that does not replay, with its line, column
-/// and token; an unknown or unsupported variant (422); nothing is stored then.
+/// and token, or [`ImportError::Records`] naming each game of a file of several that does
+/// not; an unknown or unsupported variant (422); nothing is stored then.
 pub async fn import(
     domain: &Domain,
     uploader: i64,
@@ -240,73 +328,62 @@ pub async fn import(
         (_, asked) => variant_for(text, asked, format)?,
     };
     let format_label = if usi.is_some() { "usi" } else { format_name(format) };
-    let report = replay_record(text, variant, format, from)?;
-    let ruleset = variant.default_ruleset();
+    let reports = replay_record(text, variant, format, from)?;
     let standard = AnyGame::new(variant, None).map_err(DomainError::from)?.start_fen();
-    let start = (report.start != standard).then_some(report.start.as_str());
-    // The moves once more, for the stored rows: the seat that made each, its turn, the
-    // key of the position after it. The replay above accepted them, so a refusal here is
-    // a defect.
-    let mut game = rules_adapter::new_game(variant, ruleset.name(), None, start, 2)?;
-    let mut rows = Vec::with_capacity(report.moves.len());
-    let mut turn = 0;
-    let mut last_seat = None;
-    for text in &report.moves {
-        let seat = game.seat_to_move() as i32;
-        if last_seat != Some(seat) {
-            turn += 1;
-        }
-        last_seat = Some(seat);
-        let played =
-            game.play(text).map_err(|e| DomainError::Internal(anyhow::anyhow!("import replay: {e}")))?;
-        rows.push((seat, turn, played.position_key as i64));
-    }
-    // The result: the law's when a law ended the game (the replay's `result` then), else
-    // the record's own; none for `*`.
-    let result = match report.result.as_str() {
-        "*" => None,
-        text => Some(text.parse::<GameResult>().map_err(|e| DomainError::Internal(anyhow::anyhow!(e)))?),
-    };
-    let reason = match report.reason.as_deref() {
-        None => None,
-        Some(text) => {
-            Some(text.parse::<GameReason>().map_err(|e| DomainError::Internal(anyhow::anyhow!(e)))?)
-        }
-    };
+    let prepared = reports.iter().map(|r| prepare(variant, &standard, r)).collect::<Result<Vec<_>, _>>()?;
+    let ruleset = variant.default_ruleset();
     let now = domain.clock.now();
     let mut tx = domain.pool.begin().await?;
-    let stored_seats: Vec<ImportedSeat> = report
-        .players
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| {
-            let name = name.as_deref().map(str::trim).filter(|n| !n.is_empty());
-            let (outcome, points, place) = seat_outcome(result.as_ref(), seat as i32);
-            let moves_made = rows.iter().filter(|(s, _, _)| *s == seat as i32).count() as i32;
-            ImportedSeat { name: name.unwrap_or(UNNAMED), moves_made, outcome, points, place }
-        })
-        .collect();
-    let moves: Vec<ImportedMove> = rows
-        .iter()
-        .zip(&report.moves)
-        .map(|(&(seat, turn, position_key), notation)| ImportedMove { seat, turn, notation, position_key })
-        .collect();
-    let stored = ImportedGameRow {
-        variant: variant.name(),
-        ruleset: ruleset.name(),
-        start_position: start,
-        result: result.as_ref(),
-        reason,
-        plies: report.moves.len() as i32,
-        turn_seat: game.seat_to_move() as i32,
-        imported_by: uploader,
-        format: format_label,
-        now,
-    };
-    let game_id = storage::insert_imported(&mut tx, &stored, &stored_seats, &moves).await?;
+    let mut games = Vec::with_capacity(prepared.len());
+    for (index, game) in prepared.iter().enumerate() {
+        let stored_seats: Vec<ImportedSeat> = game
+            .report
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| {
+                let name = name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+                let (outcome, points, place) = seat_outcome(game.result.as_ref(), seat as i32);
+                let moves_made = game.rows.iter().filter(|(s, _, _)| *s == seat as i32).count() as i32;
+                ImportedSeat { name: name.unwrap_or(UNNAMED), moves_made, outcome, points, place }
+            })
+            .collect();
+        let moves: Vec<ImportedMove> = game
+            .rows
+            .iter()
+            .zip(&game.report.moves)
+            .map(|(&(seat, turn, position_key), notation)| ImportedMove {
+                seat,
+                turn,
+                notation,
+                position_key,
+            })
+            .collect();
+        let stored = ImportedGameRow {
+            variant: variant.name(),
+            ruleset: ruleset.name(),
+            start_position: game.start,
+            result: game.result.as_ref(),
+            reason: game.reason,
+            plies: game.report.moves.len() as i32,
+            turn_seat: game.turn_seat,
+            imported_by: uploader,
+            format: format_label,
+            now,
+        };
+        let id = storage::insert_imported(&mut tx, &stored, &stored_seats, &moves).await?;
+        games.push(ImportedEntry {
+            number: index + 1,
+            id,
+            plies: game.report.moves.len() as u32,
+            result: game.result.as_ref().map(ToString::to_string),
+            ended_at: game.report.ended_at,
+        });
+    }
     tx.commit().await?;
-    let view = games::view(domain, game_id).await?;
-    Ok(ImportedGame { format: format_label, ended_at: report.ended_at, game: view })
+    let first = &games[0];
+    let view = games::view(domain, first.id).await?;
+    Ok(ImportedGame { format: format_label, ended_at: first.ended_at, game: view, games })
 }
 
 /// A seat's outcome, points and place under a two-player result.
@@ -323,7 +400,7 @@ impl ImportError {
     /// The error's kind (for a status): a record's problem is invalid input.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            ImportError::Record(_) => ErrorKind::Invalid,
+            ImportError::Record(_) | ImportError::Records(_) => ErrorKind::Invalid,
             ImportError::Domain(e) => e.kind(),
         }
     }

@@ -10,6 +10,7 @@ pub mod email;
 pub mod error;
 pub mod games;
 pub mod home;
+pub mod iccf_days;
 pub mod imports;
 pub mod notifications;
 pub mod players;
@@ -46,6 +47,9 @@ pub struct Domain {
     pub rooms: Arc<LocalRooms>,
     /// The rating system's settings (see [`ratings`]).
     pub ratings: Arc<crate::config::RatingSettings>,
+    /// The server's time zone (`clocks.time_zone`): the days of the ICCF accounting and
+    /// of leave (see [`iccf_days`]).
+    pub time_zone: iccf_days::ZoneName,
 }
 
 /// The sockets of this instance watching games (`crate::live::Hub`), as the domain sees

@@ -36,6 +36,8 @@ pub enum Kind {
     DirectorDecision,
     /// The daily digest of the games where it is your move.
     Digest,
+    /// Your conditional move was played, or a matching line's reply was not (#17 §3).
+    ConditionalMove,
     /// The verification of a new address (account mail: always sent, not in the list).
     VerifyEmail,
     /// A password reset link (account mail: always sent, not in the list).
@@ -44,7 +46,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kinds an account chooses a delivery for, in the order the settings list them.
-    pub const CHOSEN: [Kind; 10] = [
+    pub const CHOSEN: [Kind; 11] = [
         Kind::YourMove,
         Kind::Challenge,
         Kind::ChallengeAccepted,
@@ -54,6 +56,7 @@ impl Kind {
         Kind::VacationEnding,
         Kind::RoundStarted,
         Kind::DirectorDecision,
+        Kind::ConditionalMove,
         Kind::Digest,
     ];
 
@@ -70,6 +73,7 @@ impl Kind {
             Kind::RoundStarted => "round-started",
             Kind::DirectorDecision => "director-decision",
             Kind::Digest => "digest",
+            Kind::ConditionalMove => "conditional-move",
             Kind::VerifyEmail => "verify-email",
             Kind::PasswordReset => "password-reset",
         }

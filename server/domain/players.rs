@@ -7,7 +7,8 @@ use time::{Duration, OffsetDateTime};
 use super::error::{DomainError, DomainResult};
 use super::games::{GameStatus, GameSummary};
 use super::ratings::{self, Glicko, Pool};
-use super::Domain;
+use super::{archive, Domain};
+use crate::storage::keyset::{self, After, Page};
 use crate::storage::{games as stored_games, players as stored, ratings as stored_ratings};
 
 /// A player's rating in one variant and pool.
@@ -85,6 +86,65 @@ pub struct Profile {
     pub recent_games: Vec<GameSummary>,
     /// Tournaments entered, newest first.
     pub tournaments: Vec<TournamentLink>,
+}
+
+/// A player in the list of players.
+#[derive(Debug, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+pub struct PlayerSummary {
+    /// The player's name (their profile is `/api/players/{username}`).
+    pub username: String,
+    /// When the account was made (the list's order, newest first).
+    #[serde(with = "time::serde::rfc3339")]
+    pub member_since: OffsetDateTime,
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub(crate) account_id: i64,
+}
+
+/// The filters of `GET /api/players`; every field may be left out.
+#[derive(Clone, Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PlayerQuery {
+    /// Players whose name starts with this text (any case).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Players with a rating in this variant (`xiangqi`, `shogi`, `minishogi`,
+    /// `flickering`).
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// With `variant`: a rating in this pool (`correspondence` or `live`).
+    #[serde(default)]
+    pub pool: Option<String>,
+    /// The `next` cursor of the page before (absent: the newest players).
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Players per page (default 50, at most 200).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// A page of the players matching `query` (disabled accounts are not listed), newest
+/// first.
+///
+/// # Errors
+/// An unknown or unrated variant, a pool without a variant, an unknown pool or cursor
+/// (422).
+pub async fn list(domain: &Domain, query: &PlayerQuery) -> DomainResult<Page<PlayerSummary>> {
+    let mut filter =
+        stored::PlayerFilter { name: archive::given(&query.name).map(str::to_owned), ..Default::default() };
+    if let Some(variant) = archive::given(&query.variant) {
+        filter.variant = Some(ratings::rated_variant(variant)?.name().to_owned());
+    }
+    if let Some(pool) = archive::given(&query.pool) {
+        if filter.variant.is_none() {
+            return Err(DomainError::Invalid("pool needs a variant: ?variant=xiangqi&pool=live".to_owned()));
+        }
+        filter.pool = Some(pool.parse::<Pool>()?.as_str());
+    }
+    let after = archive::read_cursor(query.cursor.as_deref(), "player.invalid-cursor")?;
+    let limit = keyset::page_size(query.limit);
+    let rows = stored::page(&domain.pool, &filter, after, limit as i64 + 1).await?;
+    Ok(Page::of(rows, limit, |p| Some(After { at: p.member_since, id: p.account_id })))
 }
 
 fn no_player(username: &str) -> DomainError {

@@ -336,7 +336,7 @@ mod tests {
 
     #[test]
     fn pools_follow_the_time_control() {
-        assert_eq!(Pool::of(TimeControl::DaysPerMove { days: 3 }), Pool::Correspondence);
+        assert_eq!(Pool::of(TimeControl::days_per_move(3)), Pool::Correspondence);
         assert_eq!(
             Pool::of(TimeControl::LiveFischer { base_seconds: 300, increment_seconds: 3 }),
             Pool::Live

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
 use super::error::{DomainError, DomainResult, ErrorKind};
+use super::iccf_days::{self, ZoneName};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 const SECOND_MS: i64 = 1000;
@@ -23,6 +24,15 @@ pub enum TimeControl {
     DaysPerMove {
         /// Days per move.
         days: u32,
+        /// How the time is charged: `milliseconds` (the default: the time taken) or
+        /// `iccf-days` (whole days, the day of receipt free, #17 §4).
+        #[serde(default, skip_serializing_if = "Accounting::is_milliseconds")]
+        accounting: Accounting,
+        /// With `iccf-days`: the IANA time zone whose days count (the event's); absent,
+        /// the server's (`clocks.time_zone`), written into the game when it starts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<String>)]
+        time_zone: Option<ZoneName>,
     },
     /// `moves` moves in `days` days, unused time carried forward: every `moves` moves
     /// another `days` days are added.
@@ -31,6 +41,15 @@ pub enum TimeControl {
         moves: u32,
         /// Days per period.
         days: u32,
+        /// How the time is charged: `milliseconds` (the default: the time taken) or
+        /// `iccf-days` (whole days, the day of receipt free, #17 §4).
+        #[serde(default, skip_serializing_if = "Accounting::is_milliseconds")]
+        accounting: Accounting,
+        /// With `iccf-days`: the IANA time zone whose days count (the event's); absent,
+        /// the server's (`clocks.time_zone`), written into the game when it starts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<String>)]
+        time_zone: Option<ZoneName>,
     },
     /// Fischer clock: `initial_days`, plus `increment_days` per move, never above `cap_days`.
     Fischer {
@@ -40,6 +59,15 @@ pub enum TimeControl {
         increment_days: u32,
         /// Upper bound of the remaining time.
         cap_days: u32,
+        /// How the time is charged: `milliseconds` (the default: the time taken) or
+        /// `iccf-days` (whole days, the day of receipt free, #17 §4).
+        #[serde(default, skip_serializing_if = "Accounting::is_milliseconds")]
+        accounting: Accounting,
+        /// With `iccf-days`: the IANA time zone whose days count (the event's); absent,
+        /// the server's (`clocks.time_zone`), written into the game when it starts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<String>)]
+        time_zone: Option<ZoneName>,
     },
     /// Live Fischer clock: `base_seconds`, plus `increment_seconds` after each move.
     /// Played over WebSocket; the server flags to the millisecond (see `server/live`).
@@ -63,7 +91,100 @@ pub enum TimeControl {
     },
 }
 
+/// How a correspondence clock charges the time a move took (#17 §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Accounting {
+    /// The time taken, to the millisecond (leave excluded).
+    #[default]
+    Milliseconds,
+    /// Whole calendar days as ICCF counts them: the day of receipt is free, each later
+    /// day costs one, leave days cost nothing.
+    IccfDays,
+}
+
+impl Accounting {
+    fn is_milliseconds(&self) -> bool {
+        *self == Accounting::Milliseconds
+    }
+}
+
 impl TimeControl {
+    /// `days` per move, charged by the millisecond.
+    pub const fn days_per_move(days: u32) -> TimeControl {
+        TimeControl::DaysPerMove { days, accounting: Accounting::Milliseconds, time_zone: None }
+    }
+
+    /// `moves` in `days`, charged by the millisecond.
+    pub const fn moves_in_days(moves: u32, days: u32) -> TimeControl {
+        TimeControl::MovesInDays { moves, days, accounting: Accounting::Milliseconds, time_zone: None }
+    }
+
+    /// A correspondence Fischer clock, charged by the millisecond.
+    pub const fn fischer(initial_days: u32, increment_days: u32, cap_days: u32) -> TimeControl {
+        TimeControl::Fischer {
+            initial_days,
+            increment_days,
+            cap_days,
+            accounting: Accounting::Milliseconds,
+            time_zone: None,
+        }
+    }
+
+    /// The zone whose whole days this control charges, `None` for the millisecond
+    /// accounting (and live controls).
+    pub fn iccf_zone(self) -> Option<ZoneName> {
+        match self {
+            TimeControl::DaysPerMove { accounting: Accounting::IccfDays, time_zone, .. }
+            | TimeControl::MovesInDays { accounting: Accounting::IccfDays, time_zone, .. }
+            | TimeControl::Fischer { accounting: Accounting::IccfDays, time_zone, .. } => {
+                Some(time_zone.unwrap_or_default())
+            }
+            _ => None,
+        }
+    }
+
+    /// The zone an ICCF-days control names itself (an event's), if any.
+    pub fn event_zone(self) -> Option<ZoneName> {
+        match self {
+            TimeControl::DaysPerMove { time_zone, .. }
+            | TimeControl::MovesInDays { time_zone, .. }
+            | TimeControl::Fischer { time_zone, .. } => time_zone,
+            _ => None,
+        }
+    }
+
+    /// The control of a game starting now: ICCF days without a zone of the event's
+    /// count the server's (`clocks.time_zone`), kept with the game from then on.
+    pub fn with_zone(self, server: ZoneName) -> TimeControl {
+        let mut control = self;
+        if let TimeControl::DaysPerMove { accounting: Accounting::IccfDays, time_zone, .. }
+        | TimeControl::MovesInDays { accounting: Accounting::IccfDays, time_zone, .. }
+        | TimeControl::Fischer { accounting: Accounting::IccfDays, time_zone, .. } = &mut control
+        {
+            time_zone.get_or_insert(server);
+        }
+        control
+    }
+
+    /// The time charged for a move received at `from` and made at `to`, leave excluded:
+    /// to the millisecond, or whole days (ICCF).
+    pub fn charged(self, from: OffsetDateTime, to: OffsetDateTime, periods: &[Period]) -> Duration {
+        match self.iccf_zone() {
+            None => charged_time(from, to, periods),
+            Some(zone) => Duration::days(iccf_days::charged_days(from, to, periods, &zone.zone())),
+        }
+    }
+
+    /// When `remaining` runs out for a player whose turn began at `from`, leave skipped:
+    /// to the millisecond, or at the end of the last whole day left (ICCF).
+    pub fn deadline(self, from: OffsetDateTime, remaining: Duration, periods: &[Period]) -> OffsetDateTime {
+        match self.iccf_zone() {
+            None => deadline(from, remaining, periods),
+            Some(zone) => iccf_days::deadline(from, remaining.whole_days(), periods, &zone.zone()),
+        }
+    }
+
     /// Checks the numbers.
     ///
     /// # Errors
@@ -73,13 +194,13 @@ impl TimeControl {
         // Each refusal says what the limits of that control are (issue 23 §4: a sentence,
         // never the Rust value).
         let refusal = match self {
-            TimeControl::DaysPerMove { days } => (!in_range(days))
+            TimeControl::DaysPerMove { days, .. } => (!in_range(days))
                 .then(|| format!("A move may take 1 to {MAX_DAYS} days, not {days}.")),
-            TimeControl::MovesInDays { moves, days } => (!in_range(days) || !(1..=200).contains(&moves))
+            TimeControl::MovesInDays { moves, days, .. } => (!in_range(days) || !(1..=200).contains(&moves))
                 .then(|| {
                     format!("A period is 1 to 200 moves in 1 to {MAX_DAYS} days, not {moves} moves in {days} days.")
                 }),
-            TimeControl::Fischer { initial_days, increment_days, cap_days } => {
+            TimeControl::Fischer { initial_days, increment_days, cap_days, .. } => {
                 (!in_range(initial_days) || increment_days > MAX_DAYS || !in_range(cap_days) || cap_days < initial_days)
                     .then(|| {
                         format!(
@@ -116,7 +237,7 @@ impl TimeControl {
     /// Remaining time of every seat at the start, in milliseconds.
     pub fn initial_ms(self) -> i64 {
         match self {
-            TimeControl::DaysPerMove { days } | TimeControl::MovesInDays { days, .. } => {
+            TimeControl::DaysPerMove { days, .. } | TimeControl::MovesInDays { days, .. } => {
                 i64::from(days) * DAY_MS
             }
             TimeControl::Fischer { initial_days, .. } => i64::from(initial_days) * DAY_MS,
@@ -137,8 +258,8 @@ impl TimeControl {
     /// thinking time, `moves_made` counts the seat's moves including this one.
     pub fn after_move(self, remaining_ms: i64, moves_made: i64) -> i64 {
         match self {
-            TimeControl::DaysPerMove { days } => i64::from(days) * DAY_MS,
-            TimeControl::MovesInDays { moves, days } => {
+            TimeControl::DaysPerMove { days, .. } => i64::from(days) * DAY_MS,
+            TimeControl::MovesInDays { moves, days, .. } => {
                 if moves_made % i64::from(moves) == 0 {
                     remaining_ms + i64::from(days) * DAY_MS
                 } else {
@@ -211,6 +332,27 @@ pub fn deadline(from: OffsetDateTime, remaining: Duration, periods: &[Period]) -
     cursor + left
 }
 
+/// The leave that counts under an allowance (issue 20 §3, a section's vacation allowance):
+/// of the periods from `from` on, the first `allowance` of leave in time order; later
+/// leave does not stop the clock. Periods before `from` do not count.
+pub fn capped(periods: &[Period], from: OffsetDateTime, allowance: Duration) -> Vec<Period> {
+    let mut left = allowance.max(Duration::ZERO);
+    let mut out = Vec::new();
+    for period in merged(periods) {
+        if left <= Duration::ZERO {
+            break;
+        }
+        let starts_at = period.starts_at.max(from);
+        if period.ends_at <= starts_at {
+            continue;
+        }
+        let ends_at = period.ends_at.min(starts_at + left);
+        left -= ends_at - starts_at;
+        out.push(Period { starts_at, ends_at });
+    }
+    out
+}
+
 /// Sorted, non-overlapping periods.
 fn merged(periods: &[Period]) -> Vec<Period> {
     let mut sorted: Vec<Period> = periods.to_vec();
@@ -235,6 +377,35 @@ pub fn ms(value: i64) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_allowance_counts_the_first_days_of_leave_from_the_start() {
+        let day = |d: i64| time::macros::datetime!(2026-01-01 0:00 UTC) + Duration::days(d);
+        let leave = [
+            Period { starts_at: day(-3), ends_at: day(2) },
+            Period { starts_at: day(5), ends_at: day(9) },
+            Period { starts_at: day(7), ends_at: day(8) },
+            Period { starts_at: day(20), ends_at: day(30) },
+        ];
+        // From day 0: 2 days, then 3 of the 4 of days 5-9 (the overlap counted once).
+        assert_eq!(
+            capped(&leave, day(0), Duration::days(5)),
+            vec![
+                Period { starts_at: day(0), ends_at: day(2) },
+                Period { starts_at: day(5), ends_at: day(8) }
+            ]
+        );
+        assert!(capped(&leave, day(0), Duration::ZERO).is_empty());
+        assert_eq!(
+            capped(&leave, day(0), Duration::days(100)).len(),
+            3,
+            "all of it within a large allowance"
+        );
+        // A deadline after the allowance runs on as if the rest of the leave was not taken.
+        let capped = capped(&leave, day(0), Duration::days(5));
+        assert_eq!(deadline(day(5), Duration::days(2), &capped), day(10));
+        assert_eq!(deadline(day(5), Duration::days(2), &leave), day(11));
+    }
     use time::macros::datetime;
 
     const T0: OffsetDateTime = datetime!(2026-01-01 0:00 UTC);
@@ -245,21 +416,21 @@ mod tests {
 
     #[test]
     fn days_per_move_resets_to_the_full_period_after_each_move() {
-        let control = TimeControl::DaysPerMove { days: 3 };
+        let control = TimeControl::days_per_move(3);
         assert_eq!(control.initial_ms(), 3 * DAY_MS);
         assert_eq!(control.after_move(DAY_MS / 2, 1), 3 * DAY_MS);
     }
 
     #[test]
     fn moves_in_days_carries_saved_time_forward() {
-        let control = TimeControl::MovesInDays { moves: 10, days: 50 };
+        let control = TimeControl::moves_in_days(10, 50);
         assert_eq!(control.after_move(40 * DAY_MS, 9), 40 * DAY_MS, "no bonus before the 10th move");
         assert_eq!(control.after_move(40 * DAY_MS, 10), 90 * DAY_MS, "saved 40 days plus 50 new");
     }
 
     #[test]
     fn fischer_adds_the_increment_up_to_the_cap() {
-        let control = TimeControl::Fischer { initial_days: 30, increment_days: 3, cap_days: 45 };
+        let control = TimeControl::fischer(30, 3, 45);
         assert_eq!(control.after_move(20 * DAY_MS, 1), 23 * DAY_MS);
         assert_eq!(control.after_move(44 * DAY_MS, 1), 45 * DAY_MS, "capped at 45 days");
     }
@@ -287,22 +458,20 @@ mod tests {
     fn invalid_controls_are_refused() {
         assert!(TimeControl::LiveFischer { base_seconds: 0, increment_seconds: 1 }.validate().is_err());
         assert!(TimeControl::Byoyomi { base_seconds: 0, period_seconds: 10, periods: 0 }.validate().is_err());
-        assert!(TimeControl::DaysPerMove { days: 0 }.validate().is_err());
-        assert!(TimeControl::Fischer { initial_days: 30, increment_days: 1, cap_days: 10 }
-            .validate()
-            .is_err());
-        assert!(TimeControl::MovesInDays { moves: 10, days: 50 }.validate().is_ok());
+        assert!(TimeControl::days_per_move(0).validate().is_err());
+        assert!(TimeControl::fischer(30, 1, 10).validate().is_err());
+        assert!(TimeControl::moves_in_days(10, 50).validate().is_ok());
     }
 
     #[test]
     fn a_refused_control_is_a_sentence_with_a_code_not_the_rust_value() {
         // Issue 23 §4: the detail read `invalid time control DaysPerMove { days: 0 }: …`.
-        let refused = TimeControl::DaysPerMove { days: 0 }.validate().unwrap_err();
+        let refused = TimeControl::days_per_move(0).validate().unwrap_err();
         assert_eq!(refused.code(), "time-control.invalid");
         assert_eq!(refused.to_string(), "A move may take 1 to 365 days, not 0.");
         for control in [
-            TimeControl::MovesInDays { moves: 0, days: 5 },
-            TimeControl::Fischer { initial_days: 30, increment_days: 1, cap_days: 10 },
+            TimeControl::moves_in_days(0, 5),
+            TimeControl::fischer(30, 1, 10),
             TimeControl::LiveFischer { base_seconds: 0, increment_seconds: 1 },
             TimeControl::Byoyomi { base_seconds: 0, period_seconds: 10, periods: 0 },
         ] {

@@ -23,6 +23,9 @@ use crate::domain::{Domain, DomainError};
 
 /// Session key holding the account id.
 pub const SESSION_ACCOUNT_KEY: &str = "account_id";
+/// The session key holding the account's session epoch when it signed in: a password
+/// reset moves the epoch on and so ends every session (none stored: 0).
+pub const SESSION_EPOCH_KEY: &str = "session_epoch";
 /// Session key of the session's CSRF token.
 pub const SESSION_CSRF_KEY: &str = "csrf";
 /// The request header carrying the CSRF token (and the response header of
@@ -150,7 +153,8 @@ where
             return Err(cross_site_refused());
         }
     }
-    match accounts::account_by_id(&domain.pool, id).await {
+    let epoch = session.get::<i32>(SESSION_EPOCH_KEY).await.map_err(store_error)?.unwrap_or(0);
+    match accounts::account_for_session(&domain.pool, id, epoch).await {
         Ok(account) => Ok(Some(account)),
         Err(DomainError::NotFound(_)) => Ok(None),
         Err(other) => Err(other.into()),

@@ -1,13 +1,14 @@
 //! `/api/challenges`: create, list, show, accept, decline, cancel.
 
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
 use super::auth::{AuthUser, MaybeAuthUser};
 use super::error::ApiResult;
-use super::extract::{Json, Path};
-use crate::domain::challenges::{self, ChallengeView, NewChallenge};
+use super::extract::{Json, Path, Query};
+use crate::domain::challenges::{self, ChallengeQuery, ChallengeView, NewChallenge};
 use crate::domain::{Domain, DomainError};
 
 #[utoipa::path(
@@ -59,15 +60,29 @@ impl ChallengeRequest {
     get,
     path = "/api/challenges",
     tag = "challenges",
-    security(("bearer" = []), ("session" = [])),
-    responses((status = 200, description = "open challenges", body = Vec<ChallengeView>))
+    params(ChallengeQuery),
+    security((), ("bearer" = []), ("session" = [])),
+    responses((
+        status = 200,
+        description = "open challenges, newest first, a page at a time: those addressed to nobody, and \
+                       for a signed-in player also those addressed to or made by them",
+        body = Vec<ChallengeView>,
+        headers(
+            ("Link" = String, description = "`<...&cursor=...>; rel=\"next\"`: the next page, same filters"),
+            ("X-Next-Cursor" = String, description = "the `cursor` of the next page (absent on the last)"),
+        )
+    ))
 )]
-/// Open challenges the caller may accept or has made.
+/// Open challenges the caller may accept or has made (a visitor: the lobby's), filtered,
+/// a page at a time.
 pub async fn list(
     State(domain): State<Domain>,
-    AuthUser(me): AuthUser,
-) -> ApiResult<Json<Vec<ChallengeView>>> {
-    Ok(Json(challenges::list_open(&domain, me.id).await?))
+    MaybeAuthUser(me): MaybeAuthUser,
+    Query(query): Query<ChallengeQuery>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Response> {
+    let page = challenges::list_page(&domain, me.map(|me| me.id), &query).await?;
+    super::paging::paged(page.items, "/api/challenges", raw.as_deref(), page.next)
 }
 
 #[utoipa::path(

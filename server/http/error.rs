@@ -23,6 +23,9 @@ pub struct ApiError {
     meta: Option<Value>,
     /// Seconds after which trying again may succeed (`Retry-After`).
     retry_after: Option<u64>,
+    /// Further errors of the same answer (each game of a record file that does not
+    /// replay), listed after this one (boxed: errors travel in `Result`s and stay small).
+    more: Option<Box<[ApiError]>>,
 }
 
 impl ApiError {
@@ -34,7 +37,14 @@ impl ApiError {
 
     /// An error with its own `code`.
     pub fn coded(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
-        ApiError { status, code: Cow::Borrowed(code), detail: detail.into(), meta: None, retry_after: None }
+        ApiError {
+            status,
+            code: Cow::Borrowed(code),
+            detail: detail.into(),
+            meta: None,
+            retry_after: None,
+            more: None,
+        }
     }
 
     /// 429 with `detail`, to be tried again after `retry_after` seconds (the
@@ -52,6 +62,13 @@ impl ApiError {
     /// The same error with `meta`: the parameters of the refusal (an object).
     pub fn with_meta(mut self, meta: Value) -> ApiError {
         self.meta = Some(meta);
+        self
+    }
+
+    /// The same error followed by `more` in the answer's `errors` (their statuses are
+    /// this one's).
+    pub fn with_more(mut self, more: Vec<ApiError>) -> ApiError {
+        self.more = (!more.is_empty()).then(|| more.into_boxed_slice());
         self
     }
 
@@ -121,6 +138,7 @@ impl ApiError {
             meta: meta_of(error),
             detail: error.to_string(),
             retry_after: (error.kind() == ErrorKind::Unavailable).then_some(DATABASE_RETRY_AFTER_SECONDS),
+            more: None,
         }
     }
 
@@ -132,11 +150,18 @@ impl ApiError {
     /// The body: `{"errors":[{"code":...,"detail":...}]}`, with `meta` when there are
     /// parameters.
     pub fn body(&self) -> Value {
+        let more = self.more.as_deref().unwrap_or_default();
+        let errors: Vec<Value> = std::iter::once(self).chain(more).map(ApiError::error_object).collect();
+        json!({ "errors": errors })
+    }
+
+    /// One object of the `errors` list.
+    fn error_object(&self) -> Value {
         let mut error = json!({ "code": self.code, "detail": self.detail });
         if let Some(meta) = &self.meta {
             error["meta"] = meta.clone();
         }
-        json!({ "errors": [error] })
+        error
     }
 }
 

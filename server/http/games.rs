@@ -1,8 +1,7 @@
 //! `/api/games`: show, list, moves (and dry runs), resign, draw offers, abort.
 
 use axum::extract::{RawQuery, State};
-use axum::http::header::LINK;
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
@@ -106,28 +105,7 @@ pub async fn list(
         }
         search.player = player;
         let page = archive::search(&domain, &search).await?;
-        let mut response = Json(page.games).into_response();
-        if let Some(next) = page.next {
-            let kept: Vec<&str> = raw
-                .as_deref()
-                .unwrap_or("")
-                .split('&')
-                .filter(|p| !p.is_empty() && !p.starts_with("cursor="))
-                .collect();
-            let mut query = kept.join("&");
-            if !query.is_empty() {
-                query.push('&');
-            }
-            // The cursor is digits and a hyphen: nothing to escape.
-            let link = format!("</api/games?{query}cursor={next}>; rel=\"next\"");
-            let headers = response.headers_mut();
-            headers.insert(LINK, HeaderValue::from_str(&link).map_err(|e| DomainError::Internal(e.into()))?);
-            headers.insert(
-                "x-next-cursor",
-                HeaderValue::from_str(&next).map_err(|e| DomainError::Internal(e.into()))?,
-            );
-        }
-        return Ok(response);
+        return super::paging::paged(page.games, "/api/games", raw.as_deref(), page.next);
     }
     let Some(player) = player else {
         return Err(DomainError::Invalid("name a player: ?player=<username>".to_owned()).into());

@@ -32,7 +32,8 @@ pub struct ImportRequest {
 }
 
 /// A record's problem in the one error shape: the rules' code, a sentence naming the
-/// place, and `meta` with `line`, `column`, `token` and `ply` where known.
+/// place, and `meta` with `line`, `column`, `token` and `ply` where known, and `game` (its
+/// number) in a file of several games.
 pub fn record_problem(problem: &RecordProblem) -> ApiError {
     let mut meta = serde_json::Map::new();
     if let Some(line) = problem.line {
@@ -47,6 +48,9 @@ pub fn record_problem(problem: &RecordProblem) -> ApiError {
     if let Some(ply) = problem.ply {
         meta.insert("ply".into(), json!(ply));
     }
+    if let Some(game) = problem.game {
+        meta.insert("game".into(), json!(game));
+    }
     let error = ApiError::coded(StatusCode::UNPROCESSABLE_ENTITY, problem.code, problem.detail.clone());
     if meta.is_empty() {
         error
@@ -59,6 +63,13 @@ impl From<ImportError> for ApiError {
     fn from(error: ImportError) -> ApiError {
         match error {
             ImportError::Record(problem) => record_problem(&problem),
+            ImportError::Records(problems) => {
+                let mut each = problems.iter().map(record_problem);
+                match each.next() {
+                    Some(first) => first.with_more(each.collect()),
+                    None => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "The record does not replay."),
+                }
+            }
             ImportError::Domain(error) => error.into(),
         }
     }
@@ -94,12 +105,13 @@ fn record_text(body: &ImportRequest) -> ApiResult<String> {
     request_body = ImportRequest,
     security(("bearer" = []), ("session" = [])),
     responses(
-        (status = 201, description = "the game, stored", body = ImportedGame),
-        (status = 422, description = "the record does not replay: `meta` names line, column, token and ply")
+        (status = 201, description = "the game (every game of a file of several: `games`), stored", body = ImportedGame),
+        (status = 422, description = "the record does not replay: `meta` names line, column, token and ply; in a file of several games one error per game that does not replay, `meta.game` its number, and nothing is stored")
     )
 )]
-/// Imports a game record → 201 with the stored game. The record is validated move by
-/// move with the rules; a bad record stores nothing.
+/// Imports a game record → 201 with the stored game (every game of a KIF, KI2, CSA or
+/// PGN file of several). The record is validated move by move with the rules; a bad
+/// record (any bad game of a file) stores nothing.
 #[tracing::instrument(skip_all)]
 pub async fn import(
     State(domain): State<Domain>,

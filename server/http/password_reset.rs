@@ -59,7 +59,7 @@ pub async fn request(
     tag = "accounts",
     request_body = ResetConfirm,
     responses(
-        (status = 204, description = "the password is changed; the account's bearer tokens are revoked"),
+        (status = 204, description = "the password is changed; the account's bearer tokens are revoked and every cookie session of the account is ended"),
         (status = 422, description = "unknown, used or expired token, or a short password")
     )
 )]

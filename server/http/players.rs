@@ -1,14 +1,41 @@
-//! `/api/players` and `/api/leaderboards`: public profiles, rating histories and the
+//! `/api/players` and `/api/leaderboards`: the list of players, public profiles, rating histories and the
 //! leaderboards (issue 18 §1, §3). Anyone may read them.
 
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
+use axum::response::Response;
 use serde::Deserialize;
 
 use super::error::ApiResult;
 use super::extract::{Json, Path, Query};
-use crate::domain::players::{self, HistoryPoint, Leaderboard, Profile};
+use crate::domain::players::{self, HistoryPoint, Leaderboard, PlayerQuery, PlayerSummary, Profile};
 use crate::domain::ratings::Pool;
 use crate::domain::Domain;
+
+#[utoipa::path(
+    get,
+    path = "/api/players",
+    tag = "players",
+    params(PlayerQuery),
+    security((), ("bearer" = []), ("session" = [])),
+    responses((
+        status = 200,
+        description = "the players, newest members first, a page at a time",
+        body = Vec<PlayerSummary>,
+        headers(
+            ("Link" = String, description = "`<...&cursor=...>; rel=\"next\"`: the next page, same filters"),
+            ("X-Next-Cursor" = String, description = "the `cursor` of the next page (absent on the last)"),
+        )
+    ))
+)]
+/// The players, filtered by name and rating, a page at a time.
+pub async fn list(
+    State(domain): State<Domain>,
+    Query(query): Query<PlayerQuery>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Response> {
+    let page = players::list(&domain, &query).await?;
+    super::paging::paged(page.items, "/api/players", raw.as_deref(), page.next)
+}
 
 #[utoipa::path(
     get,

@@ -11,8 +11,8 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, challenges, desk, games, health, imports, notifications, password_reset, players,
-    preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
+    accounts, admin, challenges, conditional, desk, games, health, imports, notifications, password_reset,
+    players, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
 };
 
 /// The application's routes with the per-request tracing span (method and matched path;
@@ -93,6 +93,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(games::show))
         .routes(routes!(games::submit_move))
         .routes(routes!(games::check_move))
+        .routes(routes!(conditional::list, conditional::create, conditional::delete_all))
+        .routes(routes!(conditional::next))
+        .routes(routes!(conditional::delete_one))
         .routes(routes!(games::resign))
         .routes(routes!(games::offer_draw))
         .routes(routes!(games::accept_draw))
@@ -122,6 +125,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(desk::desk))
         .routes(routes!(rounds::games_file))
         // Players: profiles, rating histories, leaderboards (issue 18).
+        .routes(routes!(players::list))
         .routes(routes!(players::show))
         .routes(routes!(players::history))
         .routes(routes!(players::leaderboard))

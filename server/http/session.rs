@@ -5,12 +5,14 @@ use axum::http::{HeaderName, StatusCode};
 use axum::response::AppendHeaders;
 use tower_sessions::Session;
 
-use super::auth::{new_csrf_token, MaybeAuthUser, CSRF_HEADER, SESSION_ACCOUNT_KEY, SESSION_CSRF_KEY};
+use super::auth::{
+    new_csrf_token, MaybeAuthUser, CSRF_HEADER, SESSION_ACCOUNT_KEY, SESSION_CSRF_KEY, SESSION_EPOCH_KEY,
+};
 use super::error::ApiResult;
 use super::extract::{ClientAddress, Json};
 use super::tokens::{check_credentials, Credentials};
 use super::AppState;
-use crate::domain::accounts::Account;
+use crate::domain::accounts::{self, Account};
 use crate::domain::DomainError;
 
 fn store_error(error: tower_sessions::session::Error) -> DomainError {
@@ -43,6 +45,8 @@ pub async fn login(
     let account = check_credentials(&state, client, credentials).await?;
     session.cycle_id().await.map_err(store_error)?;
     session.insert(SESSION_ACCOUNT_KEY, account.id).await.map_err(store_error)?;
+    let epoch = accounts::session_epoch(&state.domain.pool, account.id).await?;
+    session.insert(SESSION_EPOCH_KEY, epoch).await.map_err(store_error)?;
     let token = new_csrf_token();
     session.insert(SESSION_CSRF_KEY, &token).await.map_err(store_error)?;
     Ok((AppendHeaders([(HeaderName::from_static(CSRF_HEADER), token)]), Json(account)))

@@ -2,7 +2,7 @@
 //! the TRF export of Swiss sections (the crosstable and Grand Prix tables are in
 //! [`super::tables`]).
 
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -11,10 +11,11 @@ use utoipa::ToSchema;
 
 use super::auth::AuthUser;
 use super::error::ApiResult;
-use super::extract::{Json, JsonOrEmpty, Path};
+use super::extract::{Json, JsonOrEmpty, Path, Query};
 use crate::domain::tournaments::{
     self, CorrectionView, Decision, GameDecision, MySection, NewSection, NewTournament, RoundStarted,
-    SectionPatch, SectionView, StandingsView, TournamentPatch, TournamentSummary, TournamentView,
+    SectionPatch, SectionView, StandingsView, TournamentPatch, TournamentQuery, TournamentSummary,
+    TournamentView,
 };
 use crate::domain::Domain;
 
@@ -40,11 +41,25 @@ pub async fn create(
     get,
     path = "/api/tournaments",
     tag = "tournaments",
-    responses((status = 200, description = "the tournaments", body = Vec<TournamentSummary>))
+    params(TournamentQuery),
+    responses((
+        status = 200,
+        description = "the tournaments, newest first, a page at a time",
+        body = Vec<TournamentSummary>,
+        headers(
+            ("Link" = String, description = "`<...&cursor=...>; rel=\"next\"`: the next page, same filters"),
+            ("X-Next-Cursor" = String, description = "the `cursor` of the next page (absent on the last)"),
+        )
+    ))
 )]
-/// Every tournament.
-pub async fn list(State(domain): State<Domain>) -> ApiResult<Json<Vec<TournamentSummary>>> {
-    Ok(Json(tournaments::list(&domain).await?))
+/// The tournaments, filtered, a page at a time.
+pub async fn list(
+    State(domain): State<Domain>,
+    Query(query): Query<TournamentQuery>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Response> {
+    let page = tournaments::list(&domain, &query).await?;
+    super::paging::paged(page.items, "/api/tournaments", raw.as_deref(), page.next)
 }
 
 #[utoipa::path(

@@ -73,6 +73,33 @@ impl AccountChannels {
     }
 }
 
+/// The accounts disabled while this instance runs, told to every signed-in socket here
+/// (from [`crate::storage::notify::ACCOUNT_DISABLED_CHANNEL`]): the sockets of a disabled
+/// account close, whichever instance the admin disabled it on (issue 20 §1).
+#[derive(Debug)]
+pub struct DisabledAccounts {
+    sender: broadcast::Sender<i64>,
+}
+
+impl Default for DisabledAccounts {
+    fn default() -> DisabledAccounts {
+        // Disabling is rare: a few at once at most; a socket that lags asks the database.
+        DisabledAccounts { sender: broadcast::channel(16).0 }
+    }
+}
+
+impl DisabledAccounts {
+    /// Listens for disabled accounts (a signed-in socket).
+    pub fn subscribe(&self) -> broadcast::Receiver<i64> {
+        self.sender.subscribe()
+    }
+
+    /// Tells the sockets here that `account_id` is disabled.
+    pub fn disabled(&self, account_id: i64) {
+        let _ = self.sender.send(account_id);
+    }
+}
+
 /// The account ids of a [`NOTIFICATION_CHANNEL`] payload (garbage is skipped).
 pub fn parse_accounts(payload: &str) -> Vec<i64> {
     payload.split(',').filter_map(|id| id.trim().parse().ok()).collect()

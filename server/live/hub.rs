@@ -9,13 +9,15 @@ use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 
-use super::accounts::{parse_accounts, AccountChannels, AccountSubscription, NOTIFICATION_CHANNEL};
+use super::accounts::{
+    parse_accounts, AccountChannels, AccountSubscription, DisabledAccounts, NOTIFICATION_CHANNEL,
+};
 use super::presence::Presence;
 use super::socket::SocketCounts;
 use crate::config::LiveSettings;
 use crate::domain::games::{self, GameView};
 use crate::domain::Domain;
-use crate::storage::notify::{self, GameChanged, TOKEN_CHANNEL};
+use crate::storage::notify::{self, GameChanged, ACCOUNT_DISABLED_CHANNEL, TOKEN_CHANNEL};
 use crate::storage::presence::{self, WatchersChanged, WATCHERS_CHANNEL};
 
 /// What a socket hears about its game.
@@ -82,6 +84,8 @@ pub struct Hub {
     sockets: Arc<SocketCounts>,
     /// The signed-in sockets' accounts, told their unread notification count (#17).
     accounts: Arc<AccountChannels>,
+    /// The accounts disabled while the sockets run: theirs close.
+    disabled: DisabledAccounts,
 }
 
 /// A socket's place in a game's room; leaving happens on drop.
@@ -122,6 +126,7 @@ impl Hub {
             presence,
             sockets: Arc::default(),
             accounts: Arc::default(),
+            disabled: DisabledAccounts::default(),
         }
     }
 
@@ -134,6 +139,7 @@ impl Hub {
             presence: None,
             sockets: Arc::default(),
             accounts: Arc::default(),
+            disabled: DisabledAccounts::default(),
         }
     }
 
@@ -160,6 +166,11 @@ impl Hub {
     /// Subscribes a signed-in socket to its account's unread notification count.
     pub fn subscribe_account(&self, account_id: i64) -> AccountSubscription {
         self.accounts.subscribe(account_id)
+    }
+
+    /// Listens for accounts disabled from now on (a signed-in socket closes when its own is).
+    pub fn disabled_accounts(&self) -> broadcast::Receiver<i64> {
+        self.disabled.subscribe()
     }
 
     /// Reads and tells the unread counts of the accounts announced on
@@ -442,6 +453,11 @@ pub async fn listen(hub: Arc<Hub>, mut shutdown: watch::Receiver<bool>) {
                     Ok(Some(notification)) => {
                         if notification.channel() == TOKEN_CHANNEL {
                             hub.domain.tokens.forget_announced(notification.payload());
+                        } else if notification.channel() == ACCOUNT_DISABLED_CHANNEL {
+                            if let Ok(account_id) = notification.payload().parse() {
+                                hub.domain.tokens.forget_account(account_id);
+                                hub.disabled.disabled(account_id);
+                            }
                         } else if notification.channel() == NOTIFICATION_CHANNEL {
                             hub.notifications_changed(parse_accounts(notification.payload())).await;
                         } else if notification.channel() == WATCHERS_CHANNEL {
@@ -486,6 +502,7 @@ mod tests {
             tokens: Arc::default(),
             rooms: Arc::default(),
             ratings: Arc::default(),
+            time_zone: Default::default(),
         };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }

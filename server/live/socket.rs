@@ -134,6 +134,14 @@ struct Connection {
 impl Connection {
     async fn run(mut self, socket: WebSocket, since_ply: Option<i32>) {
         let (mut sink, mut stream) = socket.split();
+        // A signed-in socket closes when an admin disables its account, on any instance
+        // (issue 20 §1). Listening starts before the account is looked at once more: a
+        // disabling committed since the handshake is seen either way.
+        let mut disabled = self.me.as_ref().map(|_| self.hub.disabled_accounts());
+        if self.account_disabled().await {
+            close_disabled(&mut sink).await;
+            return;
+        }
         // Join first, then read: a change committed in between arrives as an event.
         let mut subscription = self.hub.join(self.game_id).await;
         let mut out = Vec::new();
@@ -218,6 +226,29 @@ impl Connection {
                     // Pings are answered by the WebSocket layer; they keep the socket alive.
                     Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
                 },
+                cut = async {
+                    match disabled.as_mut() {
+                        Some(receiver) => receiver.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    let mine = match cut {
+                        Ok(account_id) => self.me.as_ref().is_some_and(|me| me.id == account_id),
+                        // Too many disabled at once to tell: the database knows.
+                        Err(RecvError::Lagged(_)) => self.account_disabled().await,
+                        Err(RecvError::Closed) => {
+                            disabled = None;
+                            false
+                        }
+                    };
+                    if mine {
+                        for text in out.drain(..) {
+                            let _ = sink.send(Message::Text(text.into())).await;
+                        }
+                        close_disabled(&mut sink).await;
+                        return;
+                    }
+                }
                 Some(unread) = async {
                     match account.as_mut() {
                         Some(account) => account.recv().await,
@@ -242,6 +273,12 @@ impl Connection {
                 },
             }
         }
+    }
+
+    /// Whether this socket's account is disabled now (never for a spectator).
+    async fn account_disabled(&self) -> bool {
+        let Some(me) = &self.me else { return false };
+        crate::storage::accounts::is_disabled(&self.hub.domain().pool, me.id).await.unwrap_or(false)
     }
 
     /// The full state; afterwards only changes are sent.
@@ -372,6 +409,22 @@ impl Connection {
             out.push(domain_error(&e));
         }
     }
+}
+
+/// Tells a socket whose account was disabled why it closes (an `error` event, then close
+/// code 1008, policy violation), so that no move of the account is taken any more.
+async fn close_disabled<S>(sink: &mut S)
+where
+    S: SinkExt<Message> + Unpin,
+{
+    let _ = sink
+        .send(Message::Text(
+            error("account_disabled", "this account has been disabled: it can no longer play".to_owned())
+                .into(),
+        ))
+        .await;
+    let _ =
+        sink.send(Message::Close(Some(CloseFrame { code: 1008, reason: "account disabled".into() }))).await;
 }
 
 /// The sockets open on this instance per client address (IPv6: per /64) and per

@@ -248,6 +248,19 @@ impl Sender {
                     }
                 });
             }
+            Kind::ConditionalMove => {
+                let Some(game_id) = row.game_id else { return Ok(None) };
+                facts.params.push(("game", game_id.to_string()));
+                facts.params.push(("move", detail("opponent_move")));
+                facts.params.push(("reply", detail("reply")));
+                facts.params.push(("why", detail("why")));
+                // One kind, two sentences: the catalogue's `conditional-move.*` for a
+                // reply played, `conditional-refused.*` for one that was not.
+                if row.details.get("played").and_then(Value::as_bool) == Some(false) {
+                    facts.kind = "conditional-refused";
+                }
+                facts.link = Some(links.absolute(&format!("/games/{game_id}")));
+            }
             Kind::YourMove
             | Kind::ChallengeAccepted
             | Kind::DrawOffer

@@ -64,6 +64,31 @@ pub(crate) async fn account_by_id(pool: &PgPool, account_id: i64) -> sqlx::Resul
     .await
 }
 
+/// The account of a cookie session signed in at `epoch`: none once a password reset moved
+/// the account's epoch on (or the account was disabled).
+pub(crate) async fn account_for_session(
+    pool: &PgPool,
+    account_id: i64,
+    epoch: i32,
+) -> sqlx::Result<AccountRow> {
+    sqlx::query_as(
+        r#"select account_id, username, role from account
+           where account_id = $1 and disabled_at is null and session_epoch = $2"#,
+    )
+    .bind(account_id)
+    .bind(epoch)
+    .fetch_one(pool)
+    .await
+}
+
+/// The account's session epoch (what a new cookie session holds).
+pub(crate) async fn session_epoch(pool: &PgPool, account_id: i64) -> sqlx::Result<i32> {
+    sqlx::query_scalar(r#"select session_epoch from account where account_id = $1"#)
+        .bind(account_id)
+        .fetch_one(pool)
+        .await
+}
+
 /// The id of the account named `username` (any case).
 pub(crate) async fn account_id_by_username(
     executor: impl sqlx::PgExecutor<'_>,
@@ -171,6 +196,31 @@ pub(crate) async fn announce_tokens_of(
         .execute(&mut **tx)
         .await?;
     Ok(digests)
+}
+
+/// Announces on [`notify::ACCOUNT_DISABLED_CHANNEL`] that `account_id` is disabled: in the
+/// transaction that disables it, so that the instances close its sockets once it is
+/// committed (rare, as the tokens' announcement).
+pub(crate) async fn announce_disabled(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("select pg_notify($1, $2)")
+        .bind(notify::ACCOUNT_DISABLED_CHANNEL)
+        .bind(account_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Whether the account `account_id` is disabled (or gone).
+pub(crate) async fn is_disabled(pool: &PgPool, account_id: i64) -> sqlx::Result<bool> {
+    let enabled: Option<bool> =
+        sqlx::query_scalar("select disabled_at is null from account where account_id = $1")
+            .bind(account_id)
+            .fetch_optional(pool)
+            .await?;
+    Ok(enabled != Some(true))
 }
 
 /// Deletes the token with `digest` and announces the digest on

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 
 use super::endings::{GameReason, GameResult, SeatOutcome};
 use super::games::{summary_columns, GameSummary};
+pub use super::keyset::After;
 
 /// Who a filter names: an account, or a name only imported records give.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,15 +43,6 @@ pub struct ArchiveFilter {
     pub tournament: Option<i64>,
     /// Rated or not.
     pub rated: Option<bool>,
-}
-
-/// Where a page starts: after the game that ended at `finished_at` with id `game_id`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct After {
-    /// When that game ended.
-    pub finished_at: OffsetDateTime,
-    /// Its id.
-    pub game_id: i64,
 }
 
 /// A seat of the game `g` held by `who`. An account's games are listed from its seats
@@ -138,12 +130,7 @@ pub(crate) async fn search(
         query.push(" and g.rated = ").push_bind(rated);
     }
     if let Some(after) = after {
-        query
-            .push(" and (g.finished_at, g.game_id) < (")
-            .push_bind(after.finished_at)
-            .push(", ")
-            .push_bind(after.game_id)
-            .push(")");
+        after.push_condition(&mut query, "g.finished_at", "g.game_id");
     }
     query.push(" order by g.finished_at desc, g.game_id desc limit ").push_bind(limit);
     query.build_query_as::<GameSummary>().fetch_all(pool).await

@@ -2,11 +2,12 @@
 //! `crate::domain::challenges`).
 
 use sqlx::types::Json;
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::{PgPool, Postgres, QueryBuilder, Transaction};
 use time::OffsetDateTime;
 
 use crate::domain::challenges::ChallengeView;
 use crate::domain::time_control::TimeControl;
+use crate::storage::keyset::After;
 
 /// A challenge as accepting reads it.
 #[derive(sqlx::FromRow)]
@@ -96,6 +97,51 @@ pub(crate) async fn open_for(pool: &PgPool, account_id: i64) -> sqlx::Result<Vec
     .bind(account_id)
     .fetch_all(pool)
     .await
+}
+
+/// The filters of the open challenges' list (all optional).
+#[derive(Debug, Default)]
+pub(crate) struct ChallengeFilter {
+    /// Who reads: besides the open challenges addressed to nobody, those addressed to or
+    /// made by this account (a visitor sees the lobby's alone).
+    pub(crate) viewer: Option<i64>,
+    pub(crate) variant: Option<String>,
+    pub(crate) rated: Option<bool>,
+    pub(crate) challenger: Option<i64>,
+}
+
+/// The open challenges matching `filter` after `after`, newest first by (created_at,
+/// challenge_id), at most `limit`.
+pub(crate) async fn open_page(
+    pool: &PgPool,
+    filter: &ChallengeFilter,
+    after: Option<After>,
+    limit: i64,
+) -> sqlx::Result<Vec<ChallengeView>> {
+    let mut query = QueryBuilder::<Postgres>::new(format!("{CHALLENGE_VIEW} where c.status = 'open'"));
+    match filter.viewer {
+        Some(viewer) => {
+            query.push(" and (c.opponent_id is null or c.opponent_id = ").push_bind(viewer);
+            query.push(" or c.challenger_id = ").push_bind(viewer).push(")");
+        }
+        None => {
+            query.push(" and c.opponent_id is null");
+        }
+    }
+    if let Some(variant) = &filter.variant {
+        query.push(" and c.variant = ").push_bind(variant.clone());
+    }
+    if let Some(rated) = filter.rated {
+        query.push(" and c.rated = ").push_bind(rated);
+    }
+    if let Some(challenger) = filter.challenger {
+        query.push(" and c.challenger_id = ").push_bind(challenger);
+    }
+    if let Some(after) = after {
+        after.push_condition(&mut query, "c.created_at", "c.challenge_id");
+    }
+    query.push(" order by c.created_at desc, c.challenge_id desc limit ").push_bind(limit);
+    query.build_query_as::<ChallengeView>().fetch_all(pool).await
 }
 
 /// Locks a challenge for accepting it.

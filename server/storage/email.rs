@@ -139,11 +139,14 @@ pub async fn replace_password(
     now: OffsetDateTime,
     channel: &str,
 ) -> DomainResult<()> {
-    sqlx::query(r#"update account set password_hash = $2 where account_id = $1"#)
-        .bind(account_id)
-        .bind(hash)
-        .execute(&mut *connection)
-        .await?;
+    // The new epoch ends every cookie session of the account (migration 20261127100002).
+    sqlx::query(
+        r#"update account set password_hash = $2, session_epoch = session_epoch + 1 where account_id = $1"#,
+    )
+    .bind(account_id)
+    .bind(hash)
+    .execute(&mut *connection)
+    .await?;
     sqlx::query(r#"update password_reset set used_at = $2 where account_id = $1 and used_at is null"#)
         .bind(account_id)
         .bind(now)

@@ -33,11 +33,15 @@ pub struct GameRow {
     pub(crate) revision: i64,
     /// Whether the game is rated (issue 18 §1).
     pub(crate) rated: bool,
+    /// When the game began, and its section's vacation allowance in days (migration
+    /// 20261127200002; `None`: any leave counts).
+    pub(crate) created_at: OffsetDateTime,
+    pub(crate) vacation_days: Option<i32>,
 }
 
 pub(crate) const GAME_COLUMNS: &str = r#"game_id, variant, ruleset, handicap, start_position, seat_count, status,
     result, reason, current_ply, turn_seat, time_control, vacation_allowed, turn_started_at,
-    draw_offer_seat, tournament_id, revision, rated"#;
+    draw_offer_seat, tournament_id, revision, rated, created_at, vacation_days"#;
 
 /// A seat row joined with its account.
 #[derive(Debug, Clone, sqlx::FromRow, serde::Deserialize)]
@@ -57,6 +61,9 @@ pub(crate) struct SeatRow {
     /// Whether the account has leave that ends after the current turn began: only then is
     /// the leave itself read (most moves need no vacation query).
     pub(crate) has_leave: bool,
+    /// Whether the seat has conditional lines (#17 §3): a move answering them takes the
+    /// locked path, which plays the reply in its transaction.
+    pub(crate) has_conditional: bool,
     /// A rated game's rating of the seat's player when it ended, the rating after and the
     /// deviation before (null until a rated game ends).
     pub(crate) rating_before: Option<f64>,
@@ -90,6 +97,8 @@ pub(crate) const SEAT_COLUMNS: &str = r#"s.seat, coalesce(s.account_id, 0) as ac
     s.outcome, s.exit, s.exit_after_ply, s.place, s.score, s.secondary_score,
     exists(select 1 from vacation v
            where v.account_id = s.account_id and v.ends_at > g.turn_started_at) as has_leave,
+    exists(select 1 from conditional_line c
+           where c.game_id = s.game_id and c.seat = s.seat) as has_conditional,
     s.rating_before, s.rating_after, s.deviation_before"#;
 
 pub(crate) async fn load_seats(
@@ -354,7 +363,9 @@ pub(crate) struct NewGame<'a> {
     pub(crate) deadline: OffsetDateTime,
 }
 
-/// Inserts a game and its seats (`(account, clock in ms)` in seat order) → its id.
+/// Inserts a game and its seats (`(account, clock in ms)` in seat order) → its id. The
+/// game begins at its first turn's start, by the domain's clock (a section's vacation
+/// allowance counts leave from then).
 pub(crate) async fn insert_game(
     tx: &mut Transaction<'_, Postgres>,
     new: &NewGame<'_>,
@@ -362,8 +373,8 @@ pub(crate) async fn insert_game(
 ) -> DomainResult<i64> {
     let game_id: i64 = sqlx::query_scalar(
         r#"insert into game (variant, ruleset, handicap, start_position, seat_count, turn_seat,
-               time_control, vacation_allowed, turn_started_at, deadline)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+               time_control, vacation_allowed, turn_started_at, deadline, created_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9)
            returning game_id"#,
     )
     .bind(new.variant)

@@ -65,7 +65,7 @@ pub(crate) async fn insert_imported(
     .bind(game.plies)
     .bind(game.turn_seat)
     // The record's clock is not known: a nominal correspondence control.
-    .bind(Json(TimeControl::DaysPerMove { days: 1 }))
+    .bind(Json(TimeControl::days_per_move(1)))
     .bind(game.now)
     .bind(game.imported_by)
     .bind(game.format)

@@ -32,6 +32,10 @@ pub const GAME_CHANNEL: &str = "tavoliere_game";
 /// forgets it from its cache of checked tokens (`crate::domain::accounts::TokenCache`).
 pub const TOKEN_CHANNEL: &str = "tavoliere_token";
 
+/// The channel an account's id is announced on when an admin disables it: every instance
+/// closes the account's live sockets (issue 20 §1: a disabled account can no longer move).
+pub const ACCOUNT_DISABLED_CHANNEL: &str = "tavoliere_account_disabled";
+
 /// A game changed (a move, a result, a draw offer): game id, ply and revision (the game
 /// row's, migration 000800) after the change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,8 +212,9 @@ async fn send_announcements(
     }
 }
 
-/// A listening connection on [`GAME_CHANNEL`], the watcher counts' [`WATCHERS_CHANNEL`]
-/// and the revoked tokens' [`TOKEN_CHANNEL`] (one per instance).
+/// A listening connection on [`GAME_CHANNEL`], the watcher counts' [`WATCHERS_CHANNEL`],
+/// the revoked tokens' [`TOKEN_CHANNEL`], the disabled accounts'
+/// [`ACCOUNT_DISABLED_CHANNEL`] and the notifications' channel (one per instance).
 ///
 /// # Errors
 /// The database is unreachable.
@@ -220,6 +225,7 @@ pub async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
             GAME_CHANNEL,
             WATCHERS_CHANNEL,
             TOKEN_CHANNEL,
+            ACCOUNT_DISABLED_CHANNEL,
             crate::live::accounts::NOTIFICATION_CHANNEL,
         ])
         .await?;

@@ -1,8 +1,11 @@
 //! The public reads of a player's profile (issue 18 §3): the account's public facts, its
 //! results per variant and its tournaments. Ratings are in `storage::ratings`.
 
-use sqlx::PgPool;
+use sqlx::{PgPool, Postgres, QueryBuilder};
 use time::OffsetDateTime;
+
+use super::keyset::After;
+use crate::domain::players::PlayerSummary;
 
 /// What anyone may see of an account.
 #[derive(Debug, sqlx::FromRow)]
@@ -68,4 +71,44 @@ pub(crate) async fn tournaments_of(pool: &PgPool, account_id: i64) -> sqlx::Resu
     .bind(account_id)
     .fetch_all(pool)
     .await
+}
+
+/// The filters of the list of players (all optional).
+#[derive(Debug, Default)]
+pub(crate) struct PlayerFilter {
+    /// The name starts with this (any case).
+    pub(crate) name: Option<String>,
+    /// With a rating in this variant...
+    pub(crate) variant: Option<String>,
+    /// ...and this pool.
+    pub(crate) pool: Option<&'static str>,
+}
+
+/// The accounts matching `filter` (not disabled) after `after`, newest first by
+/// (created_at, account_id), at most `limit`.
+pub(crate) async fn page(
+    pool: &PgPool,
+    filter: &PlayerFilter,
+    after: Option<After>,
+    limit: i64,
+) -> sqlx::Result<Vec<PlayerSummary>> {
+    let mut query = QueryBuilder::<Postgres>::new(
+        "select a.account_id, a.username, a.created_at as member_since from account a where a.disabled_at is null",
+    );
+    if let Some(name) = &filter.name {
+        query.push(" and starts_with(lower(a.username), lower(").push_bind(name.clone()).push("))");
+    }
+    if let Some(variant) = &filter.variant {
+        query.push(" and exists (select 1 from rating r where r.account_id = a.account_id and r.variant = ");
+        query.push_bind(variant.clone());
+        if let Some(rating_pool) = filter.pool {
+            query.push(" and r.pool = ").push_bind(rating_pool);
+        }
+        query.push(")");
+    }
+    if let Some(after) = after {
+        after.push_condition(&mut query, "a.created_at", "a.account_id");
+    }
+    query.push(" order by a.created_at desc, a.account_id desc limit ").push_bind(limit);
+    query.build_query_as::<PlayerSummary>().fetch_all(pool).await
 }

@@ -33,11 +33,16 @@ pub(crate) struct SectionRow {
     pub(crate) current_round: i32,
     /// The handicap of every game (migration 20261126100002).
     pub(crate) handicap: Option<String>,
+    /// Rated games, and the draw order by rating (migration 20261127200001).
+    pub(crate) rated: bool,
+    pub(crate) seeding: String,
+    /// The vacation allowance of its games (migration 20261127200002).
+    pub(crate) vacation_days: Option<i32>,
 }
 
 const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
     vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
-    status, current_round, handicap"#;
+    status, current_round, handicap, rated, seeding, vacation_days"#;
 
 /// A section to insert, its settings validated and named as stored.
 pub(crate) struct NewSectionRow<'a> {
@@ -56,6 +61,9 @@ pub(crate) struct NewSectionRow<'a> {
     pub(crate) created_at: OffsetDateTime,
     pub(crate) bye_points: ByePoints,
     pub(crate) handicap: Option<&'a str>,
+    pub(crate) rated: bool,
+    pub(crate) seeding: &'a str,
+    pub(crate) vacation_days: Option<i32>,
 }
 
 /// Changes to a section row (`None` keeps a column).
@@ -74,6 +82,10 @@ pub(crate) struct SectionChange<'a> {
     pub(crate) bye_points: Option<ByePoints>,
     /// `Some(None)` removes the handicap.
     pub(crate) handicap: Option<Option<&'a str>>,
+    pub(crate) rated: Option<bool>,
+    pub(crate) seeding: Option<&'a str>,
+    /// `Some(None)` removes the allowance.
+    pub(crate) vacation_days: Option<Option<i32>>,
 }
 
 /// The section `section_id`, locked for update when `lock`.
@@ -96,8 +108,9 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Resu
     sqlx::query_scalar(
         r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
                pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points,
-               handicap)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning section_id"#,
+               handicap, rated, seeding, vacation_days)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+           returning section_id"#,
     )
     .bind(new.tournament_id)
     .bind(new.name)
@@ -114,6 +127,9 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Resu
     .bind(new.created_at)
     .bind(Json(new.bye_points))
     .bind(new.handicap)
+    .bind(new.rated)
+    .bind(new.seeding)
+    .bind(new.vacation_days)
     .fetch_one(pool)
     .await
 }
@@ -131,7 +147,9 @@ pub(crate) async fn update(
                scoring = coalesce($8, scoring), tie_breaks = coalesce($9, tie_breaks),
                withdrawal_rule = coalesce($10, withdrawal_rule), status = coalesce($11, status),
                bye_points = coalesce($12, bye_points),
-               handicap = case when $13 then $14 else handicap end
+               handicap = case when $13 then $14 else handicap end,
+               rated = coalesce($15, rated), seeding = coalesce($16, seeding),
+               vacation_days = case when $17 then $18 else vacation_days end
            where section_id = $1"#,
     )
     .bind(section_id)
@@ -148,8 +166,26 @@ pub(crate) async fn update(
     .bind(change.bye_points.map(Json))
     .bind(change.handicap.is_some())
     .bind(change.handicap.flatten())
+    .bind(change.rated)
+    .bind(change.seeding)
+    .bind(change.vacation_days.is_some())
+    .bind(change.vacation_days.flatten())
     .execute(&mut **tx)
     .await?;
+    Ok(())
+}
+
+/// Gives a game just made for a section the section's vacation allowance.
+pub(crate) async fn set_game_vacation_days(
+    tx: &mut Transaction<'_, Postgres>,
+    game_id: i64,
+    days: i32,
+) -> sqlx::Result<()> {
+    sqlx::query("update game set vacation_days = $2 where game_id = $1")
+        .bind(game_id)
+        .bind(days)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
@@ -167,27 +203,73 @@ pub(crate) async fn set_round(
     Ok(())
 }
 
-/// The section's entries in draw order (seed, then registration).
-pub(crate) async fn entries(pool: &PgPool, section_id: i64) -> sqlx::Result<Vec<EntryView>> {
+/// The section's entries in draw order (seed, then registration), with each player's
+/// rating in `variant` and `pool` (rounded).
+pub(crate) async fn entries(
+    pool: &PgPool,
+    section_id: i64,
+    variant: &str,
+    rating_pool: &str,
+) -> sqlx::Result<Vec<EntryView>> {
     sqlx::query_as::<_, EntryView>(
-        r#"select a.username, e.seed, e.status from entry e join account a using (account_id)
+        r#"select a.username, e.seed, e.status, round(r.rating)::integer as rating
+           from entry e join account a using (account_id)
+           left join rating r on r.account_id = e.account_id and r.variant = $2 and r.pool = $3
            where e.section_id = $1
            order by e.seed asc nulls last, e.registered_at, e.account_id"#,
     )
     .bind(section_id)
+    .bind(variant)
+    .bind(rating_pool)
     .fetch_all(pool)
     .await
 }
 
-/// The section's players (id and username) in draw order.
-pub(crate) async fn players(pool: &PgPool, section_id: i64) -> sqlx::Result<Vec<(i64, String)>> {
+/// The section's players (id, username, rating in `variant` and `pool` rounded) in draw
+/// order.
+pub(crate) async fn players(
+    pool: &PgPool,
+    section_id: i64,
+    variant: &str,
+    rating_pool: &str,
+) -> sqlx::Result<Vec<(i64, String, Option<i32>)>> {
     sqlx::query_as(
-        r#"select e.account_id, a.username from entry e join account a using (account_id)
+        r#"select e.account_id, a.username, round(r.rating)::integer
+           from entry e join account a using (account_id)
+           left join rating r on r.account_id = e.account_id and r.variant = $2 and r.pool = $3
            where e.section_id = $1 order by e.seed asc nulls last, e.registered_at, e.account_id"#,
     )
     .bind(section_id)
+    .bind(variant)
+    .bind(rating_pool)
     .fetch_all(pool)
     .await
+}
+
+/// Seeds the entries by rating in `variant` and `pool` (best first; players without a
+/// rating there after them, in order of registration): the draw order of a section
+/// seeded by rating, fixed at its start.
+pub(crate) async fn seed_by_rating(
+    tx: &mut Transaction<'_, Postgres>,
+    section_id: i64,
+    variant: &str,
+    rating_pool: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        r#"update entry e set seed = ranked.n
+           from (select e.account_id,
+                        row_number() over (order by r.rating desc nulls last, e.registered_at, e.account_id) as n
+                 from entry e
+                 left join rating r on r.account_id = e.account_id and r.variant = $2 and r.pool = $3
+                 where e.section_id = $1) ranked
+           where e.section_id = $1 and e.account_id = ranked.account_id"#,
+    )
+    .bind(section_id)
+    .bind(variant)
+    .bind(rating_pool)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// The entered accounts in draw order: the active ones, or all (`all`).

@@ -3,11 +3,12 @@
 //! [`super::sections`]).
 
 use sqlx::types::Json;
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::{PgPool, Postgres, QueryBuilder, Transaction};
 use tavoliere_tournament::grand_prix::GrandPrixConfig;
 use time::OffsetDateTime;
 
 use crate::domain::tournaments::{MyGame, TournamentSummary};
+use crate::storage::keyset::After;
 
 /// A tournament row.
 #[derive(sqlx::FromRow)]
@@ -99,14 +100,52 @@ pub(crate) async fn name(pool: &PgPool, tournament_id: i64) -> sqlx::Result<Stri
         .await
 }
 
-/// Every tournament, newest first (at most 500).
-pub(crate) async fn list(pool: &PgPool) -> sqlx::Result<Vec<TournamentSummary>> {
-    sqlx::query_as::<_, TournamentSummary>(
-        r#"select tournament_id as id, name, season, status from tournament
-           order by tournament_id desc limit 500"#,
-    )
-    .fetch_all(pool)
-    .await
+/// The filters of the tournament list (all optional).
+#[derive(Debug, Default)]
+pub(crate) struct TournamentFilter {
+    pub(crate) status: Option<&'static str>,
+    pub(crate) season: Option<String>,
+    /// With a section of this variant.
+    pub(crate) variant: Option<String>,
+    /// With this account entered in a section.
+    pub(crate) player: Option<i64>,
+}
+
+/// The tournaments matching `filter` after `after`, newest first by (created_at,
+/// tournament_id), at most `limit`.
+pub(crate) async fn list(
+    pool: &PgPool,
+    filter: &TournamentFilter,
+    after: Option<After>,
+    limit: i64,
+) -> sqlx::Result<Vec<TournamentSummary>> {
+    let mut query = QueryBuilder::<Postgres>::new(
+        "select t.tournament_id as id, t.name, t.season, t.status, t.created_at from tournament t where true",
+    );
+    if let Some(status) = filter.status {
+        query.push(" and t.status = ").push_bind(status);
+    }
+    if let Some(season) = &filter.season {
+        query.push(" and t.season = ").push_bind(season.clone());
+    }
+    if let Some(variant) = &filter.variant {
+        query.push(
+            " and exists (select 1 from section s where s.tournament_id = t.tournament_id and s.variant = ",
+        );
+        query.push_bind(variant.clone()).push(")");
+    }
+    if let Some(player) = filter.player {
+        query.push(
+            " and exists (select 1 from entry e join section s using (section_id) \
+             where s.tournament_id = t.tournament_id and e.account_id = ",
+        );
+        query.push_bind(player).push(")");
+    }
+    if let Some(after) = after {
+        after.push_condition(&mut query, "t.created_at", "t.tournament_id");
+    }
+    query.push(" order by t.created_at desc, t.tournament_id desc limit ").push_bind(limit);
+    query.build_query_as::<TournamentSummary>().fetch_all(pool).await
 }
 
 /// Changes the tournament's columns that `change` gives.

@@ -9,7 +9,7 @@ use time::Duration;
 use crate::support::{three_days, Reply, TestApp, User};
 
 /// The first admin, as `tavoliere admin create-user --role admin` makes it.
-async fn first_admin(app: &TestApp) -> User {
+pub(crate) async fn first_admin(app: &TestApp) -> User {
     let boss = app.register("boss").await;
     sqlx::query("update account set role = 'admin' where username = 'boss'")
         .execute(&app.domain.pool)
@@ -26,7 +26,7 @@ async fn first_admin(app: &TestApp) -> User {
     User { name: boss.name, token }
 }
 
-async fn patch_account(app: &TestApp, admin: &User, username: &str, body: Value) -> Reply {
+pub(crate) async fn patch_account(app: &TestApp, admin: &User, username: &str, body: Value) -> Reply {
     let request = app
         .client
         .patch(format!("{}/api/admin/accounts/{username}", app.address))

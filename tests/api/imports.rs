@@ -216,3 +216,70 @@ async fn the_openapi_document_describes_the_ruling_and_the_import() {
         assert!(schemas["ImportRequest"]["properties"][field].is_object(), "{field}");
     }
 }
+
+/// Games 1 to `count` of the lishogi collection, as USI move lines.
+fn lishogi_games(count: usize) -> Vec<&'static str> {
+    LISHOGI.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).take(count).collect()
+}
+
+#[tokio::test]
+async fn every_game_of_a_kif_or_csa_file_of_several_is_imported_and_each_bad_one_is_named() {
+    let app = TestApp::spawn().await;
+    let player = app.register("player").await;
+    let canonical = |game: &Value| -> Vec<Value> {
+        game["moves"].as_array().unwrap().iter().map(|m| m["canonical"].clone()).collect()
+    };
+    // Three real games, stored one by one, and their KIF and CSA records as the server
+    // writes them.
+    let mut originals = Vec::new();
+    let (mut kifs, mut csas) = (Vec::new(), Vec::new());
+    for line in lishogi_games(3) {
+        let reply = import(&app, &player, json!({ "record": line, "variant": "shogi" })).await;
+        let game = reply.expect(StatusCode::CREATED)["game"].clone();
+        let id = game["id"].as_i64().unwrap();
+        kifs.push(app.get_text(&format!("/games/{id}/record/kif")).await);
+        csas.push(app.get_text(&format!("/games/{id}/record/csa")).await);
+        originals.push(canonical(&game));
+    }
+    for (format, file) in [("kif", kifs.join("\n")), ("csa", csas.join("/\n"))] {
+        let before = games_stored(&app).await;
+        let reply = import(&app, &player, json!({ "record": file })).await;
+        let body = reply.expect(StatusCode::CREATED).clone();
+        assert_eq!(body["format"], format);
+        let games = body["games"].as_array().unwrap().clone();
+        assert_eq!(games.len(), 3, "{format}: every game, not the first alone");
+        assert_eq!(games_stored(&app).await, before + 3);
+        assert_eq!(body["game"]["id"], games[0]["id"], "the first game's view as before");
+        for (i, entry) in games.iter().enumerate() {
+            assert_eq!(entry["number"], i as i64 + 1);
+            let stored = app.game(entry["id"].as_i64().unwrap()).await;
+            assert_eq!(canonical(&stored), originals[i], "{format} game {}", i + 1);
+            assert_eq!(entry["plies"], originals[i].len() as i64);
+        }
+    }
+
+    // A CSA file whose second and third games have a bad move: one error per game, each
+    // with its game and its line in the file, and nothing stored (not even game 1).
+    let broken = |csa: &str, bad: &str| {
+        let lines: Vec<&str> = csa.lines().collect();
+        let at = lines.iter().rposition(|l| l.starts_with('+') || l.starts_with('-')).unwrap();
+        let mut lines: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+        lines[at] = bad.to_owned();
+        (lines.join("\n") + "\n", at + 1)
+    };
+    let (second, second_line) = broken(&csas[1], "+9999OU");
+    let (third, third_line) = broken(&csas[2], "-1112XX");
+    let file = format!("{}/\n{second}/\n{third}", csas[0]);
+    let before = games_stored(&app).await;
+    let reply = import(&app, &player, json!({ "record": file })).await;
+    let errors = reply.expect(StatusCode::UNPROCESSABLE_ENTITY)["errors"].as_array().unwrap().clone();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    let first_lines = csas[0].lines().count() + 1;
+    let second_lines = second.lines().count() + 1;
+    assert_eq!(errors[0]["meta"]["game"], 2);
+    assert_eq!(errors[0]["meta"]["line"], (first_lines + second_line) as i64, "{errors:?}");
+    assert!(errors[0]["detail"].as_str().unwrap().starts_with("Game 2: Line "), "{errors:?}");
+    assert_eq!(errors[1]["meta"]["game"], 3);
+    assert_eq!(errors[1]["meta"]["line"], (first_lines + second_lines + third_line) as i64, "{errors:?}");
+    assert_eq!(games_stored(&app).await, before, "a bad game stores nothing");
+}

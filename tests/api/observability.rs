@@ -93,12 +93,22 @@ async fn json_logs_carry_the_request_id_and_metrics_can_have_their_own_listener(
         .await
         .unwrap();
     assert!(reply.status().is_client_error());
-    let log = server.log();
-    let line = log
-        .iter()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .find(|line| line.to_string().contains("trace-me-7"))
-        .unwrap_or_else(|| panic!("a JSON log line with the request id: {log:#?}"));
+    // The access line is written as the response leaves: on a busy machine a moment after
+    // the client has read it.
+    let mut log = server.log();
+    let mut found = None;
+    for _ in 0..100 {
+        found = log
+            .iter()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .find(|line| line.to_string().contains("trace-me-7"));
+        if found.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        log = server.log();
+    }
+    let line = found.unwrap_or_else(|| panic!("a JSON log line with the request id: {log:#?}"));
     assert!(line.get("timestamp").is_some() && line.get("level").is_some(), "{line}");
 
     let listener_line =

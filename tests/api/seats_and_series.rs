@@ -115,7 +115,7 @@ async fn open_seven_kingdoms(app: &TestApp, host: &User, mut fields: Value) -> V
 
 /// Creates a Seven Kingdoms challenge by `host` (seat 0: Qin) for `guests.len() + 1` seats
 /// and has every guest accept → the game.
-async fn seven_kingdoms_game(app: &TestApp, host: &User, guests: &[&User]) -> i64 {
+pub(crate) async fn seven_kingdoms_game(app: &TestApp, host: &User, guests: &[&User]) -> i64 {
     let seats = guests.len() + 1;
     let challenge = open_seven_kingdoms(app, host, json!({"seats": seats, "color": "first"})).await;
     assert_eq!(challenge["seat_count"], seats);

@@ -145,3 +145,37 @@ async fn a_seat_count_the_variant_does_not_allow_is_refused() {
         .await;
     assert_eq!(two.expect(StatusCode::CREATED)["seat_count"], 2);
 }
+
+#[tokio::test]
+async fn the_next_seat_is_told_it_is_their_move_when_the_seat_to_move_leaves() {
+    let app = TestApp::spawn().await;
+    let qin = app.register("qin").await;
+    let chu = app.register("chu").await;
+    let qi = app.register("qi_").await;
+    let game = crate::seats_and_series::seven_kingdoms_game(&app, &qin, &[&chu, &qi]).await;
+    let your_move = |name: &'static str| {
+        let pool = app.domain.pool.clone();
+        async move {
+            let rows: Vec<(serde_json::Value,)> = sqlx::query_as(
+                "select n.details from notification n join account a on a.account_id = n.account_id
+                 where a.username = $1 and n.kind = 'your-move'",
+            )
+            .bind(name)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+            rows
+        }
+    };
+    assert!(your_move("chu").await.is_empty() && your_move("qi_").await.is_empty());
+    // Qin (to move) resigns: the game goes on and the turn passes to the next seat (the
+    // guests' seats are drawn).
+    app.act(Some(&qin), game, "resign").await.expect(StatusCode::OK);
+    let next = app.game(game).await["to_move"].as_str().unwrap().to_owned();
+    let (next, other, other_user) = if next == "chu" { ("chu", "qi_", &qi) } else { ("qi_", "chu", &chu) };
+    assert_eq!(your_move(next).await, vec![(json!({"ply": 0}),)], "told once, in the exit's transaction");
+    assert!(your_move(other).await.is_empty());
+    // A seat that leaves when it is not its turn passes nothing on.
+    app.act(Some(other_user), game, "resign").await.expect(StatusCode::OK);
+    assert_eq!(your_move(next).await.len(), 1);
+}

@@ -135,7 +135,7 @@ async fn sign_up(client: &Client, base: &str, name: &str) {
 }
 
 /// Plays `text` through the move form (typing).
-async fn type_move(client: &Client, game_url: &str, text: &str, moves_after: usize) {
+pub(crate) async fn type_move(client: &Client, game_url: &str, text: &str, moves_after: usize) {
     client.goto(game_url).await.expect("game page");
     fill(client, "#move", text).await;
     click(client, "#play").await;
@@ -212,7 +212,13 @@ impl Stage {
 
     /// `host` challenges `guest_name` to `variant` taking the first seat; `guest` accepts
     /// from the list and lands on the game → its URL.
-    async fn game(&self, host: &Client, guest: &Client, guest_name: &str, variant: &str) -> String {
+    pub(crate) async fn game(
+        &self,
+        host: &Client,
+        guest: &Client,
+        guest_name: &str,
+        variant: &str,
+    ) -> String {
         self.game_with(host, guest, guest_name, variant, &[]).await
     }
 
@@ -260,7 +266,7 @@ impl Stage {
 }
 
 /// Waits until the page's script has fetched the legal moves and marked the board.
-async fn script_on(client: &Client, url: &str) {
+pub(crate) async fn script_on(client: &Client, url: &str) {
     client.goto(url).await.expect("game page");
     client
         .wait()

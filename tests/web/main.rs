@@ -4,7 +4,9 @@
 
 mod admin;
 mod browser;
+mod browser_conditional;
 mod browser_home;
+mod conditional;
 mod desk_pages;
 mod game_page;
 mod home;

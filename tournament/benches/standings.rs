@@ -54,7 +54,7 @@ fn standings_100_double(c: &mut Criterion) {
         b.iter(|| compute_standings(black_box(&players), black_box(&games), &[], &config).expect("valid"))
     });
     let names: Vec<PlayerInfo> =
-        players.iter().map(|&id| PlayerInfo { id, name: format!("Player {}", id.0) }).collect();
+        players.iter().map(|&id| PlayerInfo { id, name: format!("Player {}", id.0), rating: None }).collect();
     c.bench_function("crosstable + HTML: 100-player double round-robin", |b| {
         b.iter(|| {
             let table =

@@ -107,6 +107,10 @@ pub fn trf_export(
         put(&mut line, 5, &format!("{:>4}", i + 1));
         let name: String = single_line(&player.name).chars().take(33).collect();
         put(&mut line, 15, &name);
+        if let Some(rating) = player.rating {
+            // TRF16: the rating in columns 49-52.
+            put(&mut line, 49, &format!("{:>4}", rating.clamp(0, 9999)));
+        }
         put(&mut line, 81, &format!("{:>4.1}", points[i].as_f64()));
         put(&mut line, 86, &format!("{:>4}", rank[i]));
         let text: String = line.into_iter().collect();
@@ -255,9 +259,11 @@ pub fn trf_import(text: &str) -> Result<TrfTournament, TrfError> {
             Some("001") => {
                 let number: i64 = field(5, 8).trim().parse().map_err(|_| bad("no pairing number"))?;
                 numbers.push(number);
-                tournament
-                    .players
-                    .push(PlayerInfo { id: PlayerId(number), name: field(15, 47).trim().to_owned() });
+                tournament.players.push(PlayerInfo {
+                    id: PlayerId(number),
+                    name: field(15, 47).trim().to_owned(),
+                    rating: field(49, 52).trim().parse().ok().filter(|r| *r > 0),
+                });
                 tournament.points.push(parse_points(&field(81, 84)).unwrap_or(Points::ZERO));
                 let mut round = 0u32;
                 let mut column = 92;

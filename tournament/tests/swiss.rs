@@ -369,7 +369,7 @@ fn trf_export_writes_the_fixed_columns() {
     let names: Vec<PlayerInfo> = ["Rossi, Mario", "Bianchi, Anna", "Verdi, Carlo"]
         .iter()
         .enumerate()
-        .map(|(i, n)| PlayerInfo { id: PlayerId(i as i64 + 1), name: (*n).into() })
+        .map(|(i, n)| PlayerInfo { id: PlayerId(i as i64 + 1), name: (*n).into(), rating: None })
         .collect();
     let games = history(
         "1: 1 2 1-0
@@ -398,7 +398,7 @@ fn trf_export_writes_the_fixed_columns() {
 #[test]
 fn trf_export_scores_a_bye_with_the_sections_bye_points() {
     let names: Vec<PlayerInfo> =
-        (1..=3).map(|i| PlayerInfo { id: PlayerId(i), name: format!("P{i}") }).collect();
+        (1..=3).map(|i| PlayerInfo { id: PlayerId(i), name: format!("P{i}"), rating: None }).collect();
     let games = history("1: 1 2 1-0");
     let byes = [SwissBye { round: 1, player: PlayerId(3) }];
     let half = SwissOptions { bye_points: tavoliere_tournament::Points::halves(1), ..Default::default() };
@@ -411,8 +411,8 @@ fn trf_export_scores_a_bye_with_the_sections_bye_points() {
 #[test]
 fn trf_export_refuses_absurd_round_numbers() {
     let names = vec![
-        PlayerInfo { id: PlayerId(1), name: "A".into() },
-        PlayerInfo { id: PlayerId(2), name: "B".into() },
+        PlayerInfo { id: PlayerId(1), name: "A".into(), rating: None },
+        PlayerInfo { id: PlayerId(2), name: "B".into(), rating: None },
     ];
     let mut games = history("1: 1 2 1-0");
     games[0].round = u32::MAX;

@@ -30,9 +30,9 @@ fn assert_golden(name: &str, actual: &str) {
 
 fn names() -> Vec<PlayerInfo> {
     vec![
-        PlayerInfo { id: PlayerId(11), name: "Anna \"la Rossa\" <Bianchi>".into() },
-        PlayerInfo { id: PlayerId(12), name: "Bruno & Figli".into() },
-        PlayerInfo { id: PlayerId(13), name: "Carla D'Este".into() },
+        PlayerInfo { id: PlayerId(11), name: "Anna \"la Rossa\" <Bianchi>".into(), rating: None },
+        PlayerInfo { id: PlayerId(12), name: "Bruno & Figli".into(), rating: None },
+        PlayerInfo { id: PlayerId(13), name: "Carla D'Este".into(), rating: None },
     ]
 }
 

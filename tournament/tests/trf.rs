@@ -14,7 +14,7 @@ use tavoliere_tournament::trf::{trf_export, trf_import};
 use tavoliere_tournament::{GameId, GameRecord, GameResult, PlayerId, Points, Scoring};
 
 fn named(count: i64) -> Vec<PlayerInfo> {
-    (1..=count).map(|i| PlayerInfo { id: PlayerId(i), name: format!("Player {i}") }).collect()
+    (1..=count).map(|i| PlayerInfo { id: PlayerId(i), name: format!("Player {i}"), rating: None }).collect()
 }
 
 /// The games without their ids, in a comparable order.
@@ -58,6 +58,20 @@ fn every_result_a_bye_and_the_colours_read_back() {
     // 1: win, forfeit win, double forfeit; 2: loss, forfeit win, pending; 5: bye, loss...
     let halves: Vec<i64> = read.points.iter().map(|p| p.milli() / 500).collect();
     assert_eq!(halves, [4, 2, 1, 1, 2, 4]);
+}
+
+#[test]
+fn ratings_go_in_the_rating_field_and_read_back() {
+    let mut players = named(3);
+    players[0].rating = Some(1662);
+    players[2].rating = Some(987);
+    let games = vec![game(1, 1, 2, "1-0")];
+    let text = trf_export("T", &players, &games, &[], &SwissOptions::default(), None).unwrap();
+    let line = |n: i64| text.lines().find(|l| l.starts_with(&format!("001 {n:>4}"))).unwrap().to_owned();
+    assert_eq!(&line(1)[48..52], "1662", "TRF16 columns 49-52");
+    assert_eq!(&line(3)[48..52], " 987");
+    assert_eq!(line(2).get(48..52).map(str::trim).unwrap_or(""), "", "no rating, an empty field");
+    assert_eq!(trf_import(&text).unwrap().players, players);
 }
 
 #[test]

@@ -5,8 +5,8 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use super::tables::{
-    Steps, ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS, RAYS,
-    ZOBRIST_BLACK_TO_MOVE, ZOBRIST_PIECES,
+    Steps, ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, HORSE_STEPS, KING_HORSE_LEGS, KING_LINES,
+    KING_STEPS, RAYS, ZOBRIST_BLACK_TO_MOVE, ZOBRIST_PIECES,
 };
 use super::types::{Move, Piece, Role, Square, SquareSet, SQUARES};
 use crate::{Color, EndReason, Outcome};
@@ -377,8 +377,18 @@ impl Position {
         let us = self.turn;
         let mut board = self.board;
         let king = self.kings[us.index()] as usize;
+        // A move that neither leaves nor enters the king's file or rank and does not leave
+        // a horse leg next to it cannot expose the king when it is not in check now: line
+        // attacks (chariot, cannon screens, the flying general) only see occupancy on those
+        // lines, horse checks only their legs, and a capture off them only removes an
+        // attacker. Every other move is tried on the board.
+        let (lines, legs) = (KING_LINES[king], KING_HORSE_LEGS[king]);
+        let in_check = king_attacked(&board, king, us);
         moves.retain(|m| {
             let (from, to) = (m.from.index(), m.to.index());
+            if !in_check && from != king && (lines | legs) & bit(from) == 0 && lines & bit(to) == 0 {
+                return true;
+            }
             let ksq = if from == king { to } else { king };
             is_safe_after(&mut board, from, to, ksq, us)
         });

@@ -157,6 +157,41 @@ pub(crate) const RAYS: [[(u8, [u8; 9]); 4]; SQUARES] = {
     t
 };
 
+/// For a king on each square, the points whose change of occupant can change whether it
+/// is attacked by a line piece (chariot, cannon, the other king): its whole file and rank.
+pub(crate) const KING_LINES: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut other = 0;
+        while other < SQUARES {
+            if other != sq && (other % 9 == sq % 9 || other / 9 == sq / 9) {
+                t[sq] |= 1u128 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// For a king on each square, the legs of the horse jumps that reach it: a piece leaving
+/// one of them may unblock a horse's check.
+pub(crate) const KING_HORSE_LEGS: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let steps = &HORSE_ATTACKERS[sq];
+        let mut i = 0;
+        while i < steps.len as usize {
+            t[sq] |= 1u128 << steps.block[i];
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
 const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;

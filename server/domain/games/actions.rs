@@ -100,10 +100,15 @@ pub(crate) async fn seat_exit(
     let Some(next) = seats.iter().find(|s| s.seat == next_seat) else {
         return Err(DomainError::Internal(anyhow::anyhow!("game {game_id}: no seat {next_seat}")));
     };
-    let leave =
-        if row.vacation_allowed { leave_after(&mut **tx, next.account_id, at).await? } else { Vec::new() };
-    let deadline = time_control::deadline(at, time_control::ms(next.remaining_ms), &leave);
+    let leave = leave_in_game(tx, row, next.account_id, at).await?;
+    let deadline = row.time_control.0.deadline(at, time_control::ms(next.remaining_ms), &leave);
     pass_turn(tx, game_id, next_seat, at, deadline).await?;
+    // The next seat is told as after a move (#17 §2), in the exit's transaction.
+    if !row.time_control.0.is_live() {
+        let details = serde_json::json!({ "ply": row.current_ply });
+        let about = notifications::About::game(game_id);
+        notifications::notify(tx, next.account_id, Kind::YourMove, &about, details, at).await?;
+    }
     Ok(())
 }
 
@@ -234,6 +239,8 @@ pub(crate) async fn create_in(
 ) -> DomainResult<i64> {
     let game = rules_adapter::new_game(variant, ruleset, handicap, start_position, accounts.len())?;
     let now = domain.clock.now();
+    // ICCF days count the event's zone, else the server's, kept with the game (#17 §4).
+    let control = control.with_zone(domain.time_zone);
     let turn_seat = game.seat_to_move() as i32;
     let initial = control.initial_ms();
     let seats: Vec<(i64, i64)> = accounts.iter().map(|&account| (account, initial)).collect();
@@ -246,7 +253,7 @@ pub(crate) async fn create_in(
         time_control: control,
         vacation_allowed,
         turn_started_at: now,
-        deadline: now + time_control::ms(initial),
+        deadline: control.deadline(now, time_control::ms(initial), &[]),
     };
     insert_game(tx, &new, &seats).await
 }

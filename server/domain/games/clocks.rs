@@ -9,11 +9,52 @@ pub(crate) async fn counted_leave(
     row: &GameRow,
     account_id: i64,
 ) -> DomainResult<Vec<time_control::Period>> {
-    if row.vacation_allowed {
-        Ok(leave_after(&mut **tx, account_id, row.turn_started_at).await?)
-    } else {
-        Ok(Vec::new())
+    leave_in_game(tx, row, account_id, row.turn_started_at).await
+}
+
+/// The leave of `account_id` that stops its clock in game `row` from `since` on: none when
+/// the game allows no leave; under the section's vacation allowance (issue 20 §3) only the
+/// first `vacation_days` days of leave taken since the game began.
+pub(crate) async fn leave_in_game(
+    tx: &mut Transaction<'_, Postgres>,
+    row: &GameRow,
+    account_id: i64,
+    since: OffsetDateTime,
+) -> DomainResult<Vec<time_control::Period>> {
+    if !row.vacation_allowed {
+        return Ok(Vec::new());
     }
+    match allowance(row) {
+        None => Ok(leave_after(&mut **tx, account_id, since).await?),
+        Some(days) => {
+            let taken = leave_after(&mut **tx, account_id, row.created_at).await?;
+            Ok(time_control::capped(&taken, row.created_at, days))
+        }
+    }
+}
+
+/// The game's vacation allowance, if its section set one.
+pub(crate) fn allowance(row: &GameRow) -> Option<time::Duration> {
+    row.vacation_days.map(|days| time::Duration::days(i64::from(days)))
+}
+
+/// The leave of several seats' accounts (one query), each under the game's allowance.
+pub(crate) async fn leave_of_seats(
+    tx: &mut Transaction<'_, Postgres>,
+    row: &GameRow,
+    accounts: &[i64],
+) -> DomainResult<Vec<(i64, time_control::Period)>> {
+    let Some(days) = allowance(row) else {
+        return Ok(leave_of_accounts(tx, accounts, row.turn_started_at).await?);
+    };
+    let taken = leave_of_accounts(tx, accounts, row.created_at).await?;
+    let mut counted = Vec::new();
+    for &account in accounts {
+        let own: Vec<time_control::Period> =
+            taken.iter().filter(|(a, _)| *a == account).map(|(_, period)| *period).collect();
+        counted.extend(time_control::capped(&own, row.created_at, days).into_iter().map(|p| (account, p)));
+    }
+    Ok(counted)
 }
 
 /// Recomputes the stored deadlines of the active games where `account_id` is to move
@@ -29,8 +70,11 @@ pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult
         if row.status == GameStatus::Active {
             if let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) {
                 let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
-                let deadline =
-                    time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+                let deadline = row.time_control.0.deadline(
+                    row.turn_started_at,
+                    time_control::ms(seat.remaining_ms),
+                    &leave,
+                );
                 set_deadline(&mut tx, game_id, deadline).await?;
             }
         }
@@ -73,7 +117,8 @@ pub(crate) async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTi
         return Ok(false);
     };
     let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
-    let deadline = time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+    let deadline =
+        row.time_control.0.deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
     if deadline > now {
         // Leave moved it: store the real deadline and look again then.
         set_deadline(&mut tx, game_id, deadline).await?;

@@ -5,6 +5,7 @@
 mod actions;
 mod cache;
 mod clocks;
+mod conditional;
 mod ending;
 mod moves;
 mod view;
@@ -12,6 +13,7 @@ mod view;
 pub use actions::*;
 pub use cache::*;
 pub use clocks::*;
+pub use conditional::*;
 pub(crate) use ending::*;
 pub use moves::*;
 pub use view::*;

@@ -65,10 +65,11 @@ pub(crate) async fn move_on_copy(
     };
     let game_id = row.game_id;
     let mover = seats.iter().find(|s| s.account_id == account_id && s.seat == row.turn_seat).cloned();
-    // Leave to count needs the leave periods: the locked path reads them.
+    // Leave to count needs the leave periods, conditional lines may answer the move in
+    // its transaction: the locked path does both.
     let plain = row.status == GameStatus::Active
         && row.current_ply == expected_ply
-        && !seats.iter().any(|s| s.has_leave);
+        && !seats.iter().any(|s| s.has_leave || s.has_conditional);
     let (true, Some(mine)) = (plain, mover) else {
         state.snapshot = Some(Snapshot { row, seats });
         domain.games.put(game_id, state);
@@ -135,22 +136,44 @@ pub(crate) async fn move_under_lock(
     // seat's from now on).
     let leave = if row.vacation_allowed && seats.iter().any(|s| s.has_leave) {
         let accounts: Vec<i64> = seats.iter().map(|s| s.account_id).collect();
-        leave_of_accounts(&mut tx, &accounts, row.turn_started_at).await?
+        leave_of_seats(&mut tx, &row, &accounts).await?
     } else {
         Vec::new()
     };
     let mut state = rules_state(domain, &mut tx, &row, &seats, true).await?;
-    let write = match plan_move(&row, &seats, &mine, &mut state, text, now, &leave) {
+    let mut write = match plan_move(&row, &seats, &mine, &mut state, text, now, &leave) {
         Ok(write) => write,
         Err(refused) => {
             domain.games.put(game_id, state);
             return Err(refused);
         }
     };
+    // The waiting seat's conditional lines (#17 §3): a matching one's reply is played in
+    // this transaction, and its owner is told that instead of "your move".
+    let answer = answer(&mut tx, &row, &seats, &state, &write).await?;
+    if answer.plays() {
+        write.notify_account = None;
+    }
     // Under the row lock the revision read is the stored one.
-    let revision = write_move(&mut tx, game_id, &write, row.revision, &[], row.turn_started_at)
+    let changed = || DomainError::Internal(anyhow::anyhow!("game {game_id} changed under its row lock"));
+    let mut revision = write_move(&mut tx, game_id, &write, row.revision, &[], row.turn_started_at)
         .await?
-        .ok_or_else(|| DomainError::Internal(anyhow::anyhow!("game {game_id} changed under its row lock")))?;
+        .ok_or_else(changed)?;
+    if let Answer::Reply { owner, text, .. } = &answer {
+        // Charged as a move made at this instant (its turn began with the move above).
+        apply_write(&mut row, &mut seats, &mut state, &write, revision);
+        let owner = seats.iter().find(|s| s.seat == owner.seat).cloned().unwrap_or_else(|| owner.clone());
+        write = plan_move(&row, &seats, &owner, &mut state, text, now, &leave)?;
+        revision = write_move(&mut tx, game_id, &write, revision, &[], row.turn_started_at)
+            .await?
+            .ok_or_else(changed)?;
+    }
+    let ply = *write.plies.last().expect("a move stores at least one row");
+    if let Some((seat, kept)) = settle(&mut tx, game_id, &answer, ply, now).await? {
+        for owner in seats.iter_mut().filter(|s| s.seat == seat) {
+            owner.has_conditional = kept;
+        }
+    }
     let ending = write.game_over.then(|| Ending::from_game(&state.game)).flatten();
     let mut rated = Vec::new();
     if let Some(ending) = &ending {
@@ -176,7 +199,7 @@ pub(crate) fn plan_move(
     let leave_of = |account: i64| -> Vec<time_control::Period> {
         leave.iter().filter(|(a, _)| *a == account).map(|(_, p)| *p).collect()
     };
-    let charged = time_control::charged_time(row.turn_started_at, now, &leave_of(mine.account_id));
+    let charged = row.time_control.0.charged(row.turn_started_at, now, &leave_of(mine.account_id));
     let remaining_ms = mine.remaining_ms - charged.whole_milliseconds() as i64;
     if remaining_ms < 0 {
         return Err(DomainError::coded(
@@ -204,7 +227,7 @@ pub(crate) fn plan_move(
     let next_seat = game.seat_to_move() as i32;
     let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(mine);
     let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
-    let deadline = time_control::deadline(now, time_control::ms(next_remaining), &leave_of(next.account_id));
+    let deadline = control.deadline(now, time_control::ms(next_remaining), &leave_of(next.account_id));
     Ok(MoveWrite {
         plies: (first_ply..=ply).collect(),
         parts: played.parts,
@@ -224,19 +247,15 @@ pub(crate) fn plan_move(
     })
 }
 
-/// After a stored (committed) move: the announcement to the live sockets of every
-/// instance (server/live), the rows as written, the view built from them (no second read
-/// or replay), and the game kept for the next move (with its rows, for the fast path,
-/// while it goes on).
-pub(crate) fn after_move(
-    domain: &Domain,
+/// The rows as `write` left them (stored at `revision`), and its moves on `state`'s
+/// rows.
+pub(crate) fn apply_write(
     row: &mut GameRow,
     seats: &mut [SeatRow],
-    mut state: RulesState,
+    state: &mut RulesState,
     write: &MoveWrite,
     revision: i64,
-    ending: Option<(&Ending, &[SeatRating])>,
-) -> DomainResult<GameView> {
+) {
     row.current_ply = *write.plies.last().expect("a move stores at least one row");
     row.turn_seat = write.next_seat;
     row.turn_started_at = write.now;
@@ -255,6 +274,22 @@ pub(crate) fn after_move(
             played_at: write.now,
         });
     }
+}
+
+/// After a stored (committed) move: the announcement to the live sockets of every
+/// instance (server/live), the rows as written, the view built from them (no second read
+/// or replay), and the game kept for the next move (with its rows, for the fast path,
+/// while it goes on).
+pub(crate) fn after_move(
+    domain: &Domain,
+    row: &mut GameRow,
+    seats: &mut [SeatRow],
+    mut state: RulesState,
+    write: &MoveWrite,
+    revision: i64,
+    ending: Option<(&Ending, &[SeatRating])>,
+) -> DomainResult<GameView> {
+    apply_write(row, seats, &mut state, write, revision);
     let mut deadline = Some(write.deadline);
     if let Some((ending, rated)) = ending {
         end_rows(row, seats, ending, rated);

@@ -104,6 +104,9 @@ pub struct GameView {
     pub time_control: TimeControl,
     /// Whether leave stops the clocks in this game.
     pub vacation_allowed: bool,
+    /// The tournament section's vacation allowance: the days of each player's leave, from
+    /// the game's start, that stop its clocks (`null`: all of the player's leave).
+    pub vacation_days: Option<i32>,
     /// When the side to move runs out of time (leave included).
     #[serde(with = "time::serde::rfc3339::option")]
     pub deadline: Option<OffsetDateTime>,
@@ -240,7 +243,11 @@ pub(crate) async fn view_in(
         Some(seat) => {
             let leave =
                 if seat.has_leave { counted_leave(tx, &row, seat.account_id).await? } else { Vec::new() };
-            Some(time_control::deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave))
+            Some(row.time_control.0.deadline(
+                row.turn_started_at,
+                time_control::ms(seat.remaining_ms),
+                &leave,
+            ))
         }
         None => None,
     };
@@ -318,6 +325,7 @@ pub(crate) fn assemble(
         legal_moves: if active { game.legal_moves() } else { Vec::new() },
         time_control: row.time_control.0,
         vacation_allowed: row.vacation_allowed,
+        vacation_days: row.vacation_days,
         deadline,
         status: row.status,
         result: row.result.clone(),

@@ -40,6 +40,7 @@ pub async fn register(
     if row.status != "registration" {
         return Err(DomainError::Conflict("the section has started: no more entries".to_owned()));
     }
+    refuse_seed_when_rated(&row, seed)?;
     if !section_store::insert_entry(&mut tx, section_id, player_id, seed, domain.clock.now()).await? {
         return Err(DomainError::Conflict("already entered in this section".to_owned()));
     }
@@ -64,10 +65,22 @@ pub async fn set_seed(
     if row.status != "registration" {
         return Err(DomainError::Conflict("the section has started: the draw order is fixed".to_owned()));
     }
+    refuse_seed_when_rated(&row, seed)?;
     let player_id = entry_account(&mut tx, section_id, username).await?;
     section_store::set_seed(&mut tx, section_id, player_id, seed).await?;
     tx.commit().await?;
     section(domain, section_id).await
+}
+
+/// A section seeded by rating takes no seeds from its directors: the ratings give them at
+/// the start.
+fn refuse_seed_when_rated(row: &SectionRow, seed: Option<i32>) -> DomainResult<()> {
+    if seed.is_some() && row.seeding() == Seeding::Rating {
+        return Err(DomainError::Conflict(
+            "the section is seeded by rating: the seeds are given by the ratings at the start".to_owned(),
+        ));
+    }
+    Ok(())
 }
 
 pub(crate) async fn entry_account(

@@ -43,9 +43,11 @@ use time::OffsetDateTime;
 use super::accounts::{account_id_by_username, Account, Role};
 use super::error::{DomainError, DomainResult};
 use super::games::{self, GameReason, GameResult as BoardResult, GameStatus};
+use super::ratings;
 use super::rules_adapter::{self, Variant};
 use super::time_control::TimeControl;
 use super::Domain;
+use crate::storage::keyset::{self, After, Page};
 use crate::storage::sections::{self as section_store, SectionGame, SectionRow};
 use crate::storage::tournaments as store;
 

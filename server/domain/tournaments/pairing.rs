@@ -56,6 +56,14 @@ pub(crate) async fn create_game(
     .await?;
     section_store::place_game(tx, game_id, row.tournament_id, row.section_id, round as i32, board as i32)
         .await?;
+    if let Some(days) = row.vacation_days {
+        // The section's vacation allowance, counted by the clocks of this game (§3).
+        section_store::set_game_vacation_days(tx, game_id, days).await?;
+    }
+    if row.rated {
+        // Rated by the one ending path (`games::finish`), as a rated challenge's game.
+        crate::storage::ratings::mark_game_rated(tx, game_id).await?;
+    }
     // The players hear of their pairing with the round (#17 §2).
     crate::storage::notifications::notify_round_started(tx, game_id, domain.clock.now()).await?;
     Ok(game_id)
@@ -78,6 +86,10 @@ pub async fn start(domain: &Domain, actor: &Account, section_id: i64) -> DomainR
     let tournament_status = store::status(&mut *tx, row.tournament_id, true).await?.unwrap_or_default();
     if tournament_status == "finished" {
         return Err(DomainError::Conflict("the tournament is finished".to_owned()));
+    }
+    if row.seeding() == Seeding::Rating {
+        // The draw order is fixed now, from the ratings as they stand at the start.
+        section_store::seed_by_rating(&mut tx, section_id, &row.variant, row.pool().as_str()).await?;
     }
     let players = active_entries(&mut tx, section_id, false).await?;
     if players.len() < 2 {

@@ -33,6 +33,35 @@ impl PairingSystem {
     }
 }
 
+/// How a section's draw order (the seeds the pairings use) is made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Seeding {
+    /// The directors' seeds, then the order of registration (the default).
+    #[default]
+    Registration,
+    /// At the start, the players' current ratings in the section's variant and pool, best
+    /// first; players without a rating there after them, in order of registration.
+    Rating,
+}
+
+impl Seeding {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Seeding::Registration => "registration",
+            Seeding::Rating => "rating",
+        }
+    }
+
+    pub(crate) fn from_db(text: &str) -> Seeding {
+        if text == "rating" {
+            Seeding::Rating
+        } else {
+            Seeding::Registration
+        }
+    }
+}
+
 /// A section's scoring: a named system or custom points.
 #[derive(Clone, Copy, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
@@ -84,6 +113,10 @@ pub struct NewSection {
     /// Whether leave stops the clocks (default yes).
     #[serde(default = "default_true")]
     pub vacation_allowed: bool,
+    /// The section's vacation allowance: at most this many days (1 to 366) of each
+    /// player's leave, counted from a game's start, stop that game's clocks; absent: all of
+    /// the leave the player's yearly allowance gives.
+    pub vacation_days: Option<u32>,
     /// Pairing system.
     pub pairing: PairingSystem,
     /// Round-robin: every game starts with the section (default) or round by round.
@@ -102,6 +135,15 @@ pub struct NewSection {
     /// What a withdrawal does to the unplayed games (default: forfeited).
     #[serde(default)]
     pub withdrawal_rule: WithdrawalRule,
+    /// Whether the section's games are rated (default no): only for standard starts
+    /// without a handicap; they change the players' ratings in the variant and the pool of
+    /// the time control as rated challenges do.
+    #[serde(default)]
+    pub rated: bool,
+    /// How the draw order is made (default `registration`: the directors' seeds, then the
+    /// order of registration; `rating`: by the players' ratings at the start).
+    #[serde(default)]
+    pub seeding: Seeding,
 }
 
 pub(crate) fn default_true() -> bool {
@@ -128,6 +170,8 @@ pub struct SectionView {
     pub handicap: Option<String>,
     /// Whether leave stops the clocks.
     pub vacation_allowed: bool,
+    /// The vacation allowance of each game, in days (`null`: no limit of the section's).
+    pub vacation_days: Option<i32>,
     /// Pairing system.
     pub pairing: PairingSystem,
     /// When the round-robin games start.
@@ -143,6 +187,10 @@ pub struct SectionView {
     pub tie_breaks: Vec<TieBreak>,
     /// Withdrawal rule.
     pub withdrawal_rule: WithdrawalRule,
+    /// Whether the section's games are rated.
+    pub rated: bool,
+    /// How the draw order is made.
+    pub seeding: Seeding,
     /// `registration`, `running` or `finished`.
     pub status: String,
     /// The last round whose games exist.
@@ -156,10 +204,13 @@ pub struct SectionView {
 pub struct EntryView {
     /// The player.
     pub username: String,
-    /// Seed (draw order), if given.
+    /// Seed (draw order), if given (with rating seeding: given at the start).
     pub seed: Option<i32>,
     /// `active` or `withdrawn`.
     pub status: String,
+    /// The player's current rating in the section's variant and pool, rounded; `null`
+    /// before their first rated game there.
+    pub rating: Option<i32>,
 }
 
 impl SectionRow {
@@ -173,6 +224,15 @@ impl SectionRow {
         } else {
             StartPolicy::AllTogether
         }
+    }
+
+    pub(crate) fn seeding(&self) -> Seeding {
+        Seeding::from_db(&self.seeding)
+    }
+
+    /// The rating pool of the section's games.
+    pub(crate) fn pool(&self) -> ratings::Pool {
+        ratings::Pool::of(self.time_control.0)
     }
 
     pub(crate) fn withdrawal_rule(&self) -> WithdrawalRule {
@@ -239,6 +299,28 @@ pub(crate) fn handicap_for(variant: Variant, name: Option<&str>) -> DomainResult
     }
 }
 
+/// Checks that a rated section's games can be rated: two seats (every pairable variant),
+/// the standard start, no handicap (issue 18 §1, as for challenges).
+pub(crate) fn check_rated(variant: Variant, rated: bool, handicap: Option<&str>) -> DomainResult<()> {
+    if rated {
+        ratings::check_rateable(variant, handicap, None, 2)?;
+    }
+    Ok(())
+}
+
+/// Checks a section's vacation allowance (issue 20 §3): 1 to 366 days, and only where
+/// leave stops the clocks. `None` stays `None`.
+pub(crate) fn vacation_days_for(vacation_allowed: bool, days: Option<u32>) -> DomainResult<Option<i32>> {
+    match days {
+        None => Ok(None),
+        Some(_) if !vacation_allowed => Err(DomainError::Invalid(
+            "vacation_days needs vacation_allowed: leave does not stop this section's clocks".to_owned(),
+        )),
+        Some(days @ 1..=366) => Ok(Some(days as i32)),
+        Some(days) => Err(DomainError::Invalid(format!("vacation_days ({days}) must be 1 to 366"))),
+    }
+}
+
 /// Checks that `ruleset` belongs to `variant` (the rules crate names the rulesets).
 pub(crate) fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> {
     rules_adapter::pairable(variant)?;
@@ -273,6 +355,8 @@ pub async fn create_section(
     let ruleset = ruleset_for(variant, new.ruleset.as_deref())?;
     let control = new.time_control.validate()?;
     let handicap = handicap_for(variant, new.handicap.as_deref())?;
+    check_rated(variant, new.rated, handicap.as_deref())?;
+    let vacation_days = vacation_days_for(new.vacation_allowed, new.vacation_days)?;
     let swiss_rounds = match (new.pairing, new.swiss_rounds) {
         (PairingSystem::Swiss, Some(rounds)) if (1..=50).contains(&rounds) => Some(rounds as i32),
         (PairingSystem::Swiss, _) => {
@@ -305,6 +389,9 @@ pub async fn create_section(
         created_at: domain.clock.now(),
         bye_points,
         handicap: handicap.as_deref(),
+        rated: new.rated,
+        seeding: new.seeding.as_str(),
+        vacation_days,
     };
     let id = section_store::insert(&domain.pool, &row).await?;
     section(domain, id).await
@@ -316,7 +403,7 @@ pub async fn create_section(
 /// Unknown section (404).
 pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionView> {
     let row = load_section(&domain.pool, section_id, false).await?;
-    let entries = section_store::entries(&domain.pool, section_id).await?;
+    let entries = section_store::entries(&domain.pool, section_id, &row.variant, row.pool().as_str()).await?;
     let pairing = row.pairing()?;
     Ok(SectionView {
         id: row.section_id,
@@ -325,12 +412,15 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
         bye_points: (pairing == PairingSystem::Swiss).then_some(row.bye_points.0),
         start_policy: row.start_policy(),
         withdrawal_rule: row.withdrawal_rule(),
+        seeding: row.seeding(),
+        rated: row.rated,
         name: row.name,
         variant: row.variant,
         ruleset: row.ruleset,
         time_control: row.time_control.0,
         handicap: row.handicap,
         vacation_allowed: row.vacation_allowed,
+        vacation_days: row.vacation_days,
         swiss_rounds: row.swiss_rounds,
         scoring: row.scoring.0,
         tie_breaks: row.tie_breaks.0,
@@ -355,6 +445,8 @@ pub struct SectionPatch {
     pub handicap: Option<String>,
     /// Whether leave stops the clocks (before the start).
     pub vacation_allowed: Option<bool>,
+    /// The vacation allowance in days (before the start); `0` removes it.
+    pub vacation_days: Option<u32>,
     /// Round-robin start policy (before the start).
     pub start_policy: Option<StartPolicy>,
     /// Swiss rounds planned.
@@ -367,6 +459,10 @@ pub struct SectionPatch {
     pub tie_breaks: Option<Vec<TieBreak>>,
     /// Withdrawal rule (before the start).
     pub withdrawal_rule: Option<WithdrawalRule>,
+    /// Whether the games are rated (before the start).
+    pub rated: Option<bool>,
+    /// How the draw order is made (before the start).
+    pub seeding: Option<Seeding>,
     /// Only `finished`, for a running section.
     pub status: Option<String>,
 }
@@ -390,11 +486,14 @@ pub async fn update_section(
         || patch.time_control.is_some()
         || patch.handicap.is_some()
         || patch.vacation_allowed.is_some()
+        || patch.vacation_days.is_some()
         || patch.start_policy.is_some()
-        || patch.withdrawal_rule.is_some();
+        || patch.withdrawal_rule.is_some()
+        || patch.rated.is_some()
+        || patch.seeding.is_some();
     if started && fixed_once_started {
         return Err(DomainError::Conflict(
-            "the section has started: its ruleset, time control, handicap, vacation, start policy and withdrawal rule are fixed"
+            "the section has started: its ruleset, time control, handicap, vacation, start policy, withdrawal rule, rating and seeding are fixed"
                 .to_owned(),
         ));
     }
@@ -412,6 +511,16 @@ pub async fn update_section(
     let ruleset = patch.ruleset.as_deref().map(|r| ruleset_for(variant, Some(r))).transpose()?;
     let control = patch.time_control.map(TimeControl::validate).transpose()?;
     let handicap = patch.handicap.as_deref().map(|h| handicap_for(variant, Some(h))).transpose()?;
+    let handicap_after = handicap.clone().unwrap_or_else(|| row.handicap.clone());
+    check_rated(variant, patch.rated.unwrap_or(row.rated), handicap_after.as_deref())?;
+    let vacation_allowed = patch.vacation_allowed.unwrap_or(row.vacation_allowed);
+    // `0` removes the allowance; leave no longer stopping the clocks removes it too.
+    let vacation_days = match patch.vacation_days {
+        Some(0) => Some(None),
+        Some(days) => Some(vacation_days_for(vacation_allowed, Some(days))?),
+        None if !vacation_allowed && row.vacation_days.is_some() => Some(None),
+        None => None,
+    };
     let swiss_rounds = match patch.swiss_rounds {
         Some(rounds) if row.pairing()? != PairingSystem::Swiss => {
             return Err(DomainError::Invalid(format!("swiss_rounds ({rounds}) is for Swiss sections")))
@@ -437,6 +546,9 @@ pub async fn update_section(
         status: patch.status.as_deref(),
         bye_points: patch.bye_points,
         handicap: handicap.as_ref().map(Option::as_deref),
+        rated: patch.rated,
+        seeding: patch.seeding.map(Seeding::as_str),
+        vacation_days,
     };
     section_store::update(&mut tx, section_id, &change).await?;
     tx.commit().await?;

@@ -15,13 +15,16 @@ pub(crate) struct SectionData {
 pub(crate) async fn section_data(domain: &Domain, section_id: i64) -> DomainResult<SectionData> {
     let row = load_section(&domain.pool, section_id, false).await?;
     let tournament_name = store::name(&domain.pool, row.tournament_id).await?;
-    let players = section_store::players(&domain.pool, section_id).await?;
+    let players = section_store::players(&domain.pool, section_id, &row.variant, row.pool().as_str()).await?;
     let games = section_games(&domain.pool, section_id).await?.iter().map(SectionGame::record).collect();
     let byes = section_byes(&domain.pool, section_id).await?;
     Ok(SectionData {
         row,
         tournament_name,
-        players: players.into_iter().map(|(id, name)| PlayerInfo { id: PlayerId(id), name }).collect(),
+        players: players
+            .into_iter()
+            .map(|(id, name, rating)| PlayerInfo { id: PlayerId(id), name, rating })
+            .collect(),
         games,
         byes,
     })
@@ -51,6 +54,9 @@ pub(crate) fn internal(error: impl std::fmt::Debug) -> DomainError {
 pub struct StandingView {
     /// The player's username.
     pub username: String,
+    /// The player's current rating in the section's variant and pool, rounded; `null`
+    /// before their first rated game there.
+    pub rating: Option<i32>,
     /// The computed line.
     #[serde(flatten)]
     pub standing: Standing,
@@ -73,12 +79,13 @@ pub struct StandingsView {
 /// Unknown section (404).
 pub async fn standings(domain: &Domain, section_id: i64) -> DomainResult<StandingsView> {
     let data = section_data(domain, section_id).await?;
-    let names: HashMap<PlayerId, &str> = data.players.iter().map(|p| (p.id, p.name.as_str())).collect();
+    let players: HashMap<PlayerId, &PlayerInfo> = data.players.iter().map(|p| (p.id, p)).collect();
     let standings = data
         .standings()?
         .into_iter()
         .map(|standing| StandingView {
-            username: names.get(&standing.player).copied().unwrap_or_default().to_owned(),
+            username: players.get(&standing.player).map(|p| p.name.clone()).unwrap_or_default(),
+            rating: players.get(&standing.player).and_then(|p| p.rating),
             standing,
         })
         .collect();
@@ -131,8 +138,13 @@ pub async fn grand_prix(domain: &Domain, tournament_id: i64) -> DomainResult<Gra
         let data = section_data(domain, section.id).await?;
         results.push(SectionResults::from_standings(SectionId(section.id), &data.standings()?));
         infos.push(SectionInfo { id: SectionId(section.id), name: section.name.clone() });
+        // A player of several sections shows the rating of the first section (in the
+        // tournament's order) where they have one.
         for player in data.players {
-            players.insert(player.id, player);
+            let kept = players.entry(player.id).or_insert_with(|| player.clone());
+            if kept.rating.is_none() {
+                kept.rating = player.rating;
+            }
         }
     }
     let rows = compute_grand_prix(&results, &config).map_err(internal)?;

@@ -180,14 +180,66 @@ pub struct TournamentSummary {
     pub season: Option<String>,
     /// Status.
     pub status: String,
+    /// When it was made (the list's order, newest first).
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
 }
 
-/// Every tournament, newest first.
+/// The filters of `GET /api/tournaments`; every field may be left out.
+#[derive(Clone, Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TournamentQuery {
+    /// Tournaments with this status (`draft`, `registration`, `running`, `finished`).
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Tournaments of this season (as the directors wrote it, e.g. `2026`).
+    #[serde(default)]
+    pub season: Option<String>,
+    /// Tournaments with a section of this variant.
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// Tournaments this player entered (a section of them).
+    #[serde(default)]
+    pub player: Option<String>,
+    /// The `next` cursor of the page before (absent: the newest tournaments).
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Tournaments per page (default 50, at most 200).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// A page of the tournaments matching `query`, newest first.
 ///
 /// # Errors
-/// Database failure.
-pub async fn list(domain: &Domain) -> DomainResult<Vec<TournamentSummary>> {
-    Ok(store::list(&domain.pool).await?)
+/// An unknown status, variant or cursor (422), an unknown player (404).
+pub async fn list(domain: &Domain, query: &TournamentQuery) -> DomainResult<Page<TournamentSummary>> {
+    use crate::domain::archive::{given, read_cursor};
+    let mut filter = store::TournamentFilter::default();
+    if let Some(status) = given(&query.status) {
+        filter.status =
+            Some(TournamentStatus::from_db(status).map(TournamentStatus::as_str).map_err(|_| {
+                DomainError::Invalid(format!(
+                    "unknown status {status:?} (draft, registration, running, finished)"
+                ))
+            })?);
+    }
+    filter.season = given(&query.season).map(str::to_owned);
+    if let Some(variant) = given(&query.variant) {
+        filter.variant = Some(rules_adapter::parse_variant(variant)?.name().to_owned());
+    }
+    if let Some(name) = given(&query.player) {
+        filter.player = Some(
+            crate::storage::players::public_account(&domain.pool, name)
+                .await?
+                .ok_or_else(|| DomainError::NotFound(format!("no player named {name}")))?
+                .account_id,
+        );
+    }
+    let after = read_cursor(query.cursor.as_deref(), "tournament.invalid-cursor")?;
+    let limit = keyset::page_size(query.limit);
+    let rows = store::list(&domain.pool, &filter, after, limit as i64 + 1).await?;
+    Ok(Page::of(rows, limit, |t| Some(After { at: t.created_at, id: t.id })))
 }
 
 /// Edits a tournament (its own directors or an admin).

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::{render, render_with, store_failure, Chrome, Ctx, PageResult};
 use crate::domain::accounts::{self, Role, Username};
 use crate::domain::DomainError;
-use crate::http::auth::SESSION_ACCOUNT_KEY;
+use crate::http::auth::{SESSION_ACCOUNT_KEY, SESSION_EPOCH_KEY};
 use crate::http::extract::ClientAddress;
 use crate::http::tokens::{check_credentials, Credentials};
 use crate::http::AppState;
@@ -75,9 +75,17 @@ pub async fn login_form(ctx: Ctx) -> PageResult {
 }
 
 /// A new session id (no fixation) holding the account, with a new form token.
-async fn sign_in(ctx: &mut Ctx, account_id: i64) -> Result<(), super::PageError> {
+async fn sign_in(
+    ctx: &mut Ctx,
+    domain: &crate::domain::Domain,
+    account_id: i64,
+) -> Result<(), super::PageError> {
     ctx.session.cycle_id().await.map_err(store_failure)?;
     ctx.session.insert(SESSION_ACCOUNT_KEY, account_id).await.map_err(store_failure)?;
+    let epoch = crate::domain::accounts::session_epoch(&domain.pool, account_id)
+        .await
+        .map_err(|e| super::PageError::Internal(e.to_string()))?;
+    ctx.session.insert(SESSION_EPOCH_KEY, epoch).await.map_err(store_failure)?;
     ctx.rotate_csrf().await
 }
 
@@ -117,7 +125,7 @@ pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): For
                     .await
                     .map_err(|e| super::PageError::Internal(e.to_string()))?;
             }
-            sign_in(&mut ctx, account.id).await?;
+            sign_in(&mut ctx, &state.domain, account.id).await?;
             Ok(Redirect::to("/").into_response())
         }
         Err(DomainError::Conflict(_)) => {
@@ -144,7 +152,7 @@ pub async fn login(
     let credentials = Credentials { username: form.username, password: SecretString::from(form.password) };
     match check_credentials(&state, client, credentials).await {
         Ok(account) => {
-            sign_in(&mut ctx, account.id).await?;
+            sign_in(&mut ctx, &state.domain, account.id).await?;
             Ok(Redirect::to("/").into_response())
         }
         Err(error) if error.status() == StatusCode::TOO_MANY_REQUESTS => {

@@ -14,7 +14,7 @@ use super::auth::CsrfOnly;
 use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::accounts;
 use crate::domain::challenges::{self, NewChallenge, SeatChoice};
-use crate::domain::time_control::TimeControl;
+use crate::domain::time_control::{Accounting, TimeControl};
 use crate::domain::{Domain, DomainError, ErrorKind};
 use crate::web::i18n::Texts;
 
@@ -46,6 +46,9 @@ pub struct ChallengeForm {
     increment_days: String,
     #[serde(default)]
     cap_days: String,
+    /// Correspondence: `iccf-days` charges whole days as ICCF does (#17 §4).
+    #[serde(default)]
+    iccf_days: String,
     /// Live controls: the base time in minutes (decimals allowed, e.g. `0.5`).
     #[serde(default)]
     base_minutes: String,
@@ -207,6 +210,26 @@ pub const VARIANTS: [&str; Variant::ALL.len()] = {
 };
 
 /// Reads the form; errors by field.
+/// A correspondence control from the form, with the day accounting chosen.
+fn correspondence(form: &ChallengeForm) -> Option<TimeControl> {
+    let accounting = if form.iccf_days.is_empty() { Accounting::Milliseconds } else { Accounting::IccfDays };
+    let days = number(&form.days)?;
+    let time_zone = None;
+    Some(match form.tc_kind.as_str() {
+        "moves-in-days" => {
+            TimeControl::MovesInDays { moves: number(&form.moves)?, days, accounting, time_zone }
+        }
+        "fischer" => TimeControl::Fischer {
+            initial_days: days,
+            increment_days: number(&form.increment_days)?,
+            cap_days: number(&form.cap_days)?,
+            accounting,
+            time_zone,
+        },
+        _ => TimeControl::DaysPerMove { days, accounting, time_zone },
+    })
+}
+
 fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors> {
     let mut errors = ChallengeErrors::default();
     if !VARIANTS.contains(&form.variant.as_str()) {
@@ -218,16 +241,7 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
         _ => SeatChoice::Random,
     };
     let time_control = match form.tc_kind.as_str() {
-        "days-per-move" => number(&form.days).map(|days| TimeControl::DaysPerMove { days }),
-        "moves-in-days" => number(&form.moves)
-            .zip(number(&form.days))
-            .map(|(moves, days)| TimeControl::MovesInDays { moves, days }),
-        "fischer" => match (number(&form.days), number(&form.increment_days), number(&form.cap_days)) {
-            (Some(initial_days), Some(increment_days), Some(cap_days)) => {
-                Some(TimeControl::Fischer { initial_days, increment_days, cap_days })
-            }
-            _ => None,
-        },
+        "days-per-move" | "moves-in-days" | "fischer" => correspondence(form),
         "live-fischer" => seconds_of_minutes(&form.base_minutes).zip(number(&form.increment_seconds)).map(
             |(base_seconds, increment_seconds)| TimeControl::LiveFischer { base_seconds, increment_seconds },
         ),

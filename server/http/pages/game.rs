@@ -76,7 +76,7 @@ pub struct GamePage {
     draw_offered_by_me: bool,
     draw_offered_to_me: bool,
     move_text: String,
-    move_error: Option<String>,
+    pub(super) move_error: Option<String>,
     pending: Option<Pending>,
     records: Vec<(&'static str, String)>,
     /// A live game in play: the page upgrades itself to live mode (static/live.js).
@@ -98,9 +98,11 @@ pub struct GamePage {
     /// Why a game law ended the game, explained in the reader's language (HTML,
     /// [`crate::web::ruling::paragraph`]).
     ruling: Option<String>,
+    /// The waiting player's conditional moves (#17 §3), see [`super::conditional`].
+    pub(super) conditional: Option<super::conditional::ConditionalCard>,
 }
 
-async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
+pub(super) async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
     match games::view(domain, id).await {
         Ok(view) => Ok(view),
         Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
@@ -220,7 +222,19 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         move_hint: t.get(&format!("game.notation_hint.{}", view.variant)).to_owned(),
         claim: claim_words(t, &view.ruleset),
         ruling: ruling_paragraph(ctx, view, variant)?,
+        conditional: None,
     })
+}
+
+/// The page with the viewer's conditional lines (read only for a waiting player).
+pub(super) async fn page_with_lines(
+    domain: &Domain,
+    ctx: &Ctx,
+    view: &GameView,
+) -> Result<GamePage, PageError> {
+    let mut page = page(domain, ctx, view)?;
+    page.conditional = super::conditional::card(domain, ctx, view).await?;
+    Ok(page)
 }
 
 /// A rated seat's rating change as the player line shows it: `1500? → 1662 (+162)` (`?`
@@ -284,15 +298,25 @@ fn status_line(t: Texts, view: &GameView, my_seat: Option<i32>) -> String {
 
 /// A time control in words, correspondence ones included (the home page, the lobby).
 pub(crate) fn time_control_summary(t: Texts, control: TimeControl) -> String {
+    let summary = days_summary(t, control);
+    if control.iccf_zone().is_none() {
+        return summary;
+    }
+    // A challenge without an event's zone: the server's counts, named once the game starts.
+    let zone = control.event_zone().map_or_else(|| t.get("tc.server_zone").to_owned(), |z| z.to_string());
+    format!("{summary}, {}", t.format("tc.iccf_zone", &[("zone", &zone)]))
+}
+
+fn days_summary(t: Texts, control: TimeControl) -> String {
     match control {
-        TimeControl::DaysPerMove { days } => {
+        TimeControl::DaysPerMove { days, .. } => {
             t.format("tc.summary.days-per-move", &[("days", &days.to_string())])
         }
-        TimeControl::MovesInDays { moves, days } => t.format(
+        TimeControl::MovesInDays { moves, days, .. } => t.format(
             "tc.summary.moves-in-days",
             &[("moves", &moves.to_string()), ("days", &days.to_string())],
         ),
-        TimeControl::Fischer { initial_days, increment_days, cap_days } => t.format(
+        TimeControl::Fischer { initial_days, increment_days, cap_days, .. } => t.format(
             "tc.summary.fischer",
             &[
                 ("initial", &initial_days.to_string()),
@@ -354,7 +378,11 @@ fn time_control_text(t: Texts, control: TimeControl) -> String {
                 ("period", &period_seconds.to_string()),
             ],
         ),
-        _ => String::new(),
+        // ICCF days: the players see whose calendar counts (#17 §4).
+        _ => control
+            .iccf_zone()
+            .map(|zone| t.format("tc.iccf_zone", &[("zone", zone.as_str())]))
+            .unwrap_or_default(),
     }
 }
 
@@ -390,7 +418,7 @@ fn move_lines(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Vec<MoveLi
 /// `GET /games/{id}`.
 pub async fn show(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath<i64>) -> PageResult {
     let view = load(&domain, &ctx, id).await?;
-    render(&page(&domain, &ctx, &view)?)
+    render(&page_with_lines(&domain, &ctx, &view).await?)
 }
 
 /// The game page's `panel` block alone: the element `#game` (board, players and clocks,
@@ -415,7 +443,7 @@ impl std::ops::Deref for GamePanel {
 /// (`web/board`), and the forms are enabled for whoever is to move now.
 pub async fn panel(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath<i64>) -> PageResult {
     let view = load(&domain, &ctx, id).await?;
-    let mut response = render(&GamePanel { page: page(&domain, &ctx, &view)? })?;
+    let mut response = render(&GamePanel { page: page_with_lines(&domain, &ctx, &view).await? })?;
     response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
 }

@@ -74,6 +74,14 @@ pub async fn submit(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<Imp
     let error = match imports::import(&domain, me.id, variant, &form.record).await {
         Ok(imported) => return Ok(Redirect::to(&format!("/games/{}", imported.game.id)).into_response()),
         Err(ImportError::Record(problem)) => problem_text(&ctx, &problem),
+        Err(ImportError::Records(problems)) => problems
+            .iter()
+            .map(|p| {
+                let game = p.game.unwrap_or(1).to_string();
+                ctx.t.format("import.error.game", &[("game", &game), ("problem", &problem_text(&ctx, p))])
+            })
+            .collect::<Vec<_>>()
+            .join(" · "),
         Err(ImportError::Domain(DomainError::Internal(e))) => return Err(PageError::Internal(e.to_string())),
         Err(ImportError::Domain(error)) => super::refusal_text(ctx.t, &error),
     };

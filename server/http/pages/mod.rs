@@ -15,6 +15,7 @@ pub mod archive_export;
 pub mod auth;
 pub mod board;
 pub mod challenges;
+pub mod conditional;
 pub mod dashboard;
 pub mod desk;
 pub mod game;
@@ -75,6 +76,8 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/panel", get(game::panel))
         .route("/games/{id}/move", post(game::play))
         .route("/games/{id}/action", post(game::action))
+        .route("/games/{id}/conditional", post(conditional::create))
+        .route("/games/{id}/conditional/delete", post(conditional::delete))
         .route("/games/{id}/board.svg", get(board::svg))
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))

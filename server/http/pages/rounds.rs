@@ -38,8 +38,28 @@ pub struct RoundsPage {
     chrome: super::Chrome,
     heading: String,
     section_id: i64,
+    /// The section's rules as every game plays them (issue 20 §3).
+    rules: Vec<String>,
     formats: Vec<&'static str>,
     rounds: Vec<RoundLine>,
+}
+
+/// The section's rules in words: ruleset, handicap, vacation, rating and draw order.
+fn rules_of(t: crate::web::i18n::Texts, section: &tournaments::SectionView) -> Vec<String> {
+    let mut rules = vec![t.format("rounds.rules", &[("ruleset", &section.ruleset)])];
+    if let Some(handicap) = &section.handicap {
+        rules.push(t.format("rounds.handicap", &[("handicap", handicap)]));
+    }
+    rules.push(match (section.vacation_allowed, section.vacation_days) {
+        (false, _) => t.get("rounds.vacation_none").to_owned(),
+        (true, None) => t.get("rounds.vacation_any").to_owned(),
+        (true, Some(days)) => t.format("rounds.vacation_days", &[("days", &days.to_string())]),
+    });
+    rules.push(t.get(if section.rated { "rounds.rated" } else { "rounds.unrated" }).to_owned());
+    if section.seeding == tournaments::Seeding::Rating {
+        rules.push(t.get("rounds.seeded_by_rating").to_owned());
+    }
+    rules
 }
 
 /// `GET /sections/{id}/rounds`.
@@ -98,5 +118,13 @@ pub async fn show(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath
         })
         .collect();
     let heading = format!("{} — {}", section.name, t.get("rounds.title"));
-    render(&RoundsPage { chrome: ctx.chrome("rounds.title"), heading, section_id: id, formats, rounds })
+    let rules = rules_of(t, &section);
+    render(&RoundsPage {
+        chrome: ctx.chrome("rounds.title"),
+        heading,
+        section_id: id,
+        rules,
+        formats,
+        rounds,
+    })
 }

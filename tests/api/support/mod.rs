@@ -147,6 +147,7 @@ impl TestApp {
             tokens: Default::default(),
             rooms: Default::default(),
             ratings: Default::default(),
+            time_zone: Default::default(),
         };
         TestApp {
             address: address.to_owned(),
@@ -185,6 +186,15 @@ impl TestApp {
     /// POST JSON to `path` (with a token if given).
     pub async fn post(&self, path: &str, user: Option<&User>, body: Value) -> Reply {
         let mut request = self.client.post(format!("{}{path}", self.address)).json(&body);
+        if let Some(user) = user {
+            request = request.bearer_auth(&user.token);
+        }
+        self.send(request).await
+    }
+
+    /// DELETE `path` (with a token if given).
+    pub async fn delete(&self, path: &str, user: Option<&User>) -> Reply {
+        let mut request = self.client.delete(format!("{}{path}", self.address));
         if let Some(user) = user {
             request = request.bearer_auth(&user.token);
         }

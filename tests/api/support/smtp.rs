@@ -53,10 +53,12 @@ impl SmtpSink {
         format!("smtp://127.0.0.1:{}", self.port)
     }
 
-    /// Every message accepted so far.
+    /// Every message accepted so far (a line the sink is still writing is left for the
+    /// next read: only lines ended by a newline are complete).
     pub fn messages(&self) -> Vec<Value> {
         let text = std::fs::read_to_string(&self.out).unwrap_or_default();
-        text.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
+        let complete = &text[..text.rfind('\n').map_or(0, |end| end + 1)];
+        complete.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
     }
 
     /// The messages to `address` so far.

@@ -16,6 +16,10 @@ pub struct PlayerInfo {
     pub id: PlayerId,
     /// The name to print (user text: the HTML writer escapes it).
     pub name: String,
+    /// The player's rating, if they have one (shown in its own column when any player of
+    /// the table has one; the TRF's rating field).
+    #[serde(default)]
+    pub rating: Option<i32>,
 }
 
 /// What a cell shows for one game, from the row player's side.
@@ -159,9 +163,10 @@ pub fn build_crosstable(
             for cell in &mut row_cells {
                 cell.games.sort_by_key(|g| (g.round, g.game));
             }
-            let player = names
-                .get(&standing.player)
-                .map_or_else(|| PlayerInfo { id: standing.player, name: String::new() }, |p| (*p).clone());
+            let player = names.get(&standing.player).map_or_else(
+                || PlayerInfo { id: standing.player, name: String::new(), rating: None },
+                |p| (*p).clone(),
+            );
             let mut bye_rounds: Vec<u32> =
                 byes.iter().filter(|b| b.player == standing.player).map(|b| b.round).collect();
             bye_rounds.sort_unstable();
@@ -191,4 +196,14 @@ impl Crosstable {
     pub fn has_byes(&self) -> bool {
         self.rows.iter().any(|row| !row.byes.is_empty())
     }
+
+    /// Whether any player has a rating (the writers then add a rating column).
+    pub fn has_ratings(&self) -> bool {
+        self.rows.iter().any(|row| row.player.rating.is_some())
+    }
+}
+
+/// A rating as a table cell: empty for a player without one.
+pub(crate) fn rating_text(player: &PlayerInfo) -> String {
+    player.rating.map(|r| r.to_string()).unwrap_or_default()
 }

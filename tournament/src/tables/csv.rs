@@ -4,7 +4,7 @@
 //! Names and titles are user text: a field of user text starting with `=`, `+`, `-` or `@`
 //! is prefixed with `'` so that spreadsheets do not run it as a formula.
 
-use crate::tables::{Crosstable, GrandPrixTable, Language};
+use crate::tables::{rating_text, Crosstable, GrandPrixTable, Language};
 
 /// One CSV field, quoted when it holds a comma, a quote, a line break or edge spaces.
 fn field(text: &str) -> String {
@@ -30,13 +30,17 @@ fn push_line(out: &mut String, fields: Vec<String>) {
     out.push_str("\r\n");
 }
 
-/// The crosstable as CSV: place, number, player, one column per opponent (the marks of the
+/// The crosstable as CSV: place, number, player, the rating when anyone has one, one column per opponent (the marks of the
 /// games, space-separated, in round order), the rounds of the player's byes when anyone
 /// had a bye, points, games, then the tie-breaks.
 pub fn crosstable_csv(table: &Crosstable, language: Language) -> String {
     let labels = language.labels();
     let mut out = String::new();
     let mut header = vec![field(labels.place), field(labels.number), field(labels.player)];
+    let ratings = table.has_ratings();
+    if ratings {
+        header.push(field(labels.rating));
+    }
     header.extend(table.rows.iter().map(|row| row.number.to_string()));
     let byes = table.has_byes();
     if byes {
@@ -48,6 +52,9 @@ pub fn crosstable_csv(table: &Crosstable, language: Language) -> String {
     push_line(&mut out, header);
     for row in &table.rows {
         let mut fields = vec![row.place.to_string(), row.number.to_string(), user_field(&row.player.name)];
+        if ratings {
+            fields.push(rating_text(&row.player));
+        }
         fields.extend(row.cells.iter().map(|cell| {
             let marks: Vec<&str> = cell.games.iter().map(|g| labels.mark(g.mark)).collect();
             field(&marks.join(" "))
@@ -64,18 +71,25 @@ pub fn crosstable_csv(table: &Crosstable, language: Language) -> String {
     out
 }
 
-/// The Grand Prix table as CSV: place, player, one column per section (the section's
+/// The Grand Prix table as CSV: place, player, the rating when anyone has one, one column per section (the section's
 /// value, in parentheses when it is not among the best N), the score, then the tie-breaks.
 pub fn grand_prix_csv(table: &GrandPrixTable, language: Language) -> String {
     let labels = language.labels();
     let mut out = String::new();
     let mut header = vec![field(labels.place), field(labels.player)];
+    let ratings = table.has_ratings();
+    if ratings {
+        header.push(field(labels.rating));
+    }
     header.extend(table.sections.iter().map(|s| user_field(&s.name)));
     header.push(field(labels.grand_prix_score));
     header.extend(table.tie_breaks.iter().map(|&t| field(labels.gp_tie_break(t).0)));
     push_line(&mut out, header);
     for row in &table.rows {
         let mut fields = vec![row.place.to_string(), user_field(&row.player.name)];
+        if ratings {
+            fields.push(rating_text(&row.player));
+        }
         fields.extend(row.sections.iter().map(|score| match score {
             Some(score) if score.counted => score.value.to_string(),
             Some(score) => format!("({})", score.value),

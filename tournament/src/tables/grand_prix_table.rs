@@ -64,9 +64,10 @@ pub fn build_grand_prix_table(
         .iter()
         .map(|row| GrandPrixTableRow {
             place: row.place,
-            player: names
-                .get(&row.player)
-                .map_or_else(|| PlayerInfo { id: row.player, name: String::new() }, |p| (*p).clone()),
+            player: names.get(&row.player).map_or_else(
+                || PlayerInfo { id: row.player, name: String::new(), rating: None },
+                |p| (*p).clone(),
+            ),
             sections: sections
                 .iter()
                 .map(|section| row.sections.iter().find(|s| s.section == section.id).copied())
@@ -80,5 +81,12 @@ pub fn build_grand_prix_table(
         sections: sections.to_vec(),
         tie_breaks: tie_breaks.to_vec(),
         rows,
+    }
+}
+
+impl GrandPrixTable {
+    /// Whether any player has a rating (the writers then add a rating column).
+    pub fn has_ratings(&self) -> bool {
+        self.rows.iter().any(|row| row.player.rating.is_some())
     }
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use crate::standings::Place;
-use crate::tables::{Crosstable, GrandPrixTable, Language};
+use crate::tables::{rating_text, Crosstable, GrandPrixTable, Language};
 
 /// Escapes text for HTML element content and quoted attribute values.
 pub fn escape(text: &str) -> String {
@@ -46,6 +46,10 @@ pub fn crosstable_html(table: &Crosstable, language: Language) -> String {
         escape(labels.number),
         escape(labels.player)
     );
+    let ratings = table.has_ratings();
+    if ratings {
+        let _ = write!(out, "<th scope=\"col\" class=\"rating\">{}</th>", escape(labels.rating));
+    }
     for row in &table.rows {
         let _ = write!(out, "<th scope=\"col\" class=\"opponent\">{}</th>", row.number);
     }
@@ -74,6 +78,9 @@ pub fn crosstable_html(table: &Crosstable, language: Language) -> String {
             row.number,
             escape(&row.player.name)
         );
+        if ratings {
+            let _ = write!(out, "<td class=\"rating\">{}</td>", rating_text(&row.player));
+        }
         for cell in &row.cells {
             if cell.own {
                 out.push_str("<td class=\"own\"></td>");
@@ -137,6 +144,10 @@ pub fn grand_prix_html(table: &GrandPrixTable, language: Language) -> String {
         escape(labels.place),
         escape(labels.player)
     );
+    let ratings = table.has_ratings();
+    if ratings {
+        let _ = write!(out, "<th scope=\"col\" class=\"rating\">{}</th>", escape(labels.rating));
+    }
     for section in &table.sections {
         let _ = write!(out, "<th scope=\"col\" class=\"section\">{}</th>", escape(&section.name));
     }
@@ -155,6 +166,9 @@ pub fn grand_prix_html(table: &GrandPrixTable, language: Language) -> String {
             row.place,
             escape(&row.player.name)
         );
+        if ratings {
+            let _ = write!(out, "<td class=\"rating\">{}</td>", rating_text(&row.player));
+        }
         for score in &row.sections {
             match score {
                 None => out.push_str("<td class=\"section\"></td>"),

@@ -45,6 +45,8 @@ pub struct Labels {
     pub number: &'static str,
     /// Column: player.
     pub player: &'static str,
+    /// Column: the player's rating (when any player of the table has one).
+    pub rating: &'static str,
     /// Column: points.
     pub points: &'static str,
     /// Column: games counted.
@@ -114,6 +116,7 @@ pub const ITALIAN: Labels = Labels {
     place: "Pos.",
     number: "N.",
     player: "Giocatore",
+    rating: "Rating",
     points: "Punti",
     games: "Partite",
     grand_prix_score: "Punti GP",
@@ -142,6 +145,7 @@ pub const ENGLISH: Labels = Labels {
     place: "Pl.",
     number: "No.",
     player: "Player",
+    rating: "Rating",
     points: "Points",
     games: "Games",
     grand_prix_score: "GP points",

@@ -12,6 +12,7 @@ pub mod labels;
 mod crosstable;
 mod grand_prix_table;
 
+pub(crate) use crosstable::rating_text;
 pub use crosstable::{build_crosstable, Cell, CellGame, CellMark, Crosstable, CrosstableRow, PlayerInfo};
 pub use grand_prix_table::{build_grand_prix_table, GrandPrixTable, GrandPrixTableRow, SectionInfo};
 pub use labels::{Labels, Language};

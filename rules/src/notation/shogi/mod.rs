@@ -5,6 +5,7 @@ use std::fmt;
 use crate::shogi::{IllegalMoveKind, Move, Position};
 
 pub mod csa;
+pub mod files;
 pub mod game;
 mod japanese;
 pub mod ki2;
