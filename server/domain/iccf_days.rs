@@ -190,6 +190,43 @@ pub fn leave_days_in_year(periods: &[Period], year: i16, zone: &TimeZone) -> i64
     dates.len() as i64
 }
 
+/// The leave that counts under a section's allowance of `days` days (issue 20 §3), counted
+/// as the leave itself is taken (#17 §4, whole local days, the day begun counting): of the
+/// periods from `from` on, in time order, each costs the dates it touches (a date touched
+/// twice once); the period that uses the last allowed day is cut at the midnight after it,
+/// and later leave does not stop the clock.
+pub fn capped(periods: &[Period], from: OffsetDateTime, days: i64, zone: &TimeZone) -> Vec<Period> {
+    let mut left = days.max(0);
+    let mut counted: Option<Date> = None;
+    let mut out = Vec::new();
+    for period in super::time_control::merged(periods) {
+        let clipped = Period { starts_at: period.starts_at.max(from), ends_at: period.ends_at };
+        let Some((first, last)) = leave_dates(&clipped, zone) else { continue };
+        let mut date = first;
+        let mut ends_at = None;
+        while date <= last {
+            if counted.is_none_or(|c| date > c) {
+                if left == 0 {
+                    ends_at = Some(start_of(date, zone).max(clipped.starts_at));
+                    break;
+                }
+                left -= 1;
+                counted = Some(date);
+            }
+            let Ok(next) = date.tomorrow() else { break };
+            date = next;
+        }
+        let ends_at = ends_at.unwrap_or(clipped.ends_at);
+        if ends_at > clipped.starts_at {
+            out.push(Period { starts_at: clipped.starts_at, ends_at });
+        }
+        if ends_at < clipped.ends_at {
+            break;
+        }
+    }
+    out
+}
+
 /// The end of a leave of `days` whole days taken at `from`: the local midnight after its
 /// last day, the day it is taken counting as the first.
 pub fn leave_end(from: OffsetDateTime, days: i64, zone: &TimeZone) -> OffsetDateTime {
@@ -215,6 +252,66 @@ mod tests {
 
     fn rome() -> TimeZone {
         ZoneName::parse("Europe/Rome").unwrap().zone()
+    }
+
+    #[test]
+    fn a_sections_allowance_counts_whole_days_of_leave_from_the_games_start() {
+        let utc = TimeZone::UTC;
+        let at = |d: i64, h: i64| {
+            datetime!(2026-01-01 0:00 UTC) + time::Duration::days(d) + time::Duration::hours(h)
+        };
+        let leave = [
+            // Begun before the game (day 0 noon): from its start on, days 0 and 1 count.
+            Period { starts_at: at(-3, 12), ends_at: at(2, 0) },
+            // Days 5 to 8, with an overlapping second leave (the overlap counted once).
+            Period { starts_at: at(5, 9), ends_at: at(9, 0) },
+            Period { starts_at: at(7, 0), ends_at: at(8, 0) },
+            Period { starts_at: at(20, 0), ends_at: at(30, 0) },
+        ];
+        let from = at(0, 12);
+        // Five days: days 0 and 1, then days 5, 6 and 7; the leave is cut at the midnight
+        // after day 7, and the leave of day 20 does not count.
+        assert_eq!(
+            capped(&leave, from, 5, &utc),
+            vec![
+                Period { starts_at: from, ends_at: at(2, 0) },
+                Period { starts_at: at(5, 9), ends_at: at(8, 0) }
+            ]
+        );
+        assert!(capped(&leave, from, 0, &utc).is_empty());
+        assert_eq!(capped(&leave, from, 100, &utc).len(), 3, "all of it within a large allowance");
+        // Two leaves on one day pay for it once: the second day of allowance is the next date.
+        let same_day = [
+            Period { starts_at: at(1, 8), ends_at: at(1, 10) },
+            Period { starts_at: at(1, 15), ends_at: at(3, 0) },
+        ];
+        assert_eq!(
+            capped(&same_day, at(0, 0), 2, &utc),
+            vec![same_day[0], Period { starts_at: at(1, 15), ends_at: at(3, 0) }]
+        );
+        assert_eq!(
+            capped(&same_day, at(0, 0), 1, &utc),
+            vec![same_day[0], Period { starts_at: at(1, 15), ends_at: at(2, 0) }]
+        );
+        // The days are the zone's: a leave from 23:30 in Rome (22:30 UTC) begins on that
+        // Rome date, and one day of allowance ends at Rome's midnight, 23:00 UTC.
+        let rome_leave =
+            [Period { starts_at: datetime!(2026-03-01 22:30 UTC), ends_at: datetime!(2026-03-05 23:00 UTC) }];
+        assert_eq!(
+            capped(&rome_leave, datetime!(2026-03-01 0:00 UTC), 1, &rome()),
+            vec![Period {
+                starts_at: datetime!(2026-03-01 22:30 UTC),
+                ends_at: datetime!(2026-03-01 23:00 UTC)
+            }],
+        );
+        assert_eq!(
+            capped(&rome_leave, datetime!(2026-03-01 0:00 UTC), 2, &utc),
+            vec![Period {
+                starts_at: datetime!(2026-03-01 22:30 UTC),
+                ends_at: datetime!(2026-03-03 0:00 UTC)
+            }],
+            "in UTC the same leave's second day is March 2"
+        );
     }
 
     #[test]

@@ -332,29 +332,8 @@ pub fn deadline(from: OffsetDateTime, remaining: Duration, periods: &[Period]) -
     cursor + left
 }
 
-/// The leave that counts under an allowance (issue 20 §3, a section's vacation allowance):
-/// of the periods from `from` on, the first `allowance` of leave in time order; later
-/// leave does not stop the clock. Periods before `from` do not count.
-pub fn capped(periods: &[Period], from: OffsetDateTime, allowance: Duration) -> Vec<Period> {
-    let mut left = allowance.max(Duration::ZERO);
-    let mut out = Vec::new();
-    for period in merged(periods) {
-        if left <= Duration::ZERO {
-            break;
-        }
-        let starts_at = period.starts_at.max(from);
-        if period.ends_at <= starts_at {
-            continue;
-        }
-        let ends_at = period.ends_at.min(starts_at + left);
-        left -= ends_at - starts_at;
-        out.push(Period { starts_at, ends_at });
-    }
-    out
-}
-
 /// Sorted, non-overlapping periods.
-fn merged(periods: &[Period]) -> Vec<Period> {
+pub(crate) fn merged(periods: &[Period]) -> Vec<Period> {
     let mut sorted: Vec<Period> = periods.to_vec();
     sorted.sort_by_key(|p| p.starts_at);
     let mut out: Vec<Period> = Vec::with_capacity(sorted.len());
@@ -378,34 +357,6 @@ pub fn ms(value: i64) -> Duration {
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_allowance_counts_the_first_days_of_leave_from_the_start() {
-        let day = |d: i64| time::macros::datetime!(2026-01-01 0:00 UTC) + Duration::days(d);
-        let leave = [
-            Period { starts_at: day(-3), ends_at: day(2) },
-            Period { starts_at: day(5), ends_at: day(9) },
-            Period { starts_at: day(7), ends_at: day(8) },
-            Period { starts_at: day(20), ends_at: day(30) },
-        ];
-        // From day 0: 2 days, then 3 of the 4 of days 5-9 (the overlap counted once).
-        assert_eq!(
-            capped(&leave, day(0), Duration::days(5)),
-            vec![
-                Period { starts_at: day(0), ends_at: day(2) },
-                Period { starts_at: day(5), ends_at: day(8) }
-            ]
-        );
-        assert!(capped(&leave, day(0), Duration::ZERO).is_empty());
-        assert_eq!(
-            capped(&leave, day(0), Duration::days(100)).len(),
-            3,
-            "all of it within a large allowance"
-        );
-        // A deadline after the allowance runs on as if the rest of the leave was not taken.
-        let capped = capped(&leave, day(0), Duration::days(5));
-        assert_eq!(deadline(day(5), Duration::days(2), &capped), day(10));
-        assert_eq!(deadline(day(5), Duration::days(2), &leave), day(11));
-    }
     use time::macros::datetime;
 
     const T0: OffsetDateTime = datetime!(2026-01-01 0:00 UTC);

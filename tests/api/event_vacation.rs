@@ -72,7 +72,7 @@ async fn a_sections_vacation_allowance_is_validated_shown_and_caps_the_leave_its
     assert_eq!(deadline(&view), three_days_on, "both start now with three days");
 
     // Five days of leave: the friendly game's clock stops for all five, the section's for
-    // two of them.
+    // two of them (whole days of the server's zone, UTC here).
     let leave = app.post("/api/vacation", Some(mover), json!({"days": 5})).await;
     let until = leave.expect(StatusCode::OK)["on_leave_until"].as_str().unwrap().to_owned();
     let until = OffsetDateTime::parse(&until, &Rfc3339).unwrap();
@@ -80,7 +80,11 @@ async fn a_sections_vacation_allowance_is_validated_shown_and_caps_the_leave_its
     let leave_left = until - (three_days_on - Duration::days(3));
     assert!(leave_left > Duration::days(4), "{leave_left}");
     assert_eq!(deadline(&app.game(friendly).await), three_days_on + leave_left);
-    assert_eq!(deadline(&app.game(tournament_game).await), three_days_on + Duration::days(2));
+    // The allowance counts days as the leave does: today (from now, noon) and tomorrow,
+    // to the midnight after it.
+    let now = three_days_on - Duration::days(3);
+    let second_midnight = now.replace_time(time::Time::MIDNIGHT) + Duration::days(2);
+    assert_eq!(deadline(&app.game(tournament_game).await), three_days_on + (second_midnight - now));
 
     // Past the section game's deadline (and before the friendly one's), the sweep ends
     // the section's game on time and leaves the other.

@@ -100,7 +100,7 @@ pub(crate) async fn seat_exit(
     let Some(next) = seats.iter().find(|s| s.seat == next_seat) else {
         return Err(DomainError::Internal(anyhow::anyhow!("game {game_id}: no seat {next_seat}")));
     };
-    let leave = leave_in_game(tx, row, next.account_id, at).await?;
+    let leave = leave_in_game(tx, row, next.account_id, at, &domain.time_zone.zone()).await?;
     let deadline = row.time_control.0.deadline(at, time_control::ms(next.remaining_ms), &leave);
     pass_turn(tx, game_id, next_seat, at, deadline).await?;
     // The next seat is told as after a move (#17 §2), in the exit's transaction.

@@ -2,24 +2,28 @@
 //! game (or a seat's exit) on time.
 
 use super::*;
+use jiff::tz::TimeZone;
 
 /// Leave periods of the seat's account that count in this game.
 pub(crate) async fn counted_leave(
     tx: &mut Transaction<'_, Postgres>,
     row: &GameRow,
     account_id: i64,
+    zone: &TimeZone,
 ) -> DomainResult<Vec<time_control::Period>> {
-    leave_in_game(tx, row, account_id, row.turn_started_at).await
+    leave_in_game(tx, row, account_id, row.turn_started_at, zone).await
 }
 
 /// The leave of `account_id` that stops its clock in game `row` from `since` on: none when
 /// the game allows no leave; under the section's vacation allowance (issue 20 §3) only the
-/// first `vacation_days` days of leave taken since the game began.
+/// first `vacation_days` days of leave taken since the game began, whole days of the
+/// server's zone `zone` as the leave itself is taken.
 pub(crate) async fn leave_in_game(
     tx: &mut Transaction<'_, Postgres>,
     row: &GameRow,
     account_id: i64,
     since: OffsetDateTime,
+    zone: &TimeZone,
 ) -> DomainResult<Vec<time_control::Period>> {
     if !row.vacation_allowed {
         return Ok(Vec::new());
@@ -28,14 +32,14 @@ pub(crate) async fn leave_in_game(
         None => Ok(leave_after(&mut **tx, account_id, since).await?),
         Some(days) => {
             let taken = leave_after(&mut **tx, account_id, row.created_at).await?;
-            Ok(time_control::capped(&taken, row.created_at, days))
+            Ok(iccf_days::capped(&taken, row.created_at, days, zone))
         }
     }
 }
 
-/// The game's vacation allowance, if its section set one.
-pub(crate) fn allowance(row: &GameRow) -> Option<time::Duration> {
-    row.vacation_days.map(|days| time::Duration::days(i64::from(days)))
+/// The game's vacation allowance in days, if its section set one.
+pub(crate) fn allowance(row: &GameRow) -> Option<i64> {
+    row.vacation_days.map(i64::from)
 }
 
 /// The leave of several seats' accounts (one query), each under the game's allowance.
@@ -43,6 +47,7 @@ pub(crate) async fn leave_of_seats(
     tx: &mut Transaction<'_, Postgres>,
     row: &GameRow,
     accounts: &[i64],
+    zone: &TimeZone,
 ) -> DomainResult<Vec<(i64, time_control::Period)>> {
     let Some(days) = allowance(row) else {
         return Ok(leave_of_accounts(tx, accounts, row.turn_started_at).await?);
@@ -52,7 +57,7 @@ pub(crate) async fn leave_of_seats(
     for &account in accounts {
         let own: Vec<time_control::Period> =
             taken.iter().filter(|(a, _)| *a == account).map(|(_, period)| *period).collect();
-        counted.extend(time_control::capped(&own, row.created_at, days).into_iter().map(|p| (account, p)));
+        counted.extend(iccf_days::capped(&own, row.created_at, days, zone).into_iter().map(|p| (account, p)));
     }
     Ok(counted)
 }
@@ -69,7 +74,7 @@ pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult
         let (row, seats) = lock_game_with_seats(&mut tx, game_id).await?;
         if row.status == GameStatus::Active {
             if let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) {
-                let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
+                let leave = counted_leave(&mut tx, &row, seat.account_id, &domain.time_zone.zone()).await?;
                 let deadline = row.time_control.0.deadline(
                     row.turn_started_at,
                     time_control::ms(seat.remaining_ms),
@@ -116,7 +121,7 @@ pub(crate) async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTi
     let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) else {
         return Ok(false);
     };
-    let leave = counted_leave(&mut tx, &row, seat.account_id).await?;
+    let leave = counted_leave(&mut tx, &row, seat.account_id, &domain.time_zone.zone()).await?;
     let deadline =
         row.time_control.0.deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
     if deadline > now {

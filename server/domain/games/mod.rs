@@ -28,6 +28,7 @@ use tavoliere_rules::variant::{
     split_series_display, AnyGame, Notation, PlayedMove, SeatExit, SeatResult, StoredMove,
 };
 
+use super::iccf_days;
 use super::rules_adapter::{self, move_error, Variant};
 use super::time_control::{self, TimeControl};
 use super::Domain;

@@ -136,7 +136,7 @@ pub(crate) async fn move_under_lock(
     // seat's from now on).
     let leave = if row.vacation_allowed && seats.iter().any(|s| s.has_leave) {
         let accounts: Vec<i64> = seats.iter().map(|s| s.account_id).collect();
-        leave_of_seats(&mut tx, &row, &accounts).await?
+        leave_of_seats(&mut tx, &row, &accounts, &domain.time_zone.zone()).await?
     } else {
         Vec::new()
     };

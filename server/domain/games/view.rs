@@ -241,8 +241,11 @@ pub(crate) async fn view_in(
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
         Some(seat) => {
-            let leave =
-                if seat.has_leave { counted_leave(tx, &row, seat.account_id).await? } else { Vec::new() };
+            let leave = if seat.has_leave {
+                counted_leave(tx, &row, seat.account_id, &domain.time_zone.zone()).await?
+            } else {
+                Vec::new()
+            };
             Some(row.time_control.0.deadline(
                 row.turn_started_at,
                 time_control::ms(seat.remaining_ms),
