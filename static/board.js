@@ -232,22 +232,14 @@ async function startLine(variant) {
     else window.location.reload();
   });
   form.appendChild(clear);
-  const pick = async (move) => {
+  // `legal` is the next moves' promise while the server is asked: a click meanwhile waits.
+  const pick = (move) => {
     clearMarks();
     field.value = field.value.trim() ? `${field.value.trim()} ${move}` : move;
     slide(variant, move);
-    legal = await nextInLine(field);
+    legal = nextInLine(field);
   };
-  wrap.classList.add("js");
-  svg.addEventListener("click", (event) => {
-    const piece = event.target.closest(".piece");
-    if (!piece) return;
-    clearMarks();
-    const from = pieceSquare(piece);
-    if (!from) return;
-    piece.classList.add("selected");
-    showTargets(variant, from, legal, pick);
-  });
+  pickOnClick(variant, () => legal, pick);
 }
 
 async function start() {
@@ -278,20 +270,31 @@ async function start() {
   const building = variant === "flickering";
   if (building) addSeriesClear();
   const play = building
-    ? async (move) => {
+    ? (move) => {
         clearMarks();
-        legal = await nextInSeries(variant, move);
+        // A promise until the server answers: a click meanwhile waits for it.
+        legal = nextInSeries(variant, move);
       }
     : submitMove;
+  pickOnClick(variant, () => legal, play);
+}
+
+// A click on one of the mover's pieces marks it and shows its targets among the moves
+// `legalMoves()` gives (a list, or its promise while the server is asked for the next
+// moves of a series or line: the click waits for them); a click on a target calls `pick`.
+function pickOnClick(variant, legalMoves, pick) {
   wrap.classList.add("js");
-  svg.addEventListener("click", (event) => {
+  svg.addEventListener("click", async (event) => {
     const piece = event.target.closest(".piece");
     if (!piece) return;
     clearMarks();
     const from = pieceSquare(piece);
     if (!from) return;
     piece.classList.add("selected");
-    showTargets(variant, from, legal, play);
+    const moves = await legalMoves();
+    // Another click (or a redraw) while waiting: that one decides.
+    if (!piece.classList.contains("selected") || !piece.isConnected) return;
+    showTargets(variant, from, moves, pick);
   });
 }
 

@@ -492,11 +492,25 @@ pub(crate) async fn text_of(client: &Client, css: &str) -> String {
 /// On the page of a live game: clicks the piece `piece` (a CSS selector) and the
 /// destination `to`, once the redrawn board has its legal moves.
 pub(crate) async fn live_click(client: &Client, piece: &str, to: &str) {
-    settled(client).await;
-    wait_css(client, "#move-form").await;
-    wait_css(client, ".board-wrap.js").await;
-    click(client, piece).await;
-    click(client, &format!(r#"circle.target[data-target="{to}"]"#)).await;
+    let target = format!(r#"circle.target[data-target="{to}"]"#);
+    for attempt in 1.. {
+        settled(client).await;
+        wait_css(client, "#move-form").await;
+        wait_css(client, ".board-wrap.js").await;
+        click(client, piece).await;
+        // A redraw between the two clicks (a watcher or clock event) swaps the board and
+        // its targets out: start again on the new board.
+        let clicked =
+            match client.wait().at_most(Duration::from_secs(5)).for_element(Locator::Css(&target)).await {
+                Ok(element) => element.click().await.map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+        match clicked {
+            Ok(()) => return,
+            Err(error) if attempt < 4 => eprintln!("live_click {piece} -> {to}, again: {error}"),
+            Err(error) => panic!("click {target}: {error}"),
+        }
+    }
 }
 
 /// Waits until the live page has no redraw under way, so that a click does not land on
@@ -621,7 +635,7 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
     let clock = text_of(&ann, r#"li[data-seat="0"] .clock"#).await;
     let (minutes, seconds) = clock.split_once(':').expect("minutes and seconds");
     assert!(["4", "5"].contains(&minutes) && seconds.len() == 2, "minutes and seconds, 5 at most: {clock}");
-    assert!(text_of(&ann, ".time-control").await.contains("5 min + 5 s"));
+    wait_for_text(&ann, ".time-control", "5 min + 5 s").await;
     // The spectator has the same page without the controls.
     assert!(watcher.find(Locator::Css("#resign")).await.is_err(), "no controls for a spectator");
 
@@ -684,7 +698,8 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
         connected(page).await;
         mark_page(page).await;
     }
-    assert!(text_of(&ben, r#"li[data-seat="1"] .clock"#).await.contains("3×30s"), "byoyomi periods shown");
+    // Byoyomi periods shown (read while no redraw swaps the clock out).
+    wait_for_text(&ben, r#"li[data-seat="1"] .clock"#, "3×30s").await;
     live_click(&ann, r#"g.piece[data-square="7g"]"#, "7f").await;
     follows(&ben, "7f", 1, true).await;
     live_click(&ben, r#"g.piece[data-square="3c"]"#, "3d").await;
