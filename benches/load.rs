@@ -11,11 +11,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tavoliere::config::Settings;
 use tavoliere::startup::Application;
 use tavoliere::storage::embedded::{find_bin_dir, EmbeddedPostgres};
 
 /// The same allocator as the `tavoliere` binary (server/main.rs).
+mod support;
+
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -271,10 +272,7 @@ fn spread(values: &[f64], unit: &str) -> String {
 
 fn main() -> anyhow::Result<()> {
     let seconds: u64 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(10);
-    // SAFETY: geteuid has no preconditions.
-    let base_dir =
-        if unsafe { libc::geteuid() } == 0 { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
-    let dir = base_dir.join(format!("tavoliere-bench-{}", uuid::Uuid::new_v4().simple()));
+    let dir = support::scratch_dir("tavoliere-bench");
     // Durable, like production and like pgbench's figure.
     let cluster = EmbeddedPostgres::start(&dir, 0)?;
     let port = cluster.port();
@@ -284,14 +282,9 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
         tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "pgbench").await?;
-        tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "tavoliere").await?;
-        let mut settings = Settings::built_in("local");
-        settings.application.port = 0;
-        settings.database.url = Some(cluster.url("tavoliere").into());
+        let mut settings = support::settings_on(&cluster, &dir, "tavoliere").await?;
         // LOAD_POOL=8 changes the server's pool size.
         settings.database.max_connections = env_number("LOAD_POOL").unwrap_or(32);
-        settings.database.embedded_data_dir = dir.clone();
-        settings.clocks.sweep_interval_seconds = 0;
         // Every load client signs up and logs in from this one address: the login
         // limit per address (server/http/limits.rs) would refuse all but the first few.
         settings.auth.login_attempts_per_address = 100_000;

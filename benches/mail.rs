@@ -12,19 +12,18 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tavoliere::config::{MailSettings, Settings};
+use tavoliere::config::MailSettings;
 use tavoliere::startup::Application;
 use tavoliere::storage::embedded::EmbeddedPostgres;
+
+mod support;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<()> {
     let count: i64 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(2000);
-    // SAFETY: geteuid has no preconditions.
-    let base_dir =
-        if unsafe { libc::geteuid() } == 0 { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
-    let dir = base_dir.join(format!("tavoliere-mail-bench-{}", uuid::Uuid::new_v4().simple()));
+    let dir = support::scratch_dir("tavoliere-mail-bench");
     let sink_out = dir.with_extension("jsonl");
     let mut sink = Command::new("python3")
         .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/smtp_sink.py"))
@@ -38,12 +37,7 @@ fn main() -> anyhow::Result<()> {
     let cluster = EmbeddedPostgres::start(&dir, 0)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
-        tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "tavoliere").await?;
-        let mut settings = Settings::built_in("local");
-        settings.application.port = 0;
-        settings.database.url = Some(cluster.url("tavoliere").into());
-        settings.database.embedded_data_dir = dir.clone();
-        settings.clocks.sweep_interval_seconds = 0;
+        let mut settings = support::settings_on(&cluster, &dir, "tavoliere").await?;
         settings.mail = MailSettings {
             smtp_url: Some(format!("smtp://127.0.0.1:{smtp_port}").into()),
             poll_interval_ms: 20,

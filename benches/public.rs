@@ -5,16 +5,16 @@
 //! `cargo bench -p tavoliere --bench public` (optionally `-- <seconds of home page load>`;
 //! `PUBLIC_GAMES=N` changes the number of games).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tavoliere::config::Settings;
 use tavoliere::startup::Application;
 use tavoliere::storage::embedded::EmbeddedPostgres;
 use tokio::sync::Mutex;
 
 /// The same allocator as the `tavoliere` binary (server/main.rs).
+mod support;
+
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -168,19 +168,11 @@ async fn home_page(base: &str, seconds: u64) {
 fn main() -> anyhow::Result<()> {
     let seconds: u64 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(15);
     let games: i64 = std::env::var("PUBLIC_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
-    // SAFETY: geteuid has no preconditions.
-    let base_dir =
-        if unsafe { libc::geteuid() } == 0 { PathBuf::from("/var/tmp") } else { std::env::temp_dir() };
-    let dir = base_dir.join(format!("tavoliere-bench-{}", uuid::Uuid::new_v4().simple()));
+    let dir = support::scratch_dir("tavoliere-bench");
     let cluster = EmbeddedPostgres::start(&dir, 0)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let result = runtime.block_on(async {
-        tavoliere::storage::create_database_if_missing(&cluster.url("postgres"), "tavoliere").await?;
-        let mut settings = Settings::built_in("local");
-        settings.application.port = 0;
-        settings.database.url = Some(cluster.url("tavoliere").into());
-        settings.database.embedded_data_dir = dir.clone();
-        settings.clocks.sweep_interval_seconds = 0;
+        let mut settings = support::settings_on(&cluster, &dir, "tavoliere").await?;
         settings.live.flag_interval_ms = 0;
         let app = Application::build(settings).await?;
         let base = format!("http://127.0.0.1:{}", app.port());
