@@ -7,6 +7,7 @@ use sqlx::{Postgres, Transaction};
 use time::OffsetDateTime;
 
 use crate::domain::error::{DomainError, DomainResult};
+use crate::domain::notifications::{Delivery, Kind};
 use crate::domain::time_control::TimeControl;
 pub use crate::storage::endings::{GameReason, GameResult, GameStatus, KingdomsEnd, SeatLeave, SeatOutcome};
 
@@ -185,10 +186,24 @@ pub(crate) struct MoveWrite {
     pub(crate) notify_account: Option<i64>,
 }
 
+/// What [`write_move`] stored.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Written {
+    /// The game row's new revision.
+    pub(crate) revision: i64,
+    /// The account whose "your move" row the statement stored already settled (not to be
+    /// mailed: no verified address, delivery off or in the digest), whose sockets no sender
+    /// will tell: the move's announcement does (`notify::Announcer::tell_accounts`).
+    pub(crate) told: Option<i64>,
+}
+
 /// Stores a move (every move of a series), the mover's clock and the game's turn in one
 /// statement (announced after the commit: [`after_move`]), if the game row is still at `revision`, active, and
 /// none of `leave_guard`'s accounts has leave ending after `turn_started_at`. Returns the
-/// row's new revision, `None` (nothing written) when a condition failed. The primary key
+/// row's new revision, `None` (nothing written) when a condition failed. The "your move"
+/// row is inserted with its mail already decided by the account's settings
+/// (`notification_mail_decision`, migration 20261128000001), so that the senders claim
+/// only the rows they mail. The primary key
 /// (game_id, ply) backs up the revision: a second row for a ply is a 409. Every row of a
 /// series carries the key of the position after it.
 pub(crate) async fn write_move(
@@ -198,9 +213,10 @@ pub(crate) async fn write_move(
     revision: i64,
     leave_guard: &[i64],
     turn_started_at: OffsetDateTime,
-) -> DomainResult<Option<i64>> {
+) -> DomainResult<Option<Written>> {
     let ply = *write.plies.last().expect("a move stores at least one row");
-    Ok(sqlx::query_scalar(
+    let default_off = Kind::YourMove.default_delivery() == Delivery::Off;
+    let written: Option<(i64, Option<i64>)> = sqlx::query_as(
         r#"with turned as (
                update game set current_ply = $12, turn_seat = $9, turn_started_at = $7,
                    deadline = $10, draw_offer_seat = $11, revision = revision + 1
@@ -218,11 +234,13 @@ pub(crate) async fn write_move(
                where game_id = $1 and seat = $4 and exists (select 1 from turned)
            ), notified as (
                -- The outbox row of "your move" (#17 §2): committed with the move or not at all.
-               insert into notification (account_id, kind, game_id, details, created_at)
-               select $16, 'your-move', $1, jsonb_build_object('ply', $12::int), $7
+               insert into notification (account_id, kind, game_id, details, created_at, mail_state, last_error)
+               select $16, 'your-move', $1, jsonb_build_object('ply', $12::int), $7, d.state, d.reason
+               from notification_mail_decision($16, 'your-move', false, $17) d
                where $16::bigint is not null and exists (select 1 from turned)
+               returning account_id, mail_state
            )
-           select revision from turned"#,
+           select revision, (select account_id from notified where mail_state <> 'pending') from turned"#,
     )
     .bind(game_id)
     .bind(&write.plies)
@@ -240,8 +258,10 @@ pub(crate) async fn write_move(
     .bind(leave_guard)
     .bind(turn_started_at)
     .bind(write.notify_account)
+    .bind(default_off)
     .fetch_optional(&mut *connection)
-    .await?)
+    .await?;
+    Ok(written.map(|(revision, told)| Written { revision, told }))
 }
 
 /// One seat's end of the game.

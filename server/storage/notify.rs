@@ -23,6 +23,7 @@ use sqlx::postgres::PgListener;
 use sqlx::{Connection, PgConnection, PgPool};
 use tokio::sync::{mpsc, oneshot};
 
+use super::notifications::NOTIFICATION_CHANNEL;
 use super::presence::WATCHERS_CHANNEL;
 
 /// The channel every game change is announced on.
@@ -102,9 +103,13 @@ fn batch_payloads(changes: &[GameChanged]) -> Vec<String> {
             None => latest.push(*change),
         }
     }
+    pack(latest.into_iter().map(GameChanged::payload))
+}
+
+/// Entries joined by commas into as few payloads as the size limit allows.
+fn pack(entries: impl Iterator<Item = String>) -> Vec<String> {
     let mut payloads: Vec<String> = Vec::new();
-    for change in latest {
-        let entry = change.payload();
+    for entry in entries {
         match payloads.last_mut() {
             Some(last) if last.len() + 1 + entry.len() <= PAYLOAD_LIMIT => {
                 last.push(',');
@@ -116,9 +121,19 @@ fn batch_payloads(changes: &[GameChanged]) -> Vec<String> {
     payloads
 }
 
+/// The payloads on [`NOTIFICATION_CHANNEL`] telling `accounts` (each once) of a new
+/// notification: their ids separated by commas, within the payload limit.
+fn account_payloads(accounts: &mut Vec<i64>) -> Vec<String> {
+    accounts.sort_unstable();
+    accounts.dedup();
+    pack(accounts.iter().map(i64::to_string))
+}
+
 #[derive(Debug)]
 enum Announcement {
     Change(GameChanged),
+    /// Accounts with a new notification no sender will announce (settled when stored).
+    Accounts(Vec<i64>),
     /// Answered once everything announced before it was sent.
     Flush(oneshot::Sender<()>),
 }
@@ -144,6 +159,14 @@ impl Announcer {
         let _ = self.queue.send(Announcement::Change(change));
     }
 
+    /// Tells the sockets of `accounts` (on every instance, [`NOTIFICATION_CHANNEL`]) that
+    /// they have a new notification, after its commit, in the next batch (returns at once).
+    pub fn tell_accounts(&self, accounts: Vec<i64>) {
+        if !accounts.is_empty() {
+            let _ = self.queue.send(Announcement::Accounts(accounts));
+        }
+    }
+
     /// Waits until everything announced so far was sent (or given up): graceful shutdown.
     pub async fn flush(&self) {
         let (done, sent) = oneshot::channel();
@@ -163,17 +186,28 @@ async fn send_announcements(
     let mut connection: Option<PgConnection> = None;
     while let Some(first) = received.recv().await {
         let mut changes = Vec::new();
+        let mut accounts = Vec::new();
         let mut flushes = Vec::new();
         let mut next = Some(first);
         while let Some(announcement) = next {
             match announcement {
                 Announcement::Change(change) => changes.push(change),
+                Announcement::Accounts(told) => accounts.extend(told),
                 Announcement::Flush(done) => flushes.push(done),
             }
             next = received.try_recv().ok();
         }
-        if !changes.is_empty() {
-            let payloads = batch_payloads(&changes);
+        if !changes.is_empty() || !accounts.is_empty() {
+            let mut channels = Vec::new();
+            let mut payloads = Vec::new();
+            for payload in batch_payloads(&changes) {
+                channels.push(GAME_CHANNEL);
+                payloads.push(payload);
+            }
+            for payload in account_payloads(&mut accounts) {
+                channels.push(NOTIFICATION_CHANNEL);
+                payloads.push(payload);
+            }
             // One retry on a fresh connection; after that the resync catches up.
             for _ in 0..2 {
                 if connection.is_none() {
@@ -187,10 +221,10 @@ async fn send_announcements(
                 }
                 let Some(open) = connection.as_mut() else { continue };
                 let sent = sqlx::query(
-                    r#"select set_config('synchronous_commit', 'off', true), pg_notify($1, p)
-                       from unnest($2::text[]) as p"#,
+                    r#"select set_config('synchronous_commit', 'off', true), pg_notify(c, p)
+                       from unnest($1::text[], $2::text[]) as x(c, p)"#,
                 )
-                .bind(GAME_CHANNEL)
+                .bind(&channels)
                 .bind(&payloads)
                 .execute(&mut *open)
                 .await;
@@ -226,7 +260,7 @@ pub async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
             WATCHERS_CHANNEL,
             TOKEN_CHANNEL,
             ACCOUNT_DISABLED_CHANNEL,
-            crate::live::accounts::NOTIFICATION_CHANNEL,
+            NOTIFICATION_CHANNEL,
         ])
         .await?;
     Ok(listener)
@@ -263,6 +297,17 @@ mod tests {
         assert!(payloads.len() > 1, "{} bytes in one payload", payloads[0].len());
         assert!(payloads.iter().all(|p| p.len() <= PAYLOAD_LIMIT));
         let back: Vec<GameChanged> = payloads.iter().flat_map(|p| GameChanged::parse_all(p)).collect();
+        assert_eq!(back, many);
+    }
+
+    #[test]
+    fn accounts_are_told_once_each_within_the_payload_limit() {
+        assert_eq!(account_payloads(&mut vec![7, 3, 7, 12]), vec!["3,7,12".to_owned()]);
+        let mut many: Vec<i64> = (0..3000).map(|a| 1_000_000_000 + a).collect();
+        let payloads = account_payloads(&mut many.clone());
+        assert!(payloads.len() > 1 && payloads.iter().all(|p| p.len() <= PAYLOAD_LIMIT));
+        let back: Vec<i64> = payloads.iter().flat_map(|p| crate::live::accounts::parse_accounts(p)).collect();
+        many.sort_unstable();
         assert_eq!(back, many);
     }
 }

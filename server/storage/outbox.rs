@@ -66,12 +66,15 @@ pub async fn signing_key(pool: &PgPool) -> DomainResult<Vec<u8>> {
 /// claim ran out), until `until`, counting the attempt.
 ///
 /// A row whose mail the account's settings alone decide is settled by the same statement
-/// instead of being claimed (its state in [`Claimed::mail_state`]): kinds other than
+/// instead of being claimed (its state in [`Claimed::mail_state`]; the decision is the
+/// database function `notification_mail_decision`, migration 20261128000001, which the
+/// move's statement also uses for its "your move" row): kinds other than
 /// `account_kinds` (whose mails go to the address they name) are `skipped` for an account
 /// without a verified address or with the kind's delivery `off`, and left for the
 /// `digest` when it asks for that (the digest itself excepted); `off_kinds` are the kinds
-/// whose default delivery is off. Those rows cost one write, not a claim and a record
-/// (a "your move" per correspondence move, mostly for accounts without an address).
+/// whose default delivery is off. Those rows cost one write, not a claim and a record.
+/// The "your move" of a correspondence move (the most frequent row) is settled by the
+/// move's own statement already and never reaches the claim unless it is to be mailed.
 ///
 /// The duplicate window: a sender that dies after the relay accepted a mail (its 250
 /// reply to the message's data) and before [`record`] committed leaves the row claimed;
@@ -95,17 +98,12 @@ pub async fn claim(
                select n.notification_id, a.username,
                    case when a.email_verified_at is not null then a.email end as verified_email,
                    a.language, s.delivery, a.time_zone,
-                   case
-                       when n.kind = any($4) then 'sending'
-                       when a.email_verified_at is null then 'skipped'
-                       when coalesce(s.delivery, case when n.kind = any($5) then 'off' else 'immediately' end)
-                            = 'off' then 'skipped'
-                       when s.delivery = 'digest' and n.kind <> 'digest' then 'digest'
-                       else 'sending'
-                   end as settled_state
+                   case when d.state = 'pending' then 'sending' else d.state end as settled_state,
+                   d.reason
                from notification n
                join account a on a.account_id = n.account_id
                left join notification_setting s on s.account_id = n.account_id and s.kind = n.kind
+               cross join lateral notification_mail_decision(n.account_id, n.kind, n.kind = any($4), n.kind = any($5)) d
                where (n.mail_state = 'pending' and (n.next_attempt_at is null or n.next_attempt_at <= $1))
                   or (n.mail_state = 'sending' and n.claimed_until < $1)
                order by n.notification_id
@@ -114,11 +112,7 @@ pub async fn claim(
            )
            update notification n set mail_state = due.settled_state, attempts = n.attempts + 1,
                claimed_until = case when due.settled_state = 'sending' then $2 end,
-               last_error = case
-                   when due.settled_state <> 'skipped' then n.last_error
-                   when due.verified_email is null then 'no verified address'
-                   else 'off in the account''s settings'
-               end
+               last_error = case when due.settled_state = 'skipped' then due.reason else n.last_error end
            from due where n.notification_id = due.notification_id
            returning n.notification_id, n.account_id, n.kind, n.game_id, n.challenge_id, n.tournament_id,
                n.details, n.to_address, n.attempts, due.username, due.verified_email, due.language,

@@ -479,7 +479,7 @@ async fn a_player_without_a_verified_address_is_told_in_the_app_and_sent_no_mail
         .expect(StatusCode::OK);
     let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
     app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
-    // Settled by the sender's claim itself (one write, no claim and record).
+    // Settled by the move's own statement (one write; no sender claims it).
     assert_eq!(mail_states(&app, "bob", "your-move").await, ["skipped"]);
     let (attempts, why): (i32, Option<String>) = sqlx::query_as(
         "select n.attempts, n.last_error from notification n join account a using (account_id)
@@ -488,11 +488,58 @@ async fn a_player_without_a_verified_address_is_told_in_the_app_and_sent_no_mail
     .fetch_one(&app.domain.pool)
     .await
     .unwrap();
-    assert_eq!((attempts, why.as_deref()), (1, Some("no verified address")));
+    assert_eq!((attempts, why.as_deref()), (0, Some("no verified address")), "never claimed");
     let listed = app.get("/api/notifications", Some(&bob)).await;
     assert_eq!(listed.expect(StatusCode::OK)["notifications"][0]["kind"], "your-move", "{}", listed.body);
     let mails = sink.messages_to("bob@example.org");
     assert!(mails.iter().all(|m| !m["headers"]["subject"].as_str().unwrap().contains("Your move")));
+}
+
+/// The states of `account`'s "your move" rows as the move's statement left them (read at
+/// once: no sender has had the time to claim them, which `mail_states` waits for).
+async fn your_move_rows_now(app: &TestApp, account: &str) -> Vec<(String, i32, Option<String>)> {
+    sqlx::query_as(
+        "select n.mail_state, n.attempts, n.last_error from notification n join account a using (account_id)
+         where a.username = $1 and n.kind = 'your-move' order by n.notification_id",
+    )
+    .bind(account)
+    .fetch_all(&app.domain.pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_your_move_row_the_settings_decide_is_settled_by_the_moves_own_statement() {
+    let sink = SmtpSink::start();
+    let app = app_with(&sink).await;
+    let alice = verified(&app, &sink, "alice").await;
+    let bob = verified(&app, &sink, "bob").await;
+    let carol = app.register("carol").await;
+    let game = app.start_game("xiangqi", &alice, &bob, three_days()).await;
+    let other = app.start_game("xiangqi", &bob, &carol, three_days()).await;
+    let set = |delivery: &str| json!({"deliveries": [{"kind": "your-move", "delivery": delivery}]});
+    // Delivery in the digest, off, then immediately (bob is verified).
+    app.patch("/api/notifications/settings", Some(&bob), set("digest")).await.expect(StatusCode::OK);
+    app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+    app.post_move(&bob, game, "h9g7", 1).await.expect(StatusCode::CREATED);
+    app.patch("/api/notifications/settings", Some(&bob), set("off")).await.expect(StatusCode::OK);
+    app.post_move(&alice, game, "h0g2", 2).await.expect(StatusCode::CREATED);
+    app.post_move(&bob, game, "b9c7", 3).await.expect(StatusCode::CREATED);
+    app.patch("/api/notifications/settings", Some(&bob), set("immediately")).await.expect(StatusCode::OK);
+    app.post_move(&alice, game, "b0c2", 4).await.expect(StatusCode::CREATED);
+    // carol has no verified address.
+    app.post_move(&bob, other, "h2e2", 0).await.expect(StatusCode::CREATED);
+    // A claim counts an attempt: the settled rows have none, they were never claimed.
+    let off = Some("off in the account's settings".to_owned());
+    let rows = your_move_rows_now(&app, "bob").await;
+    assert_eq!(rows[..2], [("digest".to_owned(), 0, None), ("skipped".to_owned(), 0, off)]);
+    assert_eq!(
+        your_move_rows_now(&app, "carol").await,
+        [("skipped".to_owned(), 0, Some("no verified address".to_owned()))]
+    );
+    // The sender claims and mails the row left to it.
+    assert_eq!(mail_states(&app, "bob", "your-move").await, ["digest", "skipped", "sent"]);
+    assert_eq!(your_move_rows_now(&app, "bob").await[2].1, 1, "one attempt: the mail");
 }
 
 async fn queue_due(app: &TestApp) -> (u64, u64) {

@@ -110,9 +110,10 @@ pub(crate) async fn move_on_copy(
         }
     };
     // The game changed since the copy was made: the copy (already played on) is dropped.
-    let Some(revision) = revision else { return Ok(None) };
+    let Some(written) = revision else { return Ok(None) };
     let ended = ending.as_ref().map(|e| (e, rated.as_slice()));
-    Ok(Some(after_move(domain, &mut row, &mut seats, state, &write, revision, ended)?))
+    domain.announcer.tell_accounts(written.told.into_iter().collect());
+    Ok(Some(after_move(domain, &mut row, &mut seats, state, &write, written.revision, ended)?))
 }
 
 /// The locked path of [`submit_move`].
@@ -156,17 +157,21 @@ pub(crate) async fn move_under_lock(
     }
     // Under the row lock the revision read is the stored one.
     let changed = || DomainError::Internal(anyhow::anyhow!("game {game_id} changed under its row lock"));
-    let mut revision = write_move(&mut tx, game_id, &write, row.revision, &[], row.turn_started_at)
+    let written = write_move(&mut tx, game_id, &write, row.revision, &[], row.turn_started_at)
         .await?
         .ok_or_else(changed)?;
+    let mut revision = written.revision;
+    let mut told: Vec<i64> = written.told.into_iter().collect();
     if let Answer::Reply { owner, text, .. } = &answer {
         // Charged as a move made at this instant (its turn began with the move above).
         apply_write(&mut row, &mut seats, &mut state, &write, revision);
         let owner = seats.iter().find(|s| s.seat == owner.seat).cloned().unwrap_or_else(|| owner.clone());
         write = plan_move(&row, &seats, &owner, &mut state, text, now, &leave)?;
-        revision = write_move(&mut tx, game_id, &write, revision, &[], row.turn_started_at)
+        let written = write_move(&mut tx, game_id, &write, revision, &[], row.turn_started_at)
             .await?
             .ok_or_else(changed)?;
+        revision = written.revision;
+        told.extend(written.told);
     }
     let ply = *write.plies.last().expect("a move stores at least one row");
     if let Some((seat, kept)) = settle(&mut tx, game_id, &answer, ply, now).await? {
@@ -181,6 +186,7 @@ pub(crate) async fn move_under_lock(
     }
     tx.commit().await?;
     let ended = ending.as_ref().map(|e| (e, rated.as_slice()));
+    domain.announcer.tell_accounts(told);
     after_move(domain, &mut row, &mut seats, state, &write, revision, ended)
 }
 
