@@ -25,3 +25,11 @@ pub fn record_move<T>(outcome: &crate::domain::DomainResult<T>) {
     };
     metrics::counter!("tavoliere_moves_total", "result" => result, "code" => code).increment(1);
 }
+
+/// Counts an accepted move by the way it was stored (`tavoliere_moves_by_path_total{path}`):
+/// `copy`, one statement on the instance's copy of the game, or `locked`, under the game
+/// row's lock (server/domain/games/moves.rs). Many `locked` moves mean the copies are
+/// missing or out of date (moves spread over instances, a cache too small).
+pub fn record_move_path(path: &'static str) {
+    metrics::counter!("tavoliere_moves_by_path_total", "path" => path).increment(1);
+}

@@ -50,6 +50,7 @@ async fn metrics_count_requests_by_route_and_moves_by_outcome() {
         r#"tavoliere_http_requests_total{route="/api/games/{id}/moves",method="POST",status="201"}"#,
         r#"tavoliere_moves_total{result="accepted",code="none"}"#,
         r#"tavoliere_moves_total{result="refused",code="move.not-your-turn"}"#,
+        r#"tavoliere_moves_by_path_total{path="#,
         r#"tavoliere_http_request_duration_seconds_bucket{route="/api/games/{id}/moves",method="POST",le="0.005"}"#,
         "tavoliere_database_up 1",
         r#"tavoliere_db_pool_connections{state="idle"}"#,

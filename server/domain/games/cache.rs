@@ -134,6 +134,33 @@ impl GameCache {
         self.lock().get(&game_id).filter(|state| (state.ply, state.exits) == (ply, exits)).cloned()
     }
 
+    /// Keeps a copy of `state` with the game's rows `row` and `seats` (read together: in
+    /// one snapshot, or under the row lock) for the next move's fast path, unless a copy
+    /// as recent is kept already. A game read but not moved on by this instance (a new
+    /// game, the first move after a restart, a move made on another instance) then gets
+    /// its next move in one statement too; a copy that is out of date by then costs
+    /// nothing but that statement, whose revision check refuses it.
+    pub(crate) fn keep_rows(&self, row: &GameRow, seats: &[SeatRow], state: &RulesState) {
+        if row.status != GameStatus::Active || (state.ply, state.exits) != (row.current_ply, exits_of(seats))
+        {
+            return;
+        }
+        let mut entries = self.lock();
+        let recency = |kept: &RulesState| {
+            (kept.ply, kept.exits, kept.snapshot.as_ref().map_or(i64::MIN, |s| s.row.revision))
+        };
+        let offered = (state.ply, state.exits, row.revision);
+        if entries.get(&row.game_id).is_some_and(|kept| recency(kept) >= offered) {
+            return;
+        }
+        if entries.len() >= GAME_CACHE_CAPACITY && !entries.contains_key(&row.game_id) {
+            entries.clear();
+        }
+        let mut kept = state.clone();
+        kept.snapshot = Some(Snapshot { row: row.clone(), seats: seats.to_vec() });
+        entries.insert(row.game_id, kept);
+    }
+
     /// Keeps `state` for `game_id` unless a later one is kept already.
     pub(crate) fn put(&self, game_id: i64, state: RulesState) {
         let mut entries = self.lock();
@@ -180,4 +207,88 @@ pub(crate) async fn rules_state(
         domain.games.put(row.game_id, state.clone());
     }
     Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game_id: i64, ply: i32, revision: i64, status: GameStatus) -> GameRow {
+        let now = OffsetDateTime::now_utc();
+        GameRow {
+            game_id,
+            variant: "xiangqi".to_owned(),
+            ruleset: "cxq".to_owned(),
+            handicap: None,
+            start_position: None,
+            seat_count: 2,
+            status,
+            result: None,
+            reason: None,
+            current_ply: ply,
+            turn_seat: 0,
+            time_control: sqlx::types::Json(TimeControl::days_per_move(3)),
+            vacation_allowed: true,
+            turn_started_at: now,
+            draw_offer_seat: None,
+            tournament_id: None,
+            revision,
+            rated: false,
+            created_at: now,
+            vacation_days: None,
+        }
+    }
+
+    fn seats() -> Vec<SeatRow> {
+        (0..2)
+            .map(|seat| SeatRow {
+                seat,
+                account_id: i64::from(seat) + 1,
+                username: format!("player{seat}"),
+                remaining_ms: 3 * 86_400_000,
+                moves_made: 0,
+                outcome: None,
+                exit: None,
+                exit_after_ply: None,
+                place: None,
+                score: None,
+                secondary_score: None,
+                has_leave: false,
+                has_conditional: false,
+                rating_before: None,
+                rating_after: None,
+                deviation_before: None,
+            })
+            .collect()
+    }
+
+    fn kept_revision(cache: &GameCache, game_id: i64) -> Option<i64> {
+        cache.lock().get(&game_id).and_then(|s| s.snapshot.as_ref().map(|s| s.row.revision))
+    }
+
+    #[test]
+    fn a_read_game_keeps_its_rows_for_the_next_move_unless_a_newer_copy_is_kept() {
+        let cache = GameCache::default();
+        let seats = seats();
+        let start = row(7, 0, 1, GameStatus::Active);
+        let state = RulesState::rebuild(&start, Vec::new(), &seats).expect("the start");
+        cache.keep_rows(&start, &seats, &state);
+        assert_eq!(kept_revision(&cache, 7), Some(1), "a read game gets a copy with its rows");
+        // A draw offer (same ply, newer revision) replaces it; an older read does not.
+        cache.keep_rows(&row(7, 0, 3, GameStatus::Active), &seats, &state);
+        cache.keep_rows(&row(7, 0, 2, GameStatus::Active), &seats, &state);
+        assert_eq!(kept_revision(&cache, 7), Some(3));
+        // The next move takes the newest copy.
+        let taken = cache.take_with_snapshot(7).expect("the copy");
+        assert_eq!(taken.snapshot.map(|s| s.row.revision), Some(3));
+        // Rows whose ply the state is not at, and finished games, are not kept.
+        cache.keep_rows(&row(8, 4, 9, GameStatus::Active), &seats, &state);
+        cache.keep_rows(&row(9, 0, 9, GameStatus::Finished), &seats, &state);
+        assert_eq!((kept_revision(&cache, 8), kept_revision(&cache, 9)), (None, None));
+        // A state without rows (kept by an older read path) gets them.
+        cache.put(10, state.clone());
+        assert_eq!(kept_revision(&cache, 10), None);
+        cache.keep_rows(&row(10, 0, 4, GameStatus::Active), &seats, &state);
+        assert_eq!(kept_revision(&cache, 10), Some(4));
+    }
 }

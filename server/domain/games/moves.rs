@@ -45,10 +45,13 @@ async fn decide_move(
 ) -> DomainResult<GameView> {
     if let Some(copy) = domain.games.take_with_snapshot(game_id) {
         if let Some(view) = move_on_copy(domain, copy, account_id, text, expected_ply).await? {
+            crate::telemetry::record_move_path("copy");
             return Ok(view);
         }
     }
-    move_under_lock(domain, game_id, account_id, text, expected_ply).await
+    let view = move_under_lock(domain, game_id, account_id, text, expected_ply).await?;
+    crate::telemetry::record_move_path("locked");
+    Ok(view)
 }
 
 /// The fast path of [`submit_move`]: `Ok(None)` when the copy cannot decide (the locked

@@ -237,6 +237,9 @@ pub(crate) async fn view_in(
     let row = load_game(tx, game_id).await?;
     let seats = load_seats(tx, game_id).await?;
     let state = rules_state(domain, tx, &row, &seats, false).await?;
+    // Read in one snapshot (`view`) or under the row lock (`announce_and_commit`): the
+    // rows a next move's fast path can start from.
+    domain.games.keep_rows(&row, &seats, &state);
     let active = row.status == GameStatus::Active;
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     let deadline = match to_move {
