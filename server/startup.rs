@@ -1,5 +1,6 @@
 //! Building and running the application: bind first, then the database, then serve.
 
+use axum::serve::ListenerExt;
 use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -299,10 +300,16 @@ impl Application {
             }
             let _ = signalled_tx.send(());
         };
-        let serving =
-            axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(shutdown)
-                .into_future();
+        // Small writes go out at once (no Nagle delay): a live move's frame, an answer
+        // written in parts.
+        let listener = self.listener.tap_io(|stream| {
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::debug!(%error, "cannot set TCP_NODELAY on a connection");
+            }
+        });
+        let serving = axum::serve(listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(shutdown)
+            .into_future();
         let grace = self.shutdown_grace;
         // The open requests get the grace to finish (one waiting for an unreachable
         // database would take longer), then they are dropped.
