@@ -59,23 +59,9 @@ impl Sender {
         let claimed =
             outbox::claim(&self.domain.pool, now, until, batch, (&account_kinds, &off_kinds)).await?;
         let count = claimed.len();
-        let mut accounts: Vec<i64> = claimed.iter().map(|row| row.account_id).collect();
-        accounts.sort_unstable();
-        accounts.dedup();
-        if !accounts.is_empty() {
-            // NOTIFY payloads are limited (8000 bytes): a few hundred ids at a time.
-            for chunk in accounts.chunks(500) {
-                if let Err(error) = outbox::announce(
-                    &self.domain.pool,
-                    crate::storage::notifications::NOTIFICATION_CHANNEL,
-                    chunk,
-                )
-                .await
-                {
-                    tracing::warn!(%error, "announcing new notifications failed");
-                }
-            }
-        }
+        // Their sockets, on every instance, hear the new unread counts (the announcer's
+        // batched NOTIFY, as for the "your move" rows the moves settle themselves).
+        self.domain.announcer.tell_accounts(claimed.iter().map(|row| row.account_id).collect());
         // A mail that left is recorded at once (the duplicate window, `outbox::claim`); the
         // others (most: skipped) together after the batch, in one statement.
         let unmailed = std::sync::Mutex::new(Vec::new());
