@@ -481,14 +481,8 @@ async fn a_player_without_a_verified_address_is_told_in_the_app_and_sent_no_mail
     app.post_move(&alice, game, "h2e2", 0).await.expect(StatusCode::CREATED);
     // Settled by the move's own statement (one write; no sender claims it).
     assert_eq!(mail_states(&app, "bob", "your-move").await, ["skipped"]);
-    let (attempts, why): (i32, Option<String>) = sqlx::query_as(
-        "select n.attempts, n.last_error from notification n join account a using (account_id)
-         where a.username = 'bob' and n.kind = 'your-move'",
-    )
-    .fetch_one(&app.domain.pool)
-    .await
-    .unwrap();
-    assert_eq!((attempts, why.as_deref()), (0, Some("no verified address")), "never claimed");
+    let rows = your_move_rows_now(&app, "bob").await;
+    assert_eq!(rows, [("skipped".to_owned(), 0, Some("no verified address".to_owned()))], "never claimed");
     let listed = app.get("/api/notifications", Some(&bob)).await;
     assert_eq!(listed.expect(StatusCode::OK)["notifications"][0]["kind"], "your-move", "{}", listed.body);
     let mails = sink.messages_to("bob@example.org");

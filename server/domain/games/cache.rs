@@ -153,12 +153,9 @@ impl GameCache {
         if entries.get(&row.game_id).is_some_and(|kept| recency(kept) >= offered) {
             return;
         }
-        if entries.len() >= GAME_CACHE_CAPACITY && !entries.contains_key(&row.game_id) {
-            entries.clear();
-        }
         let mut kept = state.clone();
         kept.snapshot = Some(Snapshot { row: row.clone(), seats: seats.to_vec() });
-        entries.insert(row.game_id, kept);
+        admit(&mut entries, row.game_id, kept);
     }
 
     /// Keeps `state` for `game_id` unless a later one is kept already.
@@ -167,11 +164,17 @@ impl GameCache {
         if entries.get(&game_id).is_some_and(|kept| (kept.ply, kept.exits) > (state.ply, state.exits)) {
             return;
         }
-        if entries.len() >= GAME_CACHE_CAPACITY && !entries.contains_key(&game_id) {
-            entries.clear();
-        }
-        entries.insert(game_id, state);
+        admit(&mut entries, game_id, state);
     }
+}
+
+/// Inserts `state` for `game_id`, first emptying a full cache (a game new to it would
+/// exceed [`GAME_CACHE_CAPACITY`]).
+fn admit(entries: &mut std::collections::HashMap<i64, RulesState>, game_id: i64, state: RulesState) {
+    if entries.len() >= GAME_CACHE_CAPACITY && !entries.contains_key(&game_id) {
+        entries.clear();
+    }
+    entries.insert(game_id, state);
 }
 
 /// The rules state of a game at its stored moves: from the cache when it is current (no
