@@ -46,6 +46,17 @@ struct Room {
     reread_others: AtomicBool,
     /// When the last watcher count was sent.
     watchers_sent_at: Mutex<Option<tokio::time::Instant>>,
+    /// The states read by the sockets that joined before anything was sent to the room
+    /// ([`Hub::seen`]).
+    first_reads: Mutex<FirstReads>,
+}
+
+/// The sockets that joined a room to which nothing was sent yet and did not report the
+/// revision they read, and the oldest revision reported meanwhile.
+#[derive(Debug, Default)]
+struct FirstReads {
+    pending: usize,
+    oldest: Option<i64>,
 }
 
 impl Room {
@@ -86,7 +97,14 @@ pub struct Hub {
     accounts: Arc<AccountChannels>,
     /// The accounts disabled while the sockets run: theirs close.
     disabled: DisabledAccounts,
+    /// Bounds the game reads of the catch-up passes ([`Hub::resync_once`],
+    /// [`Hub::refresh_all`]), so that a pass finding many games to read leaves the pool's
+    /// other connections to the moves.
+    catch_up_reads: Arc<tokio::sync::Semaphore>,
 }
+
+/// Game reads a catch-up pass runs at once.
+const CATCH_UP_READS: usize = 2;
 
 /// A socket's place in a game's room; leaving happens on drop.
 #[derive(Debug)]
@@ -94,6 +112,8 @@ pub struct Subscription {
     hub: Arc<Hub>,
     game_id: i64,
     receiver: Option<broadcast::Receiver<RoomEvent>>,
+    /// Whether the socket reported the revision it read ([`Subscription::seen`]).
+    reported: bool,
 }
 
 impl Subscription {
@@ -105,13 +125,28 @@ impl Subscription {
             None => Err(broadcast::error::RecvError::Closed),
         }
     }
+
+    /// The socket read the game at `revision` itself after joining ([`Hub::seen`]).
+    pub fn seen(&mut self, revision: i64) {
+        if !std::mem::replace(&mut self.reported, true) {
+            self.hub.seen(self.game_id, Some(revision));
+        }
+    }
 }
 
 impl Drop for Subscription {
     fn drop(&mut self) {
         self.receiver.take();
+        if !std::mem::replace(&mut self.reported, true) {
+            // Its read failed or never finished: the room cannot count on it.
+            self.hub.seen(self.game_id, None);
+        }
         self.hub.leave(self.game_id);
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Hub {
@@ -127,6 +162,7 @@ impl Hub {
             sockets: Arc::default(),
             accounts: Arc::default(),
             disabled: DisabledAccounts::default(),
+            catch_up_reads: Arc::new(tokio::sync::Semaphore::new(CATCH_UP_READS)),
         }
     }
 
@@ -140,6 +176,7 @@ impl Hub {
             sockets: Arc::default(),
             accounts: Arc::default(),
             disabled: DisabledAccounts::default(),
+            catch_up_reads: Arc::new(tokio::sync::Semaphore::new(CATCH_UP_READS)),
         }
     }
 
@@ -205,12 +242,15 @@ impl Hub {
                     watchers_due: AtomicBool::new(false),
                     reread_others: AtomicBool::new(false),
                     watchers_sent_at: Mutex::new(None),
+                    first_reads: Mutex::new(FirstReads::default()),
                 })
             });
             let receiver = room.sender.subscribe();
+            lock(&room.first_reads).pending += 1;
             (Arc::clone(room), receiver, new_room)
         };
-        let subscription = Subscription { hub: Arc::clone(self), game_id, receiver: Some(receiver) };
+        let subscription =
+            Subscription { hub: Arc::clone(self), game_id, receiver: Some(receiver), reported: false };
         if let Some(presence) = &self.presence {
             presence.touch(game_id);
         }
@@ -330,11 +370,34 @@ impl Hub {
         }
     }
 
-    /// A socket of the room read the game at `revision` itself (when it connected). When
-    /// it is the room's only socket, the room is at that revision; otherwise the others
-    /// may not have been sent it (a NOTIFY of it must still reach them).
-    pub fn seen(&self, game_id: i64, revision: i64) {
-        if let Some(room) = self.rooms().get(&game_id) {
+    /// A socket of the room read the game at `revision` itself when it connected (`None`:
+    /// its read failed, or it left before reading). When it is the room's only socket, the
+    /// room is at that revision. When the room was sent nothing yet, it is at the oldest
+    /// revision its first sockets read, once all of them have read: so the resync does not
+    /// read again every game just opened by two sockets at once. Otherwise the room stays
+    /// where it was: its earlier sockets may not have been sent what a newcomer read (a
+    /// NOTIFY of it must still reach them).
+    fn seen(&self, game_id: i64, revision: Option<i64>) {
+        let Some(room) = self.rooms().get(&game_id).cloned() else {
+            return;
+        };
+        let oldest_first_read = {
+            let mut first = lock(&room.first_reads);
+            first.pending = first.pending.saturating_sub(1);
+            if let Some(revision) = revision {
+                first.oldest = Some(first.oldest.map_or(revision, |oldest| oldest.min(revision)));
+            }
+            if first.pending == 0 {
+                first.oldest.take()
+            } else {
+                None
+            }
+        };
+        if let Some(oldest) = oldest_first_read {
+            // Only while nothing was sent: a room sent a state has its revision.
+            let _ = room.revision.compare_exchange(-1, oldest, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        if let Some(revision) = revision {
             if room.sender.receiver_count() == 1 {
                 room.revision.fetch_max(revision, Ordering::Relaxed);
             }
@@ -345,6 +408,15 @@ impl Hub {
     /// yet (a change made on this instance was published to them already), read its
     /// state once and send it to them.
     pub fn changed(self: &Arc<Hub>, change: GameChanged) {
+        self.read_if_newer(change, None);
+    }
+
+    /// [`Hub::changed`] for a catch-up pass: at most [`CATCH_UP_READS`] such reads at once.
+    fn catch_up(self: &Arc<Hub>, change: GameChanged) {
+        self.read_if_newer(change, Some(Arc::clone(&self.catch_up_reads)));
+    }
+
+    fn read_if_newer(self: &Arc<Hub>, change: GameChanged, bound: Option<Arc<tokio::sync::Semaphore>>) {
         let Some(room) = self.rooms().get(&change.game_id).cloned() else {
             return;
         };
@@ -357,6 +429,10 @@ impl Hub {
         }
         let hub = Arc::clone(self);
         tokio::spawn(async move {
+            let _permit = match &bound {
+                Some(bound) => Some(bound.acquire().await),
+                None => None,
+            };
             let _order = room.fetching.lock().await;
             if current(&room) {
                 return;
@@ -376,7 +452,7 @@ impl Hub {
         let rooms: Vec<(i64, Arc<Room>)> =
             self.rooms().iter().map(|(&game_id, room)| (game_id, Arc::clone(room))).collect();
         for (game_id, room) in rooms {
-            self.changed(GameChanged::unknown(game_id));
+            self.catch_up(GameChanged::unknown(game_id));
             self.announce_watchers(game_id, &room, true);
         }
     }
@@ -413,7 +489,7 @@ impl Hub {
                 for (game_id, revision) in stored {
                     if sent.get(&game_id).is_some_and(|&seen| revision > seen) {
                         tracing::debug!(game.id = game_id, revision, seen = sent[&game_id], "live: resync");
-                        self.changed(GameChanged::unknown(game_id));
+                        self.catch_up(GameChanged::unknown(game_id));
                         stale += 1;
                     }
                 }
@@ -520,6 +596,45 @@ mod tests {
         drop(first);
         assert_eq!(hub.watchers(5), 0);
         assert!(hub.rooms().is_empty(), "an empty room is removed");
+    }
+
+    fn revision(hub: &Hub, game_id: i64) -> i64 {
+        hub.rooms().get(&game_id).expect("the room").revision.load(Ordering::Relaxed)
+    }
+
+    #[tokio::test]
+    async fn sockets_opening_a_game_together_leave_the_room_at_the_oldest_state_they_read() {
+        let hub = hub(8);
+        let mut first = hub.join(5).await;
+        let mut second = hub.join(5).await;
+        first.seen(6);
+        assert_eq!(revision(&hub, 5), -1, "the second socket's read is not known yet");
+        second.seen(5);
+        assert_eq!(revision(&hub, 5), 5, "both read: the room is at the older state");
+    }
+
+    #[tokio::test]
+    async fn a_newcomers_newer_read_does_not_advance_a_room_whose_sockets_were_not_sent_it() {
+        let hub = hub(8);
+        let mut first = hub.join(5).await;
+        first.seen(5);
+        assert_eq!(revision(&hub, 5), 5);
+        let mut second = hub.join(5).await;
+        // A move committed elsewhere, its NOTIFY not yet here: the first socket has not got it.
+        second.seen(6);
+        assert_eq!(revision(&hub, 5), 5, "the NOTIFY of revision 6 must still be read");
+    }
+
+    #[tokio::test]
+    async fn a_socket_gone_before_its_read_does_not_hold_a_new_room_back() {
+        let hub = hub(8);
+        let mut first = hub.join(5).await;
+        let mut second = hub.join(5).await;
+        let third = hub.join(5).await;
+        drop(third);
+        first.seen(4);
+        second.seen(4);
+        assert_eq!(revision(&hub, 5), 4);
     }
 
     #[tokio::test]

@@ -147,7 +147,7 @@ impl Connection {
         let mut out = Vec::new();
         let read = games::view(self.hub.domain(), self.game_id).await;
         if let Ok(view) = &read {
-            self.hub.seen(self.game_id, view.revision);
+            subscription.seen(view.revision);
         }
         match read {
             Ok(view) => match since_ply {
