@@ -92,8 +92,9 @@ pub(crate) fn exits_of(seats: &[SeatRow]) -> usize {
     seats.iter().filter(|s| s.exit.is_some()).count()
 }
 
-/// How many games the cache keeps before it starts over (a bound on its memory).
-pub(crate) const GAME_CACHE_CAPACITY: usize = 4096;
+/// How many games the cache keeps at most (a bound on its memory): enough for the 10,000
+/// live games an instance is sized for (issue 21), each game a few kilobytes.
+pub(crate) const GAME_CACHE_CAPACITY: usize = 16_384;
 
 /// The rules games of recently played games, so that a move does not replay the whole
 /// game. An entry is only used when its ply equals the ply just read from the database
@@ -101,11 +102,51 @@ pub(crate) const GAME_CACHE_CAPACITY: usize = 4096;
 /// correct: a stale entry is simply rebuilt from the stored moves.
 #[derive(Debug, Default)]
 pub struct GameCache {
-    pub(crate) entries: std::sync::Mutex<std::collections::HashMap<i64, RulesState>>,
+    pub(crate) entries: std::sync::Mutex<Generations>,
+}
+
+/// The cache's entries in two generations: new entries go into `recent`; when it holds
+/// half the capacity, `older` is dropped and `recent` becomes `older`; an entry found in
+/// `older` moves back to `recent`. So the games used in the last half-capacity insertions
+/// always stay (about least-recently-used eviction, at O(1) per call), instead of the whole
+/// cache being emptied when full (which, with more games than the capacity, left most
+/// moves without their copy).
+#[derive(Debug, Default)]
+pub(crate) struct Generations {
+    recent: std::collections::HashMap<i64, RulesState>,
+    older: std::collections::HashMap<i64, RulesState>,
+}
+
+impl Generations {
+    /// The entry of `game_id`, moved to the recent generation.
+    pub(crate) fn get(&mut self, game_id: i64) -> Option<&RulesState> {
+        if let Some(state) = self.older.remove(&game_id) {
+            self.insert(game_id, state);
+        }
+        self.recent.get(&game_id)
+    }
+
+    pub(crate) fn remove(&mut self, game_id: i64) -> Option<RulesState> {
+        self.recent.remove(&game_id).or_else(|| self.older.remove(&game_id))
+    }
+
+    /// Keeps `state` for `game_id` in the recent generation (replacing its entry).
+    pub(crate) fn insert(&mut self, game_id: i64, state: RulesState) {
+        self.older.remove(&game_id);
+        if self.recent.len() >= GAME_CACHE_CAPACITY / 2 && !self.recent.contains_key(&game_id) {
+            self.older = std::mem::take(&mut self.recent);
+        }
+        self.recent.insert(game_id, state);
+    }
+
+    /// Entries kept.
+    pub(crate) fn len(&self) -> usize {
+        self.recent.len() + self.older.len()
+    }
 }
 
 impl GameCache {
-    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<i64, RulesState>> {
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, Generations> {
         // A panic while holding the lock leaves only a map of copies behind: go on with it.
         self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -113,8 +154,8 @@ impl GameCache {
     /// Takes the entry of `game_id` out if it is at `ply` with `exits` seat exits.
     pub(crate) fn take(&self, game_id: i64, ply: i32, exits: usize) -> Option<RulesState> {
         let mut entries = self.lock();
-        match entries.get(&game_id) {
-            Some(state) if (state.ply, state.exits) == (ply, exits) => entries.remove(&game_id),
+        match entries.get(game_id) {
+            Some(state) if (state.ply, state.exits) == (ply, exits) => entries.remove(game_id),
             _ => None,
         }
     }
@@ -123,15 +164,15 @@ impl GameCache {
     /// fast path's statement checks the revision).
     pub(crate) fn take_with_snapshot(&self, game_id: i64) -> Option<RulesState> {
         let mut entries = self.lock();
-        match entries.get(&game_id) {
-            Some(state) if state.snapshot.is_some() => entries.remove(&game_id),
+        match entries.get(game_id) {
+            Some(state) if state.snapshot.is_some() => entries.remove(game_id),
             _ => None,
         }
     }
 
     /// A copy of the entry of `game_id` if it is at `ply` with `exits` seat exits.
     pub(crate) fn copy(&self, game_id: i64, ply: i32, exits: usize) -> Option<RulesState> {
-        self.lock().get(&game_id).filter(|state| (state.ply, state.exits) == (ply, exits)).cloned()
+        self.lock().get(game_id).filter(|state| (state.ply, state.exits) == (ply, exits)).cloned()
     }
 
     /// Keeps a copy of `state` with the game's rows `row` and `seats` (read together: in
@@ -150,31 +191,22 @@ impl GameCache {
             (kept.ply, kept.exits, kept.snapshot.as_ref().map_or(i64::MIN, |s| s.row.revision))
         };
         let offered = (state.ply, state.exits, row.revision);
-        if entries.get(&row.game_id).is_some_and(|kept| recency(kept) >= offered) {
+        if entries.get(row.game_id).is_some_and(|kept| recency(kept) >= offered) {
             return;
         }
         let mut kept = state.clone();
         kept.snapshot = Some(Snapshot { row: row.clone(), seats: seats.to_vec() });
-        admit(&mut entries, row.game_id, kept);
+        entries.insert(row.game_id, kept);
     }
 
     /// Keeps `state` for `game_id` unless a later one is kept already.
     pub(crate) fn put(&self, game_id: i64, state: RulesState) {
         let mut entries = self.lock();
-        if entries.get(&game_id).is_some_and(|kept| (kept.ply, kept.exits) > (state.ply, state.exits)) {
+        if entries.get(game_id).is_some_and(|kept| (kept.ply, kept.exits) > (state.ply, state.exits)) {
             return;
         }
-        admit(&mut entries, game_id, state);
+        entries.insert(game_id, state);
     }
-}
-
-/// Inserts `state` for `game_id`, first emptying a full cache (a game new to it would
-/// exceed [`GAME_CACHE_CAPACITY`]).
-fn admit(entries: &mut std::collections::HashMap<i64, RulesState>, game_id: i64, state: RulesState) {
-    if entries.len() >= GAME_CACHE_CAPACITY && !entries.contains_key(&game_id) {
-        entries.clear();
-    }
-    entries.insert(game_id, state);
 }
 
 /// The rules state of a game at its stored moves: from the cache when it is current (no
@@ -266,7 +298,30 @@ mod tests {
     }
 
     fn kept_revision(cache: &GameCache, game_id: i64) -> Option<i64> {
-        cache.lock().get(&game_id).and_then(|s| s.snapshot.as_ref().map(|s| s.row.revision))
+        cache.lock().get(game_id).and_then(|s| s.snapshot.as_ref().map(|s| s.row.revision))
+    }
+
+    #[test]
+    fn a_full_cache_drops_the_games_least_recently_used_not_every_game() {
+        let cache = GameCache::default();
+        let seats = seats();
+        let start = row(0, 0, 1, GameStatus::Active);
+        let state = RulesState::rebuild(&start, Vec::new(), &seats).expect("the start");
+        // Game 0 is used again after every thousand others; the others once each.
+        for game_id in 1..=(GAME_CACHE_CAPACITY as i64 * 2) {
+            if game_id % 1000 == 1 {
+                cache.put(0, state.clone());
+            }
+            cache.put(game_id, state.clone());
+            let kept = cache.lock().len();
+            assert!(kept >= (game_id as usize).min(GAME_CACHE_CAPACITY / 2), "{kept} kept after {game_id}");
+        }
+        let mut entries = cache.lock();
+        assert!(entries.len() <= GAME_CACHE_CAPACITY, "{} entries kept", entries.len());
+        assert!(entries.get(0).is_some(), "the game in use stays");
+        let last = GAME_CACHE_CAPACITY as i64 * 2;
+        assert!(entries.get(last).is_some() && entries.get(last - 7000).is_some(), "the recent games stay");
+        assert!(entries.get(1).is_none(), "the oldest unused game is gone");
     }
 
     #[test]
