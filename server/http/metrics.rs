@@ -141,6 +141,7 @@ pub async fn render(state: &AppState) -> Response {
     let up = state.database_health.is_up();
     metrics::gauge!("tavoliere_database_up").set(if up { 1.0 } else { 0.0 });
     metrics::gauge!("tavoliere_live_sockets").set(state.live.sockets().total() as f64);
+    metrics::gauge!("tavoliere_game_cache_games").set(state.domain.games.kept_games() as f64);
     if up {
         if let Ok(pending) = crate::storage::outbox::pending_count(pool).await {
             metrics::gauge!("tavoliere_notification_queue_depth").set(pending as f64);

@@ -56,6 +56,8 @@ async fn metrics_count_requests_by_route_and_moves_by_outcome() {
         r#"tavoliere_db_pool_connections{state="idle"}"#,
         "tavoliere_live_sockets ",
         "tavoliere_notification_queue_depth ",
+        // The game just played on is kept for its next move.
+        "tavoliere_game_cache_games 1",
     ] {
         assert!(metrics.contains(expected), "{expected} in:\n{metrics}");
     }

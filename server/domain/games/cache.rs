@@ -151,6 +151,11 @@ impl GameCache {
         self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Games kept (the `/metrics` gauge `tavoliere_game_cache_games`).
+    pub fn kept_games(&self) -> usize {
+        self.lock().len()
+    }
+
     /// Takes the entry of `game_id` out if it is at `ply` with `exits` seat exits.
     pub(crate) fn take(&self, game_id: i64, ply: i32, exits: usize) -> Option<RulesState> {
         let mut entries = self.lock();
