@@ -168,16 +168,7 @@ impl Hub {
 
     /// A hub that counts only its own sockets and never touches the presence table.
     pub fn alone(domain: Domain, settings: LiveSettings) -> Hub {
-        Hub {
-            domain,
-            rooms: Mutex::new(HashMap::new()),
-            settings,
-            presence: None,
-            sockets: Arc::default(),
-            accounts: Arc::default(),
-            disabled: DisabledAccounts::default(),
-            catch_up_reads: Arc::new(tokio::sync::Semaphore::new(CATCH_UP_READS)),
-        }
+        Hub { presence: None, ..Hub::new(domain, settings) }
     }
 
     /// This instance's part in the shared watcher counts.
@@ -222,7 +213,7 @@ impl Hub {
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Arc<Room>>> {
-        self.rooms.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.rooms)
     }
 
     /// Joins the room of `game_id` (reading the other instances' sockets on it when the
@@ -314,7 +305,7 @@ impl Hub {
         let room = Arc::clone(room);
         runtime.spawn(async move {
             let _serial = room.counting.lock().await;
-            let last = *room.watchers_sent_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let last = *lock(&room.watchers_sent_at);
             if let Some(last) = last {
                 tokio::time::sleep_until(last + interval).await;
             }
@@ -323,8 +314,7 @@ impl Hub {
             if room.reread_others.swap(false, Ordering::SeqCst) {
                 hub.read_others(&room, game_id).await;
             }
-            *room.watchers_sent_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
-                Some(tokio::time::Instant::now());
+            *lock(&room.watchers_sent_at) = Some(tokio::time::Instant::now());
             let _ = room.sender.send(RoomEvent::Watchers(room.watchers()));
         });
     }
