@@ -170,18 +170,26 @@ fn tps(output: &std::process::Output) -> Option<f64> {
 }
 
 /// The one statement of a move as the server sends it (server/storage/games.rs,
-/// `write_move`: the turn guarded by the row's revision and the seats' leave, the move and
-/// the clock; the token is checked from the server's cache; the NOTIFY goes out after the
-/// commit, batched, from another connection: `storage::notify::Announcer`), run by
-/// pgbench on the games the API run made: the raw PostgreSQL figure of the move's own
-/// transaction. The revision condition always holds here, as it does on the API's fast
-/// path.
+/// `write_move`: the turn guarded by the row's revision and the seats' leave, the move, the
+/// clock and the waiting player's "your move" notification with its mail decided by
+/// `notification_mail_decision`, as every correspondence move of the API run writes; the
+/// token is checked from the server's cache; the NOTIFY goes out after the commit, batched,
+/// from another connection: `storage::notify::Announcer`), run by pgbench on the games and
+/// accounts the API run made: the raw PostgreSQL figure of the move's own transaction. The
+/// revision condition always holds here, as it does on the API's fast path.
 const MOVE_SCRIPT: &str = r#"\set g random(:gmin, :gmax)
-WITH turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL, revision = revision + 1 WHERE game_id = :g AND revision >= 0 AND status = status AND NOT EXISTS (SELECT 1 FROM vacation v WHERE v.account_id = ANY(ARRAY[:g, :g + 1]::bigint[]) AND v.ends_at > now()) RETURNING revision, current_ply), played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply FROM turned)], ARRAY['h2e2']) AS p(ply, notation) WHERE EXISTS (SELECT 1 FROM turned)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0 AND EXISTS (SELECT 1 FROM turned)) SELECT revision FROM turned;
+\set a random(:amin, :amax)
+WITH turned AS (UPDATE game SET current_ply = current_ply + 1, turn_seat = 1 - turn_seat, turn_started_at = now(), deadline = now() + interval '3 days', draw_offer_seat = NULL, revision = revision + 1 WHERE game_id = :g AND revision >= 0 AND status = status AND NOT EXISTS (SELECT 1 FROM vacation v WHERE v.account_id = ANY(ARRAY[]::bigint[]) AND v.ends_at > now()) RETURNING revision, current_ply), played AS (INSERT INTO move (game_id, ply, turn_number, seat, notation, position_key, played_at) SELECT :g, p.ply, p.ply, 0, p.notation, 0, now() FROM unnest(ARRAY[(SELECT current_ply FROM turned)], ARRAY['h2e2']) AS p(ply, notation) WHERE EXISTS (SELECT 1 FROM turned)), charged AS (UPDATE game_seat SET remaining_ms = remaining_ms, moves_made = moves_made + 1 WHERE game_id = :g AND seat = 0 AND EXISTS (SELECT 1 FROM turned)), notified AS (INSERT INTO notification (account_id, kind, game_id, details, created_at, mail_state, last_error) SELECT :a, 'your-move', :g, jsonb_build_object('ply', 1), now(), d.state, d.reason FROM notification_mail_decision(:a, 'your-move', false, false) d WHERE :a::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM turned) RETURNING account_id, mail_state) SELECT revision, (SELECT account_id FROM notified WHERE mail_state <> 'pending') FROM turned;
 "#;
 
 /// pgbench running [`MOVE_SCRIPT`] on the application's database.
-fn pgbench_moves(port: u16, clients: usize, seconds: u64, games: (i64, i64)) -> Option<f64> {
+fn pgbench_moves(
+    port: u16,
+    clients: usize,
+    seconds: u64,
+    games: (i64, i64),
+    accounts: (i64, i64),
+) -> Option<f64> {
     let pgbench = pgbench_program()?;
     let script = std::env::temp_dir().join(format!("tavoliere-move-{}.sql", std::process::id()));
     std::fs::write(&script, MOVE_SCRIPT).ok()?;
@@ -190,6 +198,7 @@ fn pgbench_moves(port: u16, clients: usize, seconds: u64, games: (i64, i64)) -> 
         // Prepared statements, as sqlx sends them.
         .args(["-h", "127.0.0.1", "-p", &port, "-U", "tavoliere", "-n", "-M", "prepared"])
         .args(["-D", &format!("gmin={}", games.0), "-D", &format!("gmax={}", games.1)])
+        .args(["-D", &format!("amin={}", accounts.0), "-D", &format!("amax={}", accounts.1)])
         .args(["-c", &clients.to_string(), "-j", "2", "-T", &seconds.to_string(), "-f"])
         .arg(&script)
         .arg("tavoliere")
@@ -299,6 +308,16 @@ fn main() -> anyhow::Result<()> {
             .unwrap_or_else(|| vec![16, 64]);
         let runs: usize = env_number("LOAD_RUNS").unwrap_or(5).max(1);
         let pgbench_pool = sqlx::PgPool::connect(&cluster.url("pgbench")).await?;
+        // LOAD_SETUP_SQL="statement; ..." runs on the application's database before the
+        // runs, one statement at a time (ALTER SYSTEM refuses a transaction block): for
+        // experiments such as a setting (`alter system set ...; select pg_reload_conf()`)
+        // or an index dropped.
+        if let Ok(setup) = std::env::var("LOAD_SETUP_SQL") {
+            for statement in setup.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                sqlx::raw_sql(statement).execute(&pool).await?;
+                eprintln!("ran LOAD_SETUP_SQL: {statement}");
+            }
+        }
         // Every measurement starts from the same footing: the previous ones' dead rows
         // vacuumed and their dirty pages written (otherwise the later runs pay for the
         // earlier ones' autovacuum and checkpoint).
@@ -342,8 +361,11 @@ fn main() -> anyhow::Result<()> {
                 settle().await?;
                 let games: (i64, i64) =
                     sqlx::query_as("select min(game_id), max(game_id) from game").fetch_one(&pool).await?;
-                let same =
-                    tokio::task::spawn_blocking(move || pgbench_moves(port, clients, seconds, games)).await?;
+                let accounts: (i64, i64) = sqlx::query_as("select min(account_id), max(account_id) from account")
+                    .fetch_one(&pool)
+                    .await?;
+                let same = tokio::task::spawn_blocking(move || pgbench_moves(port, clients, seconds, games, accounts))
+                    .await?;
                 let cell = |raw: Option<f64>, ratios: &mut Vec<f64>, figures: &mut Vec<f64>| match raw {
                     Some(raw) => {
                         ratios.push(100.0 * api / raw);
