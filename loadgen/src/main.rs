@@ -154,20 +154,7 @@ impl Target {
 
 /// Raises this process's open-file limit to its hard limit; returns the limit.
 fn raise_open_file_limit() -> u64 {
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit and setrlimit only read and write the struct given.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
-            return 1024;
-        }
-        if limit.rlim_cur < limit.rlim_max {
-            let raised = libc::rlimit { rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max };
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
-                limit = raised;
-            }
-        }
-    }
-    limit.rlim_cur
+    rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024)
 }
 
 /// What the server process used: resident memory (KiB) and CPU time (user + system).

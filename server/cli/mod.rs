@@ -117,9 +117,26 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Raises the soft open-file limit to the hard one before serving, as the load generator
+/// does: every live socket and pool connection is a file descriptor, and shells and service
+/// managers start processes at a soft limit of 1,024 (systemd's default) under a far higher
+/// hard limit, which would refuse the 1,025th socket. The embedded cluster's processes
+/// inherit it (PostgreSQL caps its own use at `max_files_per_process`). Logged, so that an
+/// operator sees the limit the server runs with (raise the hard one with `LimitNOFILE=` or
+/// `ulimit -Hn`).
+fn raise_open_file_limit() {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
+        Err(error) => tracing::warn!(%error, "cannot raise the open-file limit"),
+    }
+}
+
 async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
     match command {
-        Command::Serve => Application::build(settings).await?.run_until_stopped().await,
+        Command::Serve => {
+            raise_open_file_limit();
+            Application::build(settings).await?.run_until_stopped().await
+        }
         Command::Migrate => {
             let database = storage::open(&settings.database).await?;
             leave(database).await?;

@@ -1,13 +1,48 @@
 //! Issue #19 §1: the binary runs from anywhere. Started in a directory with no `config/`
 //! and no `static/` (a systemd unit, `cargo install`, a container), the server still has
 //! its configuration and its files, says which configuration files it read, and browsers
-//! cache the files by their content's hash.
+//! cache the files by their content's hash. Started under a low soft open-file limit (a
+//! shell's or systemd's 1,024), it raises it to the hard one.
 
 use reqwest::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH, SET_COOKIE};
 use reqwest::StatusCode;
 
 use crate::support::cluster::Cluster;
 use crate::support::process::ServerProcess;
+
+/// The soft and hard "Max open files" of process `pid` (`/proc/<pid>/limits`).
+fn open_file_limits(pid: u32) -> (u64, u64) {
+    let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).expect("the process's limits");
+    let line = limits.lines().find(|l| l.starts_with("Max open files")).expect("an open-files line");
+    let numbers: Vec<u64> = line.split_whitespace().filter_map(|word| word.parse().ok()).collect();
+    (numbers[0], numbers[1])
+}
+
+#[tokio::test]
+async fn a_server_started_under_a_low_soft_open_file_limit_raises_it_to_the_hard_one() {
+    use std::os::unix::process::CommandExt;
+    let (_, hard) = rlimit::Resource::NOFILE.get().expect("this process's limits");
+    // Each socket is a file: a test under the 1,024 a shell gives would prove nothing.
+    let soft = 256.min(hard);
+    assert!(hard > soft, "the hard open-file limit ({hard}) leaves nothing to raise");
+    let database_url = Cluster::get().fresh_database().await;
+    let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let server = ServerProcess::start_configured(
+        directory,
+        &[("TAVOLIERE_DATABASE__URL", &database_url)],
+        |command| {
+            // SAFETY: setrlimit is async-signal-safe; the closure allocates nothing.
+            unsafe {
+                command.pre_exec(move || rlimit::setrlimit(rlimit::Resource::NOFILE, soft, hard));
+            }
+        },
+    );
+    assert_eq!(open_file_limits(server.id()), (hard, hard), "the soft limit raised to the hard one");
+    let logged = server.log().iter().any(|l| l.contains("open-file limit") && l.contains(&hard.to_string()));
+    assert!(logged, "the limit is logged: {:#?}", server.log());
+    let health = reqwest::get(format!("{}/readyz", server.address)).await.expect("readiness");
+    assert_eq!(health.status(), StatusCode::OK);
+}
 
 #[tokio::test]
 async fn a_server_started_in_another_directory_serves_its_pages_files_and_configuration() {

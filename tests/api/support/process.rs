@@ -42,6 +42,16 @@ impl ServerProcess {
 
     /// [`ServerProcess::start_with`], started in the working directory `directory`.
     pub fn start_in(directory: &Path, settings: &[(&str, &str)]) -> ServerProcess {
+        ServerProcess::start_configured(directory, settings, |_| {})
+    }
+
+    /// [`ServerProcess::start_in`], with `configure` applied to the command last (a
+    /// limit set for the child, say).
+    pub fn start_configured(
+        directory: &Path,
+        settings: &[(&str, &str)],
+        configure: impl FnOnce(&mut Command),
+    ) -> ServerProcess {
         let mut command = tavoliere_command();
         command
             .current_dir(directory)
@@ -61,6 +71,7 @@ impl ServerProcess {
         for (name, value) in settings {
             command.env(name, value);
         }
+        configure(&mut command);
         let mut child = command.spawn().expect("start `tavoliere serve`");
         let stderr = child.stderr.take().expect("piped stderr");
         let log = Arc::new(Mutex::new(Vec::new()));
@@ -84,6 +95,11 @@ impl ServerProcess {
             Err(_) => panic!("`tavoliere serve` reported no port; its log: {:#?}", process.log()),
         }
         process
+    }
+
+    /// The process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
     }
 
     /// Whether the process is still running.
