@@ -56,6 +56,10 @@ struct Args {
     /// Handshakes (and game creations) in flight at once.
     #[arg(long, default_value_t = 64)]
     concurrency: usize,
+    /// Loopback source addresses start at 127.0.0.(1 + this): several load generators
+    /// beside each other (one per server instance) then use addresses of their own.
+    #[arg(long, default_value_t = 0)]
+    source_offset: u8,
 }
 
 struct Api {
@@ -107,8 +111,10 @@ type Ws = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 struct Target {
     base: String,
     server: SocketAddr,
-    /// Loopback servers are reached from several source addresses (see the module doc).
+    /// Loopback servers are reached from several source addresses (see the module doc),
+    /// from 127.0.0.(1 + `source_offset`) on.
     loopback: bool,
+    source_offset: u8,
 }
 
 /// Source addresses used per this many sockets (of the about 28,000 ephemeral ports of
@@ -116,7 +122,7 @@ struct Target {
 const SOCKETS_PER_SOURCE: usize = 20_000;
 
 impl Target {
-    async fn new(base: &str) -> anyhow::Result<Target> {
+    async fn new(base: &str, source_offset: u8) -> anyhow::Result<Target> {
         let url = reqwest::Url::parse(base).context("--server is not a URL")?;
         let host = url.host_str().context("--server has no host")?.to_owned();
         let port = url.port_or_known_default().context("--server has no port")?;
@@ -125,7 +131,7 @@ impl Target {
             .find(SocketAddr::is_ipv4)
             .context("--server has no IPv4 address")?;
         let loopback = server.ip().is_loopback();
-        Ok(Target { base: base.to_owned(), server, loopback })
+        Ok(Target { base: base.to_owned(), server, loopback, source_offset })
     }
 
     /// Opens socket number `index` on `game`, as `token`'s player or as a spectator.
@@ -137,7 +143,13 @@ impl Target {
         }
         let socket = tokio::net::TcpSocket::new_v4()?;
         if self.loopback {
-            let source = Ipv4Addr::new(127, 0, 0, 1 + (index / SOCKETS_PER_SOURCE) as u8);
+            let block = usize::from(self.source_offset) + index / SOCKETS_PER_SOURCE;
+            let source = Ipv4Addr::new(
+                127,
+                0,
+                0,
+                u8::try_from(1 + block).context("out of loopback source addresses")?,
+            );
             socket.bind(SocketAddr::new(IpAddr::V4(source), 0))?;
         }
         let stream = socket.connect(self.server).await?;
@@ -403,7 +415,7 @@ async fn main() -> anyhow::Result<()> {
              raise the hard limit (ulimit -Hn, LimitNOFILE=) for this tool and the server"
         );
     }
-    let target = Arc::new(Target::new(&args.server).await?);
+    let target = Arc::new(Target::new(&args.server, args.source_offset).await?);
     let api = Api { client: reqwest::Client::new(), base: args.server.clone() };
     let red = api.user("loadgen-red").await?;
     let black = api.user("loadgen-black").await?;
