@@ -60,6 +60,22 @@ struct Args {
     /// beside each other (one per server instance) then use addresses of their own.
     #[arg(long, default_value_t = 0)]
     source_offset: u8,
+    /// Also write every measured move to this file, one line each: the receipt time
+    /// (milliseconds since the Unix epoch) and the latency (microseconds), to see when
+    /// the slow moves happened (beside another process's log, for instance).
+    #[arg(long)]
+    latency_log: Option<std::path::PathBuf>,
+    /// Create this file once every game is connected (before playing): several load
+    /// generators side by side (one per server instance) then tell a script they are
+    /// ready.
+    #[arg(long)]
+    ready_file: Option<std::path::PathBuf>,
+    /// Once connected, wait until this file exists before playing: a script creates it
+    /// when every generator is ready, so that none measures its moves while another is
+    /// still making games and opening sockets (work that takes the shared cores and the
+    /// database for seconds).
+    #[arg(long)]
+    start_file: Option<std::path::PathBuf>,
 }
 
 struct Api {
@@ -195,6 +211,8 @@ fn usage(pid: Option<u32>) -> Option<Usage> {
 #[derive(Default)]
 struct GameStats {
     latencies_us: Vec<u64>,
+    /// When each latency was taken (milliseconds since the Unix epoch), in the same order.
+    received_at_ms: Vec<u64>,
     moves: u64,
     errors: u64,
 }
@@ -278,6 +296,7 @@ fn handle(
                 if let Some((expected, at)) = *sent {
                     if expected == move_ply {
                         stats.latencies_us.push(at.elapsed().as_micros() as u64);
+                        stats.received_at_ms.push(unix_ms());
                         stats.moves += 1;
                         *sent = None;
                     }
@@ -294,6 +313,27 @@ fn handle(
         _ => {}
     }
     Some(true)
+}
+
+/// Now, in milliseconds since the Unix epoch (the clock other processes' logs share).
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as u64)
+}
+
+/// `--latency-log`: one line per measured move, `<receipt ms since the epoch> <latency
+/// µs>`, in the order of receipt.
+fn write_latency_log(path: &std::path::Path, stats: &GameStats) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut lines: Vec<(u64, u64)> =
+        stats.received_at_ms.iter().copied().zip(stats.latencies_us.iter().copied()).collect();
+    lines.sort_unstable();
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for (at, latency) in lines {
+        writeln!(out, "{at} {latency}")?;
+    }
+    out.flush()
 }
 
 /// A pseudo-random phase in [0, 1) for game `index` (splitmix64): uniform over the
@@ -513,6 +553,15 @@ async fn main() -> anyhow::Result<()> {
         args.seconds,
         args.rate
     );
+    if let Some(path) = &args.ready_file {
+        std::fs::write(path, b"").with_context(|| format!("creating {}", path.display()))?;
+    }
+    if let Some(path) = &args.start_file {
+        println!("waiting for {} to start", path.display());
+        while !path.exists() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
     let peak = PeakRss::start(args.server_pid);
     let at_start = usage(args.server_pid);
     let started = Instant::now();
@@ -530,11 +579,15 @@ async fn main() -> anyhow::Result<()> {
     for task in tasks {
         let stats = task.await?;
         all.latencies_us.extend(stats.latencies_us);
+        all.received_at_ms.extend(stats.received_at_ms);
         all.moves += stats.moves;
         all.errors += stats.errors;
     }
     let elapsed = started.elapsed();
     let at_end = usage(args.server_pid);
+    if let Some(path) = &args.latency_log {
+        write_latency_log(path, &all).with_context(|| format!("writing {}", path.display()))?;
+    }
     all.latencies_us.sort_unstable();
     println!(
         "moves: {} in {:.1} s = {:.0} moves/s; errors {}",
@@ -559,7 +612,22 @@ async fn main() -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::phase;
+    use super::{phase, write_latency_log, GameStats};
+
+    #[test]
+    fn the_latency_log_has_one_line_a_move_in_the_order_of_receipt() {
+        // Two games' moves, gathered game after game as the tool does.
+        let stats = GameStats {
+            latencies_us: vec![1500, 900, 40_000],
+            received_at_ms: vec![1_000_020, 1_000_050, 1_000_010],
+            ..GameStats::default()
+        };
+        let path = std::env::temp_dir().join(format!("loadgen-latency-{}.txt", std::process::id()));
+        write_latency_log(&path, &stats).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(text, "1000010 40000\n1000020 1500\n1000050 900\n");
+    }
 
     #[test]
     fn the_games_phases_spread_evenly_over_the_period() {
