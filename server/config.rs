@@ -247,6 +247,11 @@ pub struct DatabaseSettings {
     /// wait.
     #[serde(default = "default_acquire_timeout_ms")]
     pub acquire_timeout_ms: u64,
+    /// The connections of the move's fast path, a pool of their own beside
+    /// `max_connections` (`storage::move_connections`: no round trip after each move),
+    /// opened when needed.
+    #[serde(default = "default_move_connections")]
+    pub move_connections: usize,
     /// How long the start waits for an external database to answer (a database
     /// container starting beside the server), in seconds.
     #[serde(default = "default_connect_at_start_seconds")]
@@ -255,6 +260,10 @@ pub struct DatabaseSettings {
 
 fn default_acquire_timeout_ms() -> u64 {
     1000
+}
+
+fn default_move_connections() -> usize {
+    16
 }
 
 fn default_connect_at_start_seconds() -> u64 {

@@ -83,6 +83,11 @@ impl Application {
         session_store.migrate().await?;
         let domain = Domain {
             announcer: storage::notify::Announcer::start(&pool),
+            moves: storage::move_connections::MoveConnections::new(
+                &pool,
+                settings.database.move_connections,
+                Duration::from_millis(settings.database.acquire_timeout_ms),
+            ),
             pool,
             clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),
             games: Arc::default(),

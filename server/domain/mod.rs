@@ -33,6 +33,9 @@ pub use error::{DomainError, DomainResult, ErrorKind};
 pub struct Domain {
     /// The database.
     pub pool: PgPool,
+    /// The connections of the move's fast path (see
+    /// [`crate::storage::move_connections`]).
+    pub moves: crate::storage::move_connections::MoveConnections,
     /// "Now", injectable for tests.
     pub clock: Arc<dyn clock::Clock>,
     /// The rules games of recently played games (see [`games::GameCache`]).

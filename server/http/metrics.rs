@@ -138,6 +138,11 @@ pub async fn render(state: &AppState) -> Response {
     metrics::gauge!("tavoliere_db_pool_connections", "state" => "in_use")
         .set(pool.size().saturating_sub(pool.num_idle() as u32) as f64);
     metrics::gauge!("tavoliere_db_pool_max_connections").set(f64::from(pool.options().get_max_connections()));
+    let (open, idle, max) = state.domain.moves.status();
+    metrics::gauge!("tavoliere_db_move_connections", "state" => "idle").set(idle as f64);
+    metrics::gauge!("tavoliere_db_move_connections", "state" => "in_use")
+        .set(open.saturating_sub(idle) as f64);
+    metrics::gauge!("tavoliere_db_move_connections_max").set(max as f64);
     let up = state.database_health.is_up();
     metrics::gauge!("tavoliere_database_up").set(if up { 1.0 } else { 0.0 });
     metrics::gauge!("tavoliere_live_sockets").set(state.live.sockets().total() as f64);

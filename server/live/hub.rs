@@ -562,6 +562,7 @@ mod tests {
             .expect("a lazy pool");
         let domain = Domain {
             announcer: notify::Announcer::start(&pool),
+            moves: crate::storage::move_connections::MoveConnections::new(&pool, 1, Duration::from_secs(1)),
             pool,
             clock: Arc::new(SystemClock),
             games: Arc::default(),

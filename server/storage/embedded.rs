@@ -474,9 +474,14 @@ impl EmbeddedPostgres {
     fn pg_ctl_start(&self) -> anyhow::Result<()> {
         let data_dir = self.data_dir.display().to_string();
         let log = self.data_dir.join("server.log").display().to_string();
-        // Only 127.0.0.1, no Unix socket (its path could be too long or unwritable).
-        let mut options =
-            format!("-c listen_addresses=127.0.0.1 -c port={} -c unix_socket_directories=''", self.port);
+        // Only 127.0.0.1, no Unix socket (its path could be too long or unwritable). 200
+        // connections: each instance sharing the cluster may open `database.max_connections`
+        // plus `database.move_connections` (36 by default), and the default 100 would refuse
+        // a third instance under load.
+        let mut options = format!(
+            "-c listen_addresses=127.0.0.1 -c port={} -c unix_socket_directories='' -c max_connections=200",
+            self.port
+        );
         if !self.durable {
             options.push_str(" -c fsync=off -c synchronous_commit=off -c full_page_writes=off");
         }

@@ -14,6 +14,7 @@ pub mod health;
 pub mod home;
 pub mod imports;
 pub mod keyset;
+pub mod move_connections;
 pub mod notifications;
 pub mod notify;
 pub mod outbox;

@@ -25,6 +25,7 @@ mod live;
 mod live_limits;
 mod login_limits;
 mod mail;
+mod move_connections;
 mod observability;
 mod openapi;
 mod operator;

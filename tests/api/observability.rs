@@ -54,6 +54,8 @@ async fn metrics_count_requests_by_route_and_moves_by_outcome() {
         r#"tavoliere_http_request_duration_seconds_bucket{route="/api/games/{id}/moves",method="POST",le="0.005"}"#,
         "tavoliere_database_up 1",
         r#"tavoliere_db_pool_connections{state="idle"}"#,
+        r#"tavoliere_db_move_connections{state="idle"}"#,
+        "tavoliere_db_move_connections_max ",
         "tavoliere_live_sockets ",
         "tavoliere_notification_queue_depth ",
         // The game just played on is kept for its next move.

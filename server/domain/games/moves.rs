@@ -96,9 +96,14 @@ pub(crate) async fn move_on_copy(
     let ending = write.game_over.then(|| Ending::from_game(&state.game)).flatten();
     let mut rated = Vec::new();
     let revision = match &ending {
+        // One autocommitted statement, on the fast path's own connections.
         None => {
-            let mut connection = domain.pool.acquire().await?;
-            write_move(&mut connection, game_id, &write, row.revision, &leave_guard, row.turn_started_at)
+            domain
+                .moves
+                .run(async |connection| {
+                    write_move(connection, game_id, &write, row.revision, &leave_guard, row.turn_started_at)
+                        .await
+                })
                 .await?
         }
         Some(ending) => {
