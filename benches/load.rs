@@ -147,7 +147,7 @@ async fn api_moves(base: &str, clients: usize, seconds: u64, round: usize) -> (f
     (moves as f64 / elapsed, moves)
 }
 
-/// A numeric setting of the benchmark from the environment (`LOAD_POOL`, `LOAD_SCALE`).
+/// A numeric setting of the benchmark from the environment (`LOAD_POOL`, `LOAD_SCALE`, ...).
 fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::var(name).ok().and_then(|v| v.parse().ok())
 }
@@ -294,6 +294,14 @@ fn main() -> anyhow::Result<()> {
         let mut settings = support::settings_on(&cluster, &dir, "tavoliere").await?;
         // LOAD_POOL=8 changes the server's pool size.
         settings.database.max_connections = env_number("LOAD_POOL").unwrap_or(32);
+        // LOAD_MOVE_CONNECTIONS=4 and LOAD_MOVE_BATCH=1 change the move's fast path
+        // (`database.move_connections`, `database.move_batch`; default: the configuration's).
+        if let Some(connections) = env_number("LOAD_MOVE_CONNECTIONS") {
+            settings.database.move_connections = connections;
+        }
+        if let Some(batch) = env_number("LOAD_MOVE_BATCH") {
+            settings.database.move_batch = batch;
+        }
         // Every load client signs up and logs in from this one address: the login
         // limit per address (server/http/limits.rs) would refuse all but the first few.
         settings.auth.login_attempts_per_address = 100_000;

@@ -252,6 +252,11 @@ pub struct DatabaseSettings {
     /// opened when needed.
     #[serde(default = "default_move_connections")]
     pub move_connections: usize,
+    /// At most this many moves stored by one statement of the fast path: moves arriving
+    /// while all `move_connections` are busy are written together by the next statement
+    /// (`storage::move_writes`); 1 writes every move alone.
+    #[serde(default = "default_move_batch")]
+    pub move_batch: usize,
     /// How long the start waits for an external database to answer (a database
     /// container starting beside the server), in seconds.
     #[serde(default = "default_connect_at_start_seconds")]
@@ -263,7 +268,11 @@ fn default_acquire_timeout_ms() -> u64 {
 }
 
 fn default_move_connections() -> usize {
-    16
+    1
+}
+
+fn default_move_batch() -> usize {
+    64
 }
 
 fn default_connect_at_start_seconds() -> u64 {

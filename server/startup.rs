@@ -83,10 +83,14 @@ impl Application {
         session_store.migrate().await?;
         let domain = Domain {
             announcer: storage::notify::Announcer::start(&pool),
-            moves: storage::move_connections::MoveConnections::new(
-                &pool,
+            moves: storage::move_writes::MoveWriter::new(
+                storage::move_connections::MoveConnections::new(
+                    &pool,
+                    settings.database.move_connections,
+                    Duration::from_millis(settings.database.acquire_timeout_ms),
+                ),
                 settings.database.move_connections,
-                Duration::from_millis(settings.database.acquire_timeout_ms),
+                settings.database.move_batch,
             ),
             pool,
             clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),

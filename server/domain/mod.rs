@@ -35,7 +35,7 @@ pub struct Domain {
     pub pool: PgPool,
     /// The connections of the move's fast path (see
     /// [`crate::storage::move_connections`]).
-    pub moves: crate::storage::move_connections::MoveConnections,
+    pub moves: crate::storage::move_writes::MoveWriter,
     /// "Now", injectable for tests.
     pub clock: Arc<dyn clock::Clock>,
     /// The rules games of recently played games (see [`games::GameCache`]).

@@ -143,6 +143,7 @@ pub async fn render(state: &AppState) -> Response {
     metrics::gauge!("tavoliere_db_move_connections", "state" => "in_use")
         .set(open.saturating_sub(idle) as f64);
     metrics::gauge!("tavoliere_db_move_connections_max").set(max as f64);
+    metrics::gauge!("tavoliere_move_writes_waiting").set(state.domain.moves.state().1 as f64);
     let up = state.database_health.is_up();
     metrics::gauge!("tavoliere_database_up").set(if up { 1.0 } else { 0.0 });
     metrics::gauge!("tavoliere_live_sockets").set(state.live.sockets().total() as f64);

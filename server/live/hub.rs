@@ -562,7 +562,11 @@ mod tests {
             .expect("a lazy pool");
         let domain = Domain {
             announcer: notify::Announcer::start(&pool),
-            moves: crate::storage::move_connections::MoveConnections::new(&pool, 1, Duration::from_secs(1)),
+            moves: crate::storage::move_writes::MoveWriter::new(
+                crate::storage::move_connections::MoveConnections::new(&pool, 1, Duration::from_secs(1)),
+                1,
+                1,
+            ),
             pool,
             clock: Arc::new(SystemClock),
             games: Arc::default(),

@@ -476,8 +476,8 @@ impl EmbeddedPostgres {
         let log = self.data_dir.join("server.log").display().to_string();
         // Only 127.0.0.1, no Unix socket (its path could be too long or unwritable). 200
         // connections: each instance sharing the cluster may open `database.max_connections`
-        // plus `database.move_connections` (36 by default), and the default 100 would refuse
-        // a third instance under load.
+        // plus `database.move_connections` (21 by default), and pgbench's 64 clients in the
+        // load bench besides a server would not fit in the default 100.
         let mut options = format!(
             "-c listen_addresses=127.0.0.1 -c port={} -c unix_socket_directories='' -c max_connections=200",
             self.port

@@ -167,6 +167,7 @@ pub(crate) async fn load_game(tx: &mut Transaction<'_, Postgres>, game_id: i64) 
 }
 
 /// What a move writes, worked out from the game as read and the rules.
+#[derive(Clone, Debug)]
 pub(crate) struct MoveWrite {
     /// The stored rows' plies (several for a Flickering series) and their notations.
     pub(crate) plies: Vec<i32>,
@@ -262,6 +263,115 @@ pub(crate) async fn write_move(
     .fetch_optional(&mut *connection)
     .await?;
     Ok(written.map(|(revision, told)| Written { revision, told }))
+}
+
+/// One move for [`write_moves`]: the arguments of [`write_move`].
+#[derive(Clone, Debug)]
+pub(crate) struct MoveToWrite {
+    pub(crate) game_id: i64,
+    pub(crate) write: MoveWrite,
+    pub(crate) revision: i64,
+    pub(crate) leave_guard: Vec<i64>,
+    pub(crate) turn_started_at: OffsetDateTime,
+}
+
+/// [`write_move`] for several games in one statement (one commit, one round trip): each
+/// move is stored under its own conditions, exactly as [`write_move`] would store it, and
+/// the answer has a row for each game whose move was stored (a game missing from it is
+/// [`write_move`]'s `None`). Any error stores none of them (one statement).
+///
+/// The moves must be of distinct games; given in the order of their games' ids, the game
+/// rows are locked in that order (the index scan's), so that two such statements of two
+/// instances cannot wait for each other.
+pub(crate) async fn write_moves(
+    connection: &mut sqlx::PgConnection,
+    moves: &[MoveToWrite],
+) -> DomainResult<Vec<(i64, Written)>> {
+    let default_off = Kind::YourMove.default_delivery() == Delivery::Off;
+    let column = |f: &dyn Fn(&MoveToWrite) -> i64| moves.iter().map(f).collect::<Vec<i64>>();
+    let seats = |f: &dyn Fn(&MoveWrite) -> i32| moves.iter().map(|m| f(&m.write)).collect::<Vec<i32>>();
+    let times = |f: &dyn Fn(&MoveToWrite) -> OffsetDateTime| moves.iter().map(f).collect::<Vec<_>>();
+    let (mut row_game, mut row_ply, mut row_notation) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut guard_game, mut guard_account) = (Vec::new(), Vec::new());
+    for m in moves {
+        for (ply, notation) in m.write.plies.iter().zip(&m.write.parts) {
+            row_game.push(m.game_id);
+            row_ply.push(*ply);
+            row_notation.push(notation.as_str());
+        }
+        for account in &m.leave_guard {
+            guard_game.push(m.game_id);
+            guard_account.push(*account);
+        }
+    }
+    let last_ply = |w: &MoveWrite| *w.plies.last().expect("a move stores at least one row");
+    let written: Vec<(i64, i64, Option<i64>)> = sqlx::query_as(
+        r#"with input as (
+               select * from unnest($1::bigint[], $2::int[], $3::int[], $4::bigint[], $5::timestamptz[],
+                                    $6::bigint[], $7::int[], $8::timestamptz[], $9::int[], $10::int[],
+                                    $11::bigint[], $12::timestamptz[], $13::bigint[])
+                   as i(game_id, turn_number, seat, position_key, played_at, remaining_ms, next_seat,
+                        deadline, draw_offer, ply, revision, turn_started_at, notify_account)
+           ), turned as (
+               update game g set current_ply = i.ply, turn_seat = i.next_seat,
+                   turn_started_at = i.played_at, deadline = i.deadline,
+                   draw_offer_seat = i.draw_offer, revision = g.revision + 1
+               from input i
+               -- game_id = any($1): the primary key's index finds the batch's rows, in the
+               -- order of their ids, whatever the planner thinks of the join.
+               where g.game_id = any($1) and g.game_id = i.game_id and g.revision = i.revision
+                   and g.status = 'active'
+                   and not exists (select 1 from unnest($14::bigint[], $15::bigint[]) as l(game_id, account_id)
+                                   join vacation v on v.account_id = l.account_id
+                                   where l.game_id = i.game_id and v.ends_at > i.turn_started_at)
+               returning g.game_id, g.revision
+           ), played as (
+               insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
+               select r.game_id, r.ply, i.turn_number, i.seat, r.notation, i.position_key, i.played_at
+               from unnest($16::bigint[], $17::int[], $18::text[]) as r(game_id, ply, notation)
+               join input i on i.game_id = r.game_id
+               where r.game_id in (select game_id from turned)
+           ), charged as (
+               update game_seat s set remaining_ms = i.remaining_ms, moves_made = s.moves_made + 1
+               from input i
+               where s.game_id = i.game_id and s.seat = i.seat
+                   and i.game_id in (select game_id from turned)
+           ), notified as (
+               -- The outbox rows of "your move" (#17 §2): committed with their moves or not at all.
+               insert into notification (account_id, kind, game_id, details, created_at, mail_state, last_error)
+               select i.notify_account, 'your-move', i.game_id, jsonb_build_object('ply', i.ply),
+                      i.played_at, d.state, d.reason
+               from input i
+               cross join lateral notification_mail_decision(i.notify_account, 'your-move', false, $19) d
+               where i.notify_account is not null and i.game_id in (select game_id from turned)
+               returning game_id, account_id, mail_state
+           )
+           select t.game_id, t.revision,
+                  (select n.account_id from notified n where n.game_id = t.game_id and n.mail_state <> 'pending')
+           from turned t"#,
+    )
+    .bind(column(&|m| m.game_id))
+    .bind(seats(&|w| w.turn_number))
+    .bind(seats(&|w| w.mover))
+    .bind(column(&|m| m.write.position_key))
+    .bind(times(&|m| m.write.now))
+    .bind(column(&|m| m.write.remaining_ms))
+    .bind(seats(&|w| w.next_seat))
+    .bind(times(&|m| m.write.deadline))
+    .bind(moves.iter().map(|m| m.write.draw_offer).collect::<Vec<Option<i32>>>())
+    .bind(seats(&last_ply))
+    .bind(column(&|m| m.revision))
+    .bind(times(&|m| m.turn_started_at))
+    .bind(moves.iter().map(|m| m.write.notify_account).collect::<Vec<Option<i64>>>())
+    .bind(guard_game)
+    .bind(guard_account)
+    .bind(row_game)
+    .bind(row_ply)
+    .bind(row_notation)
+    .bind(default_off)
+    .fetch_all(&mut *connection)
+    .await?;
+    Ok(written.into_iter().map(|(game, revision, told)| (game, Written { revision, told })).collect())
 }
 
 /// One seat's end of the game.

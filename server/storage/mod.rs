@@ -15,6 +15,7 @@ pub mod home;
 pub mod imports;
 pub mod keyset;
 pub mod move_connections;
+pub mod move_writes;
 pub mod notifications;
 pub mod notify;
 pub mod outbox;

@@ -29,6 +29,13 @@ use crate::domain::{DomainError, DomainResult};
 /// A connection idle for longer than this is pinged before it is used.
 const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
 
+/// How long a statement of these connections waits for a row lock before it fails
+/// (`lock_timeout`): a game row held longer than this is not held by a move (those take
+/// milliseconds) but by something slow, and a fast-path statement waiting for it would hold
+/// up the moves of other games waiting for its connection (`super::move_writes`). The move
+/// whose statement timed out is decided on the locked path instead, which waits.
+pub const LOCK_TIMEOUT_MS: u64 = 100;
+
 /// A connection of the pool and whether its last statement was left unfinished.
 #[derive(Debug)]
 pub struct MoveConnection {
@@ -77,7 +84,7 @@ impl MoveConnections {
     /// # Panics
     /// Never: the builder fails only without a runtime for the timeouts, which is given.
     pub fn new(pool: &PgPool, size: usize, wait: Duration) -> MoveConnections {
-        let options = (*pool.connect_options()).clone();
+        let options = (*pool.connect_options()).clone().options([("lock_timeout", LOCK_TIMEOUT_MS)]);
         let timeouts = managed::Timeouts { wait: Some(wait), create: Some(wait), recycle: Some(wait) };
         let pool = managed::Pool::builder(Manager { options })
             .max_size(size.max(1))
@@ -86,6 +93,13 @@ impl MoveConnections {
             .build()
             .expect("a pool with a runtime for its timeouts");
         MoveConnections { pool }
+    }
+
+    /// Whether `error` is a statement's failure to get a row lock within [`LOCK_TIMEOUT_MS`].
+    pub fn lock_timed_out(error: &DomainError) -> bool {
+        let DomainError::Internal(error) = error else { return false };
+        let Some(sqlx::Error::Database(database)) = error.downcast_ref::<sqlx::Error>() else { return false };
+        database.code().as_deref() == Some("55P03")
     }
 
     /// The pool's connections: (open, idle among them, at most).

@@ -26,6 +26,7 @@ mod live_limits;
 mod login_limits;
 mod mail;
 mod move_connections;
+mod move_writes;
 mod observability;
 mod openapi;
 mod operator;

@@ -96,15 +96,17 @@ pub(crate) async fn move_on_copy(
     let ending = write.game_over.then(|| Ending::from_game(&state.game)).flatten();
     let mut rated = Vec::new();
     let revision = match &ending {
-        // One autocommitted statement, on the fast path's own connections.
+        // One autocommitted statement on the fast path's own connections, with the moves of
+        // other games arriving at the same moment (`storage::move_writes`).
         None => {
-            domain
-                .moves
-                .run(async |connection| {
-                    write_move(connection, game_id, &write, row.revision, &leave_guard, row.turn_started_at)
-                        .await
-                })
-                .await?
+            let to_write = MoveToWrite {
+                game_id,
+                write: write.clone(),
+                revision: row.revision,
+                leave_guard,
+                turn_started_at: row.turn_started_at,
+            };
+            domain.moves.write(to_write).await?
         }
         Some(ending) => {
             let mut tx = domain.pool.begin().await?;

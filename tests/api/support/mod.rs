@@ -141,10 +141,14 @@ impl TestApp {
         let pool = tavoliere::storage::connect(database_url, 2).await.expect("connect to the test database");
         let domain = Domain {
             announcer: tavoliere::storage::notify::Announcer::start(&pool),
-            moves: tavoliere::storage::move_connections::MoveConnections::new(
-                &pool,
+            moves: tavoliere::storage::move_writes::MoveWriter::new(
+                tavoliere::storage::move_connections::MoveConnections::new(
+                    &pool,
+                    2,
+                    std::time::Duration::from_secs(10),
+                ),
                 2,
-                std::time::Duration::from_secs(10),
+                64,
             ),
             pool,
             clock: std::sync::Arc::new(clock.clone()),

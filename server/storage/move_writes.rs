@@ -1,0 +1,222 @@
+//! The writes of the move's fast path (`domain::games::move_on_copy`), several moves of
+//! different games in one statement when they arrive together.
+//!
+//! Why: under load the cost of a move in PostgreSQL is mostly per statement, not per row —
+//! starting the executor, the commit and its WAL flush, the round trip (the profile of
+//! 2026-11-27, README "Load benchmark"). At most `database.move_connections` statements
+//! run at once; a move arriving while all of them are busy waits for the next one, which
+//! takes every move waiting (up to `database.move_batch`) and stores them together with
+//! [`games::write_moves`]. A move arriving while a connection is free is written at once by
+//! [`games::write_move`], alone: a lone move waits for nobody.
+//!
+//! Nothing changes for the mover: each move is stored under its own conditions (the
+//! game's revision, active, no leave taken), its answer comes after the statement that
+//! stored it committed, and a move whose conditions failed is `None` as before (the locked
+//! path then decides). If the statement of several moves fails, none of them is stored
+//! (one statement) and each is written again alone, so that one move's error (a second row
+//! for a ply) is not another's. A statement waits at most
+//! [`crate::storage::move_connections::LOCK_TIMEOUT_MS`] for a game's row lock: a move
+//! whose game is held longer by another transaction is decided on the locked path, and the
+//! moves of other games do not wait for it.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::oneshot;
+
+use crate::domain::{DomainError, DomainResult};
+use crate::storage::games::{self, MoveToWrite, Written};
+use crate::storage::move_connections::MoveConnections;
+
+/// The fast path's writer (cheap to clone: one shared queue).
+#[derive(Clone, Debug)]
+pub struct MoveWriter {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    connections: MoveConnections,
+    /// At most this many statements at once.
+    statements: usize,
+    /// At most this many moves a statement.
+    batch: usize,
+    queue: Mutex<Queue>,
+}
+
+#[derive(Debug, Default)]
+struct Queue {
+    waiting: Vec<Waiting>,
+    /// Statements running or about to.
+    writers: usize,
+}
+
+#[derive(Debug)]
+struct Waiting {
+    write: MoveToWrite,
+    answer: oneshot::Sender<DomainResult<Option<Written>>>,
+}
+
+impl MoveWriter {
+    /// At most `statements` statements at once on `connections` (`database.move_connections`),
+    /// each storing at most `batch` moves (`database.move_batch`; 1 stores each move alone).
+    pub fn new(connections: MoveConnections, statements: usize, batch: usize) -> MoveWriter {
+        let shared = Shared {
+            connections,
+            statements: statements.max(1),
+            batch: batch.max(1),
+            queue: Mutex::default(),
+        };
+        MoveWriter { shared: Arc::new(shared) }
+    }
+
+    /// The connections: (open, idle among them, at most).
+    pub fn status(&self) -> (usize, usize, usize) {
+        self.shared.connections.status()
+    }
+
+    /// The connections the statements run on.
+    pub fn connections(&self) -> &MoveConnections {
+        &self.shared.connections
+    }
+
+    /// The statements running (or starting) and the moves waiting for one (a busy moment:
+    /// every connection's statement running), read together.
+    pub fn state(&self) -> (usize, usize) {
+        let queue = self.shared.lock();
+        (queue.writers, queue.waiting.len())
+    }
+
+    /// Stores `write` as [`games::write_move`] would, alone or with other moves.
+    ///
+    /// # Errors
+    /// The statement's error (a connection lost, a second row for a ply), or 503 when no
+    /// connection could be had.
+    pub(crate) async fn write(&self, write: MoveToWrite) -> DomainResult<Option<Written>> {
+        let (answer, answered) = oneshot::channel();
+        let start_writer = {
+            let mut queue = self.shared.lock();
+            queue.waiting.push(Waiting { write, answer });
+            let start = queue.writers < self.shared.statements;
+            if start {
+                queue.writers += 1;
+            }
+            start
+        };
+        if start_writer {
+            // A task of its own: a request that goes away must not take the other moves
+            // of its statement with it.
+            tokio::spawn(Arc::clone(&self.shared).write_waiting());
+        }
+        answered
+            .await
+            .unwrap_or_else(|_| Err(DomainError::Internal(anyhow::anyhow!("the move's writer stopped"))))
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // A panic while the lock is held leaves the queue as it was.
+        self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Writes the waiting moves until none waits.
+    async fn write_waiting(self: Arc<Self>) {
+        // Counted off even if a statement panics, so that the next move starts a writer.
+        let _writer = WriterCount(&self);
+        loop {
+            let mut batch = self.next_batch();
+            if batch.is_empty() {
+                return;
+            }
+            self.write_batch(&mut batch).await;
+        }
+    }
+
+    /// Takes up to `batch` waiting moves, oldest first, of distinct games (a second move of
+    /// one game waits for the next statement), in the order of their games' ids (the order
+    /// of the row locks: [`games::write_moves`]). Empty when none waits, and then this
+    /// writer is counted off under the same lock, so that no move is left waiting.
+    fn next_batch(&self) -> Vec<Waiting> {
+        let mut queue = self.lock();
+        if queue.waiting.is_empty() {
+            queue.writers -= 1;
+            return Vec::new();
+        }
+        let mut games = HashSet::new();
+        let mut batch = Vec::new();
+        let mut left = Vec::new();
+        for waiting in queue.waiting.drain(..) {
+            if batch.len() < self.batch && games.insert(waiting.write.game_id) {
+                batch.push(waiting);
+            } else {
+                left.push(waiting);
+            }
+        }
+        queue.waiting = left;
+        batch.sort_by_key(|w| w.write.game_id);
+        batch
+    }
+
+    async fn write_batch(&self, batch: &mut Vec<Waiting>) {
+        if batch.len() == 1 {
+            self.write_alone(batch.pop().expect("one move")).await;
+            return;
+        }
+        let moves: Vec<MoveToWrite> = batch.iter().map(|w| w.write.clone()).collect();
+        match self.connections.run(async |connection| games::write_moves(connection, &moves).await).await {
+            Ok(written) => {
+                metrics::counter!("tavoliere_moves_written_total", "statement" => "together")
+                    .increment(batch.len() as u64);
+                for waiting in batch.drain(..) {
+                    let stored =
+                        written.iter().find(|(game, _)| *game == waiting.write.game_id).map(|(_, w)| *w);
+                    // The mover may have gone away: nobody to answer.
+                    let _ = waiting.answer.send(Ok(stored));
+                }
+            }
+            Err(error) => {
+                tracing::warn!(moves = batch.len(), %error, "a statement of several moves failed: each is written alone");
+                for waiting in batch.drain(..) {
+                    self.write_alone(waiting).await;
+                }
+            }
+        }
+    }
+
+    async fn write_alone(&self, waiting: Waiting) {
+        let write = &waiting.write;
+        let written = self
+            .connections
+            .run(async |connection| {
+                games::write_move(
+                    connection,
+                    write.game_id,
+                    &write.write,
+                    write.revision,
+                    &write.leave_guard,
+                    write.turn_started_at,
+                )
+                .await
+            })
+            .await;
+        // Waited too long for a row lock: the locked path decides (it waits).
+        let written = match written {
+            Err(error) if MoveConnections::lock_timed_out(&error) => Ok(None),
+            written => written,
+        };
+        metrics::counter!("tavoliere_moves_written_total", "statement" => "alone").increment(1);
+        let _ = waiting.answer.send(written);
+    }
+}
+
+/// Counts a writer off if it stops without [`Shared::next_batch`] doing it (a panic).
+struct WriterCount<'a>(&'a Shared);
+
+impl Drop for WriterCount<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.lock().writers -= 1;
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Moves of different games arriving while every move connection is busy are stored
+//! together by one statement (`storage::move_writes`), each under its own conditions,
+//! and each alone again when that statement fails.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::support::{three_days, TestApp, User};
+
+/// An app whose fast path has one connection, and `count` xiangqi games that have had
+/// their first move (so that the instance keeps a copy of each for the next).
+async fn app_with_games(count: usize) -> (Arc<TestApp>, Vec<(i64, User)>, Vec<User>) {
+    let app = TestApp::spawn_with(|settings| settings.database.move_connections = 1).await;
+    let (mut games, mut reds) = (Vec::new(), Vec::new());
+    for index in 0..count {
+        let red = app.register(&format!("red{index}")).await;
+        let black = app.register(&format!("black{index}")).await;
+        let game = app.start_game("xiangqi", &red, &black, three_days()).await;
+        app.post_move(&red, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+        games.push((game, black));
+        reds.push(red);
+    }
+    (Arc::new(app), games, reds)
+}
+
+fn play_second_move(app: &Arc<TestApp>, game: i64, black: &User) -> JoinHandle<StatusCode> {
+    let (app, black) = (app.clone(), black.clone());
+    tokio::spawn(async move { app.post_move(&black, game, "h9g7", 1).await.status })
+}
+
+/// Holds the only move connection, plays the second move of `first` (whose statement
+/// then waits for the connection) and then those of `others`, and waits until they all
+/// wait for the next statement. Returns what releases the connection and the requests.
+async fn queue_behind_a_busy_connection(
+    app: &Arc<TestApp>,
+    first: &(i64, User),
+    others: &[(i64, User)],
+) -> (oneshot::Sender<()>, JoinHandle<StatusCode>, Vec<JoinHandle<StatusCode>>) {
+    let moves = app.domain.moves.clone();
+    let (release, released) = oneshot::channel::<()>();
+    let (held, holding) = oneshot::channel::<()>();
+    tokio::spawn(async move {
+        moves
+            .connections()
+            .run(async |_connection| {
+                let _ = held.send(());
+                let _ = released.await;
+                Ok(())
+            })
+            .await
+    });
+    holding.await.unwrap();
+    let moves = app.domain.moves.clone();
+    let first = play_second_move(app, first.0, &first.1);
+    // Its statement has started (one running) and took the move (none waiting).
+    wait_until(|| {
+        let moves = moves.clone();
+        async move { moves.state() == (1, 0) }
+    })
+    .await;
+    let rest = others.iter().map(|(game, black)| play_second_move(app, *game, black)).collect();
+    let count = others.len();
+    wait_until(|| {
+        let moves = moves.clone();
+        async move { moves.state() == (1, count) }
+    })
+    .await;
+    (release, first, rest)
+}
+
+async fn wait_until<F: std::future::Future<Output = bool>>(mut condition: impl FnMut() -> F) {
+    for _ in 0..500 {
+        if condition().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the condition never held");
+}
+
+/// The transaction that last wrote each game's row.
+async fn writers(app: &TestApp, games: &[i64]) -> Vec<String> {
+    let mut writers = Vec::new();
+    for game in games {
+        let xmin: String = sqlx::query_scalar("select xmin::text from game where game_id = $1")
+            .bind(game)
+            .fetch_one(&app.domain.pool)
+            .await
+            .unwrap();
+        writers.push(xmin);
+    }
+    writers
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn moves_arriving_while_the_connection_is_busy_are_stored_by_one_statement_each_under_its_own_conditions(
+) {
+    let (app, games, reds) = app_with_games(4).await;
+    let [a, b, c, d] = [&games[0], &games[1], &games[2], &games[3]].map(|(game, _)| *game);
+    // Another instance changed game c since this one kept its copy: c's move must not be
+    // stored from the copy (the locked path stores it from the stored game).
+    sqlx::query("update game set revision = revision + 1 where game_id = $1")
+        .bind(c)
+        .execute(&app.domain.pool)
+        .await
+        .unwrap();
+    let (release, first, rest) = queue_behind_a_busy_connection(&app, &games[0], &games[1..]).await;
+    release.send(()).unwrap();
+    assert_eq!(first.await.unwrap(), StatusCode::CREATED);
+    for request in rest {
+        assert_eq!(request.await.unwrap(), StatusCode::CREATED);
+    }
+    let written = writers(&app, &[a, b, c, d]).await;
+    assert_eq!(written[1], written[3], "b and d stored by one statement");
+    assert_ne!(written[0], written[1], "a stored alone, before");
+    assert_eq!(app.domain.moves.state(), (0, 0), "no statement left running, no move waiting");
+    assert_ne!(written[2], written[1], "c's condition failed in the statement: stored under its lock");
+    for (game, _) in &games {
+        assert_eq!(app.stored_moves(*game).await, 2);
+        let view = app.game(*game).await;
+        assert_eq!(view["ply"], 2, "{view}");
+        let made: Vec<i32> =
+            sqlx::query_scalar("select moves_made from game_seat where game_id = $1 order by seat")
+                .bind(game)
+                .fetch_all(&app.domain.pool)
+                .await
+                .unwrap();
+        assert_eq!(made, [1, 1], "game {game}");
+    }
+    // The games go on from what was stored: the next move of each takes its copy.
+    for ((game, _), red) in games.iter().zip(&reds) {
+        app.post_move(red, *game, "h0g2", 2).await.expect(StatusCode::CREATED);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn when_the_statement_of_several_moves_fails_each_move_is_stored_alone_or_refused_alone() {
+    let (app, games, _) = app_with_games(4).await;
+    let [a, b, c, d] = [&games[0], &games[1], &games[2], &games[3]].map(|(game, _)| *game);
+    // A row for d's next ply that the revision does not know of: d's move fails on the
+    // primary key, and with it the statement of b, c and d.
+    sqlx::query(
+        "insert into move (game_id, ply, turn_number, seat, notation, position_key, played_at)
+         select game_id, 2, 1, 1, 'h9g7', 0, now() from game where game_id = $1",
+    )
+    .bind(d)
+    .execute(&app.domain.pool)
+    .await
+    .unwrap();
+    let (release, first, rest) = queue_behind_a_busy_connection(&app, &games[0], &games[1..]).await;
+    release.send(()).unwrap();
+    assert_eq!(first.await.unwrap(), StatusCode::CREATED);
+    let statuses: Vec<StatusCode> =
+        futures::future::join_all(rest).await.into_iter().map(Result::unwrap).collect();
+    assert_eq!(statuses, [StatusCode::CREATED, StatusCode::CREATED, StatusCode::CONFLICT]);
+    let written = writers(&app, &[a, b, c, d]).await;
+    assert_ne!(written[1], written[2], "b and c stored by statements of their own");
+    for game in [a, b, c] {
+        assert_eq!(app.stored_moves(game).await, 2);
+    }
+    let (ply, moves_made): (i32, i32) = sqlx::query_as(
+        "select g.current_ply, s.moves_made from game g join game_seat s using (game_id)
+         where g.game_id = $1 and s.seat = 1",
+    )
+    .bind(d)
+    .fetch_one(&app.domain.pool)
+    .await
+    .unwrap();
+    assert_eq!((ply, moves_made), (1, 0), "d's move refused, nothing of it stored");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_move_whose_game_is_held_by_a_slow_transaction_does_not_hold_up_other_games() {
+    let (app, games, _) = app_with_games(2).await;
+    let [(a, black_a), (b, black_b)] = [&games[0], &games[1]];
+    // Something slow holds game a's row (an administrator's transaction left open).
+    let mut lock = app.domain.pool.begin().await.unwrap();
+    sqlx::query("select 1 from game where game_id = $1 for update")
+        .bind(a)
+        .execute(&mut *lock)
+        .await
+        .unwrap();
+    let waiting = play_second_move(&app, *a, black_a);
+    // On the only move connection a's statement waits for the lock at most
+    // LOCK_TIMEOUT_MS, then a's move waits on the locked path: b's move is stored
+    // meanwhile. Without the timeout b's would wait for the lock as long as a's.
+    let other = play_second_move(&app, *b, black_b);
+    let stored = tokio::time::timeout(Duration::from_secs(10), other).await;
+    assert_eq!(stored.expect("b's move is not held up by a's lock").unwrap(), StatusCode::CREATED);
+    assert!(!waiting.is_finished(), "a's move waits for its game");
+    lock.commit().await.unwrap();
+    assert_eq!(waiting.await.unwrap(), StatusCode::CREATED);
+    assert_eq!(app.stored_moves(*a).await, 2);
+    assert_eq!(app.stored_moves(*b).await, 2);
+}
