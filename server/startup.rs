@@ -123,7 +123,7 @@ impl Application {
                 Duration::from_millis(ms),
             )),
         };
-        let state = AppState {
+        let state = AppState::new(http::SharedState {
             database_health: Arc::clone(&database_health),
             metrics_token: settings.metrics.token.clone().filter(|token| !token.is_empty()),
             domain: domain.clone(),
@@ -135,7 +135,7 @@ impl Application {
             default_language: settings.application.default_language,
             token_lifetime_days: settings.auth.token_lifetime_days,
             mail: Arc::new(mailer),
-        };
+        });
         let live = Arc::clone(&state.live);
         // Every change made on this instance reaches its sockets directly.
         let watchers: std::sync::Weak<dyn crate::domain::Watchers> =

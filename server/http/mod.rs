@@ -39,9 +39,30 @@ use limits::{LoginLimiter, PasswordHashing};
 
 pub use router::router;
 
-/// Shared state of every handler.
+/// Shared state of every handler: one `Arc`, because axum clones the state for every
+/// extractor and middleware of every request (a clone of the parts was 1.2% of the CPU of
+/// the load bench, 2026-11-27: a dozen shared counters touched from both cores).
 #[derive(Clone, Debug)]
-pub struct AppState {
+pub struct AppState(Arc<SharedState>);
+
+impl AppState {
+    /// The state of the handlers.
+    pub fn new(shared: SharedState) -> AppState {
+        AppState(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = SharedState;
+
+    fn deref(&self) -> &SharedState {
+        &self.0
+    }
+}
+
+/// What [`AppState`] shares.
+#[derive(Debug)]
+pub struct SharedState {
     /// Database, clock and rules.
     pub domain: Domain,
     /// Failed-login counter.
