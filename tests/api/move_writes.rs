@@ -130,6 +130,18 @@ async fn moves_arriving_while_the_connection_is_busy_are_stored_by_one_statement
                 .await
                 .unwrap();
         assert_eq!(made, [1, 1], "game {game}");
+        // The waiting player's "your move" row of each move, red's after black's move.
+        let told: Vec<(String, i32)> = sqlx::query_as(
+            "select a.username, (n.details->>'ply')::int from notification n
+             join account a using (account_id)
+             where n.game_id = $1 and n.kind = 'your-move' order by n.notification_id",
+        )
+        .bind(game)
+        .fetch_all(&app.domain.pool)
+        .await
+        .unwrap();
+        let index = games.iter().position(|(g, _)| g == game).unwrap();
+        assert_eq!(told, [(format!("black{index}"), 1), (format!("red{index}"), 2)], "game {game}");
     }
     // The games go on from what was stored: the next move of each takes its copy.
     for ((game, _), red) in games.iter().zip(&reds) {
