@@ -249,7 +249,7 @@ pub struct DatabaseSettings {
     pub acquire_timeout_ms: u64,
     /// The connections of the move's fast path, a pool of their own beside
     /// `max_connections` (`storage::move_connections`: no round trip after each move),
-    /// opened when needed.
+    /// opened when needed; as many of its statements run at once (`storage::move_writes`).
     #[serde(default = "default_move_connections")]
     pub move_connections: usize,
     /// At most this many moves stored by one statement of the fast path: moves arriving

@@ -89,7 +89,6 @@ impl Application {
                     settings.database.move_connections,
                     Duration::from_millis(settings.database.acquire_timeout_ms),
                 ),
-                settings.database.move_connections,
                 settings.database.move_batch,
             ),
             pool,

@@ -33,8 +33,8 @@ pub use error::{DomainError, DomainResult, ErrorKind};
 pub struct Domain {
     /// The database.
     pub pool: PgPool,
-    /// The connections of the move's fast path (see
-    /// [`crate::storage::move_connections`]).
+    /// The writes of the move's fast path, on connections of their own (see
+    /// [`crate::storage::move_writes`]).
     pub moves: crate::storage::move_writes::MoveWriter,
     /// "Now", injectable for tests.
     pub clock: Arc<dyn clock::Clock>,

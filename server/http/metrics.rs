@@ -138,7 +138,7 @@ pub async fn render(state: &AppState) -> Response {
     metrics::gauge!("tavoliere_db_pool_connections", "state" => "in_use")
         .set(pool.size().saturating_sub(pool.num_idle() as u32) as f64);
     metrics::gauge!("tavoliere_db_pool_max_connections").set(f64::from(pool.options().get_max_connections()));
-    let (open, idle, max) = state.domain.moves.status();
+    let (open, idle, max) = state.domain.moves.connections().status();
     metrics::gauge!("tavoliere_db_move_connections", "state" => "idle").set(idle as f64);
     metrics::gauge!("tavoliere_db_move_connections", "state" => "in_use")
         .set(open.saturating_sub(idle) as f64);

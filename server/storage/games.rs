@@ -288,9 +288,10 @@ pub(crate) async fn write_moves(
     moves: &[MoveToWrite],
 ) -> DomainResult<Vec<(i64, Written)>> {
     let default_off = Kind::YourMove.default_delivery() == Delivery::Off;
-    let column = |f: &dyn Fn(&MoveToWrite) -> i64| moves.iter().map(f).collect::<Vec<i64>>();
-    let seats = |f: &dyn Fn(&MoveWrite) -> i32| moves.iter().map(|m| f(&m.write)).collect::<Vec<i32>>();
-    let times = |f: &dyn Fn(&MoveToWrite) -> OffsetDateTime| moves.iter().map(f).collect::<Vec<_>>();
+    // One array a column, a move an element.
+    fn column<T>(moves: &[MoveToWrite], value: impl Fn(&MoveToWrite) -> T) -> Vec<T> {
+        moves.iter().map(value).collect()
+    }
     let (mut row_game, mut row_ply, mut row_notation) = (Vec::new(), Vec::new(), Vec::new());
     let (mut guard_game, mut guard_account) = (Vec::new(), Vec::new());
     for m in moves {
@@ -304,7 +305,6 @@ pub(crate) async fn write_moves(
             guard_account.push(*account);
         }
     }
-    let last_ply = |w: &MoveWrite| *w.plies.last().expect("a move stores at least one row");
     let written: Vec<(i64, i64, Option<i64>)> = sqlx::query_as(
         r#"with input as (
                select * from unnest($1::bigint[], $2::int[], $3::int[], $4::bigint[], $5::timestamptz[],
@@ -350,19 +350,19 @@ pub(crate) async fn write_moves(
                   (select n.account_id from notified n where n.game_id = t.game_id and n.mail_state <> 'pending')
            from turned t"#,
     )
-    .bind(column(&|m| m.game_id))
-    .bind(seats(&|w| w.turn_number))
-    .bind(seats(&|w| w.mover))
-    .bind(column(&|m| m.write.position_key))
-    .bind(times(&|m| m.write.now))
-    .bind(column(&|m| m.write.remaining_ms))
-    .bind(seats(&|w| w.next_seat))
-    .bind(times(&|m| m.write.deadline))
-    .bind(moves.iter().map(|m| m.write.draw_offer).collect::<Vec<Option<i32>>>())
-    .bind(seats(&last_ply))
-    .bind(column(&|m| m.revision))
-    .bind(times(&|m| m.turn_started_at))
-    .bind(moves.iter().map(|m| m.write.notify_account).collect::<Vec<Option<i64>>>())
+    .bind(column(moves, |m| m.game_id))
+    .bind(column(moves, |m| m.write.turn_number))
+    .bind(column(moves, |m| m.write.mover))
+    .bind(column(moves, |m| m.write.position_key))
+    .bind(column(moves, |m| m.write.now))
+    .bind(column(moves, |m| m.write.remaining_ms))
+    .bind(column(moves, |m| m.write.next_seat))
+    .bind(column(moves, |m| m.write.deadline))
+    .bind(column(moves, |m| m.write.draw_offer))
+    .bind(column(moves, |m| *m.write.plies.last().expect("a move stores at least one row")))
+    .bind(column(moves, |m| m.revision))
+    .bind(column(moves, |m| m.turn_started_at))
+    .bind(column(moves, |m| m.write.notify_account))
     .bind(guard_game)
     .bind(guard_account)
     .bind(row_game)

@@ -37,7 +37,7 @@ pub struct MoveWriter {
 #[derive(Debug)]
 struct Shared {
     connections: MoveConnections,
-    /// At most this many statements at once.
+    /// At most this many statements at once: one a connection.
     statements: usize,
     /// At most this many moves a statement.
     batch: usize,
@@ -58,21 +58,13 @@ struct Waiting {
 }
 
 impl MoveWriter {
-    /// At most `statements` statements at once on `connections` (`database.move_connections`),
-    /// each storing at most `batch` moves (`database.move_batch`; 1 stores each move alone).
-    pub fn new(connections: MoveConnections, statements: usize, batch: usize) -> MoveWriter {
-        let shared = Shared {
-            connections,
-            statements: statements.max(1),
-            batch: batch.max(1),
-            queue: Mutex::default(),
-        };
+    /// As many statements at once as `connections` has connections
+    /// (`database.move_connections`), each storing at most `batch` moves
+    /// (`database.move_batch`; 1 stores each move alone).
+    pub fn new(connections: MoveConnections, batch: usize) -> MoveWriter {
+        let (_, _, statements) = connections.status();
+        let shared = Shared { connections, statements, batch: batch.max(1), queue: Mutex::default() };
         MoveWriter { shared: Arc::new(shared) }
-    }
-
-    /// The connections: (open, idle among them, at most).
-    pub fn status(&self) -> (usize, usize, usize) {
-        self.shared.connections.status()
     }
 
     /// The connections the statements run on.
@@ -125,11 +117,11 @@ impl Shared {
         // Counted off even if a statement panics, so that the next move starts a writer.
         let _writer = WriterCount(&self);
         loop {
-            let mut batch = self.next_batch();
+            let batch = self.next_batch();
             if batch.is_empty() {
                 return;
             }
-            self.write_batch(&mut batch).await;
+            self.write_batch(batch).await;
         }
     }
 
@@ -158,34 +150,33 @@ impl Shared {
         batch
     }
 
-    async fn write_batch(&self, batch: &mut Vec<Waiting>) {
+    async fn write_batch(&self, mut batch: Vec<Waiting>) {
         if batch.len() == 1 {
-            self.write_alone(batch.pop().expect("one move")).await;
-            return;
+            let Waiting { write, answer } = batch.pop().expect("one move");
+            return self.write_alone(write, answer).await;
         }
-        let moves: Vec<MoveToWrite> = batch.iter().map(|w| w.write.clone()).collect();
+        let (moves, answers): (Vec<MoveToWrite>, Vec<_>) =
+            batch.into_iter().map(|w| (w.write, w.answer)).unzip();
         match self.connections.run(async |connection| games::write_moves(connection, &moves).await).await {
             Ok(written) => {
                 metrics::counter!("tavoliere_moves_written_total", "statement" => "together")
-                    .increment(batch.len() as u64);
-                for waiting in batch.drain(..) {
-                    let stored =
-                        written.iter().find(|(game, _)| *game == waiting.write.game_id).map(|(_, w)| *w);
+                    .increment(moves.len() as u64);
+                for (write, answer) in moves.iter().zip(answers) {
+                    let stored = written.iter().find(|(game, _)| *game == write.game_id).map(|(_, w)| *w);
                     // The mover may have gone away: nobody to answer.
-                    let _ = waiting.answer.send(Ok(stored));
+                    let _ = answer.send(Ok(stored));
                 }
             }
             Err(error) => {
-                tracing::warn!(moves = batch.len(), %error, "a statement of several moves failed: each is written alone");
-                for waiting in batch.drain(..) {
-                    self.write_alone(waiting).await;
+                tracing::warn!(moves = moves.len(), %error, "a statement of several moves failed: each is written alone");
+                for (write, answer) in moves.into_iter().zip(answers) {
+                    self.write_alone(write, answer).await;
                 }
             }
         }
     }
 
-    async fn write_alone(&self, waiting: Waiting) {
-        let write = &waiting.write;
+    async fn write_alone(&self, write: MoveToWrite, answer: oneshot::Sender<DomainResult<Option<Written>>>) {
         let written = self
             .connections
             .run(async |connection| {
@@ -206,7 +197,7 @@ impl Shared {
             written => written,
         };
         metrics::counter!("tavoliere_moves_written_total", "statement" => "alone").increment(1);
-        let _ = waiting.answer.send(written);
+        let _ = answer.send(written);
     }
 }
 

@@ -32,14 +32,15 @@ fn play_second_move(app: &Arc<TestApp>, game: i64, black: &User) -> JoinHandle<S
     tokio::spawn(async move { app.post_move(&black, game, "h9g7", 1).await.status })
 }
 
-/// Holds the only move connection, plays the second move of `first` (whose statement
-/// then waits for the connection) and then those of `others`, and waits until they all
-/// wait for the next statement. Returns what releases the connection and the requests.
-async fn queue_behind_a_busy_connection(
+/// Holds the only move connection, plays the second move of the first game (whose
+/// statement then waits for the connection) and then those of the others, waits until they
+/// all wait for the next statement, and releases the connection. Returns the answers, in
+/// the order of `games`.
+async fn play_second_moves_behind_a_busy_connection(
     app: &Arc<TestApp>,
-    first: &(i64, User),
-    others: &[(i64, User)],
-) -> (oneshot::Sender<()>, JoinHandle<StatusCode>, Vec<JoinHandle<StatusCode>>) {
+    games: &[(i64, User)],
+) -> Vec<StatusCode> {
+    let [(first_game, first_black), others @ ..] = games else { panic!("no game") };
     let moves = app.domain.moves.clone();
     let (release, released) = oneshot::channel::<()>();
     let (held, holding) = oneshot::channel::<()>();
@@ -55,21 +56,23 @@ async fn queue_behind_a_busy_connection(
     });
     holding.await.unwrap();
     let moves = app.domain.moves.clone();
-    let first = play_second_move(app, first.0, &first.1);
+    let first = play_second_move(app, *first_game, first_black);
     // Its statement has started (one running) and took the move (none waiting).
     wait_until(|| {
         let moves = moves.clone();
         async move { moves.state() == (1, 0) }
     })
     .await;
-    let rest = others.iter().map(|(game, black)| play_second_move(app, *game, black)).collect();
+    let mut requests = vec![first];
+    requests.extend(others.iter().map(|(game, black)| play_second_move(app, *game, black)));
     let count = others.len();
     wait_until(|| {
         let moves = moves.clone();
         async move { moves.state() == (1, count) }
     })
     .await;
-    (release, first, rest)
+    release.send(()).unwrap();
+    futures::future::join_all(requests).await.into_iter().map(Result::unwrap).collect()
 }
 
 async fn wait_until<F: std::future::Future<Output = bool>>(mut condition: impl FnMut() -> F) {
@@ -108,12 +111,8 @@ async fn moves_arriving_while_the_connection_is_busy_are_stored_by_one_statement
         .execute(&app.domain.pool)
         .await
         .unwrap();
-    let (release, first, rest) = queue_behind_a_busy_connection(&app, &games[0], &games[1..]).await;
-    release.send(()).unwrap();
-    assert_eq!(first.await.unwrap(), StatusCode::CREATED);
-    for request in rest {
-        assert_eq!(request.await.unwrap(), StatusCode::CREATED);
-    }
+    let statuses = play_second_moves_behind_a_busy_connection(&app, &games).await;
+    assert_eq!(statuses, [StatusCode::CREATED; 4]);
     let written = writers(&app, &[a, b, c, d]).await;
     assert_eq!(written[1], written[3], "b and d stored by one statement");
     assert_ne!(written[0], written[1], "a stored alone, before");
@@ -163,12 +162,11 @@ async fn when_the_statement_of_several_moves_fails_each_move_is_stored_alone_or_
     .execute(&app.domain.pool)
     .await
     .unwrap();
-    let (release, first, rest) = queue_behind_a_busy_connection(&app, &games[0], &games[1..]).await;
-    release.send(()).unwrap();
-    assert_eq!(first.await.unwrap(), StatusCode::CREATED);
-    let statuses: Vec<StatusCode> =
-        futures::future::join_all(rest).await.into_iter().map(Result::unwrap).collect();
-    assert_eq!(statuses, [StatusCode::CREATED, StatusCode::CREATED, StatusCode::CONFLICT]);
+    let statuses = play_second_moves_behind_a_busy_connection(&app, &games).await;
+    assert_eq!(
+        statuses,
+        [StatusCode::CREATED, StatusCode::CREATED, StatusCode::CREATED, StatusCode::CONFLICT]
+    );
     let written = writers(&app, &[a, b, c, d]).await;
     assert_ne!(written[1], written[2], "b and c stored by statements of their own");
     for game in [a, b, c] {

@@ -147,7 +147,6 @@ impl TestApp {
                     2,
                     std::time::Duration::from_secs(10),
                 ),
-                2,
                 64,
             ),
             pool,
