@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use tavoliere_rules::variant::SetupError;
 use time::OffsetDateTime;
 
-use super::accounts::account_id_by_username;
 use super::archive;
 use super::error::{DomainError, DomainResult};
 use super::rules_adapter::{self, Variant};
@@ -155,11 +154,15 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     }
     let start_position = start_position.map(str::to_owned);
     let control = new.time_control.validate()?;
+    // Everything below on one connection, in the challenge's transaction: the opponent
+    // looked up, the challenge and its notification stored, the view read back (each use
+    // of the pool is a round trip more, and sqlx pings a connection it takes back).
+    let mut tx = domain.pool.begin().await?;
     let opponent_id = match new.opponent.as_deref() {
         Some(name) => {
-            let id = account_id_by_username(&domain.pool, name)
-                .await
-                .map_err(|_| DomainError::Invalid(format!("no account named {name}")))?;
+            let id = crate::storage::accounts::account_id_by_username(&mut *tx, name)
+                .await?
+                .ok_or_else(|| DomainError::Invalid(format!("no account named {name}")))?;
             if id == challenger_id {
                 return Err(DomainError::Invalid("you cannot challenge yourself".to_owned()));
             }
@@ -182,17 +185,17 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         created_at: now,
         rated: new.rated,
     };
-    let mut tx = domain.pool.begin().await?;
     let id = storage::insert(&mut *tx, &new_row).await?;
     if let Some(opponent_id) = opponent_id {
         // The challenged player is told in the challenge's transaction (#17 §2).
-        let challenger = super::accounts::account_by_id(&domain.pool, challenger_id).await?;
+        let challenger = crate::storage::accounts::account_by_id(&mut *tx, challenger_id).await?;
         let details = serde_json::json!({"from": challenger.username, "variant": variant.name()});
         let about = notifications::About { challenge_id: Some(id), ..notifications::About::default() };
         notifications::notify(&mut tx, opponent_id, Kind::Challenge, &about, details, now).await?;
     }
+    let view = storage::view(&mut *tx, id).await?;
     tx.commit().await?;
-    get(domain, id).await
+    view.ok_or_else(|| DomainError::NotFound(format!("no challenge {id}")))
 }
 
 /// One challenge.
@@ -299,7 +302,10 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
     if row.opponent_id.is_some_and(|id| id != account_id) {
         return Err(DomainError::Forbidden("this challenge is for someone else".to_owned()));
     }
-    let mut others = storage::entrants(&mut tx, challenge_id).await?;
+    // Only a challenge of more than two seats has entrants: in one of two, the first to
+    // accept takes the last seat (below).
+    let mut others =
+        if row.seat_count > 2 { storage::entrants(&mut tx, challenge_id).await? } else { Vec::new() };
     if others.contains(&account_id) {
         return Err(DomainError::Conflict("you have already taken a seat in this challenge".to_owned()));
     }

@@ -19,6 +19,35 @@ impl<T: serde::Serialize> IntoResponse for Json<T> {
     }
 }
 
+/// A JSON response written into a buffer of the size its value expects (see
+/// [`ExpectedJsonSize`]) instead of one grown by doubling from 128 bytes, which copies a
+/// large body several times over.
+#[derive(Debug)]
+pub struct SizedJson<T>(pub T);
+
+/// What a value weighs as JSON, about (a little more rather than less).
+pub trait ExpectedJsonSize {
+    /// Bytes.
+    fn expected_json_size(&self) -> usize;
+}
+
+impl ExpectedJsonSize for crate::domain::games::GameView {
+    fn expected_json_size(&self) -> usize {
+        crate::domain::games::GameView::expected_json_size(self)
+    }
+}
+
+impl<T: serde::Serialize + ExpectedJsonSize> IntoResponse for SizedJson<T> {
+    fn into_response(self) -> Response {
+        let mut body = Vec::with_capacity(self.0.expected_json_size());
+        match serde_json::to_writer(&mut body, &self.0) {
+            Ok(()) => ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response(),
+            Err(error) => ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
+                .into_response(),
+        }
+    }
+}
+
 /// A JSON body that may be left out: an empty body (with or without a content type) is
 /// `T::default()`; any other body is read as [`Json`] is, content type included.
 #[derive(Debug, Clone, Copy, Default)]

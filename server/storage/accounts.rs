@@ -54,13 +54,16 @@ pub(crate) async fn login_row(
 
 /// The account `account_id` unless it is disabled (`RowNotFound` then, or when there is
 /// none): a disabled account's session signs nobody in.
-pub(crate) async fn account_by_id(pool: &PgPool, account_id: i64) -> sqlx::Result<AccountRow> {
+pub(crate) async fn account_by_id(
+    executor: impl sqlx::PgExecutor<'_>,
+    account_id: i64,
+) -> sqlx::Result<AccountRow> {
     sqlx::query_as(
         r#"select account_id, username, role from account
            where account_id = $1 and disabled_at is null"#,
     )
     .bind(account_id)
-    .fetch_one(pool)
+    .fetch_one(executor)
     .await
 }
 

@@ -81,10 +81,13 @@ pub(crate) async fn insert(
 }
 
 /// One challenge as clients see it.
-pub(crate) async fn view(pool: &PgPool, challenge_id: i64) -> sqlx::Result<Option<ChallengeView>> {
+pub(crate) async fn view(
+    executor: impl sqlx::PgExecutor<'_>,
+    challenge_id: i64,
+) -> sqlx::Result<Option<ChallengeView>> {
     sqlx::query_as::<_, ChallengeView>(&format!("{CHALLENGE_VIEW} where c.challenge_id = $1"))
         .bind(challenge_id)
-        .fetch_optional(pool)
+        .fetch_optional(executor)
         .await
 }
 

@@ -501,11 +501,21 @@ pub(crate) async fn insert_game(
     new: &NewGame<'_>,
     seats: &[(i64, i64)],
 ) -> DomainResult<i64> {
+    // The game and its seats in one statement (one round trip, however many seats).
+    let (accounts, clocks): (Vec<i64>, Vec<i64>) = seats.iter().copied().unzip();
     let game_id: i64 = sqlx::query_scalar(
-        r#"insert into game (variant, ruleset, handicap, start_position, seat_count, turn_seat,
-               time_control, vacation_allowed, turn_started_at, deadline, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9)
-           returning game_id"#,
+        r#"with created as (
+               insert into game (variant, ruleset, handicap, start_position, seat_count, turn_seat,
+                   time_control, vacation_allowed, turn_started_at, deadline, created_at)
+               values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $9)
+               returning game_id
+           ), seated as (
+               insert into game_seat (game_id, seat, account_id, remaining_ms)
+               select c.game_id, (s.seat - 1)::int, s.account_id, s.remaining_ms
+               from created c,
+                    unnest($11::bigint[], $12::bigint[]) with ordinality as s(account_id, remaining_ms, seat)
+           )
+           select game_id from created"#,
     )
     .bind(new.variant)
     .bind(new.ruleset)
@@ -517,20 +527,10 @@ pub(crate) async fn insert_game(
     .bind(new.vacation_allowed)
     .bind(new.turn_started_at)
     .bind(new.deadline)
+    .bind(accounts)
+    .bind(clocks)
     .fetch_one(&mut **tx)
     .await?;
-    for (seat, (account_id, remaining_ms)) in seats.iter().enumerate() {
-        sqlx::query(
-            r#"insert into game_seat (game_id, seat, account_id, remaining_ms)
-               values ($1, $2, $3, $4)"#,
-        )
-        .bind(game_id)
-        .bind(seat as i32)
-        .bind(account_id)
-        .bind(remaining_ms)
-        .execute(&mut **tx)
-        .await?;
-    }
     Ok(game_id)
 }
 

@@ -283,3 +283,51 @@ async fn every_game_of_a_kif_or_csa_file_of_several_is_imported_and_each_bad_one
     assert_eq!(errors[1]["meta"]["line"], (first_lines + second_lines + third_line) as i64, "{errors:?}");
     assert_eq!(games_stored(&app).await, before, "a bad game stores nothing");
 }
+
+#[tokio::test]
+async fn a_games_json_fits_the_buffer_the_api_writes_it_into_and_is_what_the_api_answers() {
+    // The API writes a game's view into a buffer of `expected_json_size` bytes at once
+    // (server/http/extract.rs, `SizedJson`): a view larger than its guess would be copied
+    // while it grows. Real records, the longest lishogi game, one with a ruling's evidence,
+    // and a game in play (its legal moves).
+    let app = TestApp::spawn().await;
+    let director = app.register("director").await;
+    let longest_lishogi = LISHOGI
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .max_by_key(|l| l.split_whitespace().count())
+        .expect("a game");
+    let records = [
+        json!({ "record": liu_dahua(1) }),
+        json!({ "record": liu_dahua(935), "variant": "xiangqi" }),
+        json!({ "record": longest_lishogi, "variant": "shogi" }),
+    ];
+    let mut games = Vec::new();
+    for record in records {
+        let body = import(&app, &director, record).await.expect(StatusCode::CREATED).clone();
+        games.push(body["game"]["id"].as_i64().unwrap());
+    }
+    let (first, second) = (app.register("first").await, app.register("second").await);
+    let playing =
+        app.start_game("xiangqi", &first, &second, json!({"kind": "days-per-move", "days": 3})).await;
+    for (ply, text) in ["h2e2", "h9g7", "h0g2", "i9h9"].into_iter().enumerate() {
+        let mover = if ply % 2 == 0 { &first } else { &second };
+        app.post_move(mover, playing, text, ply as i64).await.expect(StatusCode::CREATED);
+    }
+    games.push(playing);
+    for id in games {
+        let view = tavoliere::domain::games::view(&app.domain, id).await.expect("the view");
+        let json = serde_json::to_vec(&view).unwrap();
+        assert!(
+            json.len() <= view.expected_json_size(),
+            "game {id} ({} moves): {} bytes, {} expected",
+            view.moves.len(),
+            json.len(),
+            view.expected_json_size()
+        );
+        let answer = app.client.get(format!("{}/api/games/{id}", app.address)).send().await.unwrap();
+        assert_eq!(answer.status(), StatusCode::OK);
+        assert_eq!(answer.headers()["content-type"], "application/json");
+        assert_eq!(answer.bytes().await.unwrap(), json, "game {id}: the API's answer is the view");
+    }
+}

@@ -131,6 +131,33 @@ pub struct GameView {
 }
 
 impl GameView {
+    /// About what this view weighs as JSON, a little more rather than less: the size of the
+    /// buffer the API writes it into at once (a buffer grown from a small one copies the
+    /// body again at each doubling; the move's answer is the server's most frequent body
+    /// and grows with the game).
+    pub fn expected_json_size(&self) -> usize {
+        const FIXED: usize = 1024;
+        const SEAT: usize = 512;
+        // `{"ply":120,"turn_number":60,"seat":1,"canonical":"h2e2","display":"C2.5",
+        // "played_at":"2026-11-27T15:23:01.123456Z"},`: 110 bytes and the notations.
+        const MOVE: usize = 96;
+        // A ruling's evidence (its repeated positions, the checks and chases).
+        const RULING: usize = 4096;
+        let moves: usize = self
+            .moves
+            .iter()
+            .map(|m| MOVE + m.canonical.len() + m.display.as_ref().map_or(0, |d| d.len() * 2))
+            .sum();
+        let legal: usize = self.legal_moves.iter().map(|m| m.len() + 3).sum();
+        let positions = self.position.len() + self.start_position.as_ref().map_or(0, String::len);
+        FIXED
+            + SEAT * self.seats.len()
+            + moves
+            + legal
+            + positions
+            + if self.ruling.is_some() { RULING } else { 0 }
+    }
+
     /// The rules game this view shows, replayed from its moves and seat exits (the
     /// rules' one replay of a stored game), with its turns as row ranges.
     pub fn replay(&self) -> DomainResult<(AnyGame, Vec<std::ops::Range<usize>>)> {
