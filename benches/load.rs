@@ -302,6 +302,11 @@ fn main() -> anyhow::Result<()> {
         if let Some(batch) = env_number("LOAD_MOVE_BATCH") {
             settings.database.move_batch = batch;
         }
+        // LOAD_MOVE_BACKLOG=1 starts another statement whenever a connection is free
+        // (`database.move_backlog`).
+        if let Some(backlog) = env_number("LOAD_MOVE_BACKLOG") {
+            settings.database.move_backlog = backlog;
+        }
         // Every load client signs up and logs in from this one address: the login
         // limit per address (server/http/limits.rs) would refuse all but the first few.
         settings.auth.login_attempts_per_address = 100_000;

@@ -257,6 +257,12 @@ pub struct DatabaseSettings {
     /// (`storage::move_writes`); 1 writes every move alone.
     #[serde(default = "default_move_batch")]
     pub move_batch: usize,
+    /// Moves waiting before another statement of the fast path starts beside the running
+    /// ones (with `move_connections` above 1): fewer wait for a running statement and go out
+    /// together with the next (`storage::move_writes`); 1 starts a statement whenever a
+    /// connection is free.
+    #[serde(default = "default_move_backlog")]
+    pub move_backlog: usize,
     /// How long the start waits for an external database to answer (a database
     /// container starting beside the server), in seconds.
     #[serde(default = "default_connect_at_start_seconds")]
@@ -268,11 +274,15 @@ fn default_acquire_timeout_ms() -> u64 {
 }
 
 fn default_move_connections() -> usize {
-    1
+    2
 }
 
 fn default_move_batch() -> usize {
     64
+}
+
+fn default_move_backlog() -> usize {
+    8
 }
 
 fn default_connect_at_start_seconds() -> u64 {

@@ -90,6 +90,7 @@ impl Application {
                     Duration::from_millis(settings.database.acquire_timeout_ms),
                 ),
                 settings.database.move_batch,
+                settings.database.move_backlog,
             ),
             pool,
             clock: deps.clock.unwrap_or_else(|| Arc::new(SystemClock)),

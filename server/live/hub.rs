@@ -565,6 +565,7 @@ mod tests {
             moves: crate::storage::move_writes::MoveWriter::new(
                 crate::storage::move_connections::MoveConnections::new(&pool, 1, Duration::from_secs(1)),
                 1,
+                1,
             ),
             pool,
             clock: Arc::new(SystemClock),

@@ -4,10 +4,12 @@
 //! Why: under load the cost of a move in PostgreSQL is mostly per statement, not per row —
 //! starting the executor, the commit and its WAL flush, the round trip (the profile of
 //! 2026-11-27, README "Load benchmark"). At most `database.move_connections` statements
-//! run at once; a move arriving while all of them are busy waits for the next one, which
-//! takes every move waiting (up to `database.move_batch`) and stores them together with
-//! [`games::write_moves`]. A move arriving while a connection is free is written at once by
-//! [`games::write_move`], alone: a lone move waits for nobody.
+//! run at once; a move arriving while one runs waits for the next statement, which takes
+//! every move waiting (up to `database.move_batch`) and stores them together with
+//! [`games::write_moves`]. Another statement starts beside the running ones only once
+//! `database.move_backlog` moves wait (a short queue goes out whole with the next statement
+//! instead of in pieces: fewer statements, fewer commits). A move arriving when no statement
+//! runs is written at once by [`games::write_move`], alone: a lone move waits for nobody.
 //!
 //! Nothing changes for the mover: each move is stored under its own conditions (the
 //! game's revision, active, no leave taken), its answer comes after the statement that
@@ -41,6 +43,8 @@ struct Shared {
     statements: usize,
     /// At most this many moves a statement.
     batch: usize,
+    /// Moves waiting before another statement starts beside the running ones.
+    backlog: usize,
     queue: Mutex<Queue>,
 }
 
@@ -60,10 +64,18 @@ struct Waiting {
 impl MoveWriter {
     /// As many statements at once as `connections` has connections
     /// (`database.move_connections`), each storing at most `batch` moves
-    /// (`database.move_batch`; 1 stores each move alone).
-    pub fn new(connections: MoveConnections, batch: usize) -> MoveWriter {
+    /// (`database.move_batch`; 1 stores each move alone); another statement starts beside
+    /// the running ones once `backlog` moves wait (`database.move_backlog`; 1: whenever a
+    /// connection is free).
+    pub fn new(connections: MoveConnections, batch: usize, backlog: usize) -> MoveWriter {
         let (_, _, statements) = connections.status();
-        let shared = Shared { connections, statements, batch: batch.max(1), queue: Mutex::default() };
+        let shared = Shared {
+            connections,
+            statements,
+            batch: batch.max(1),
+            backlog: backlog.max(1),
+            queue: Mutex::default(),
+        };
         MoveWriter { shared: Arc::new(shared) }
     }
 
@@ -89,7 +101,8 @@ impl MoveWriter {
         let start_writer = {
             let mut queue = self.shared.lock();
             queue.waiting.push(Waiting { write, answer });
-            let start = queue.writers < self.shared.statements;
+            let start = queue.writers == 0
+                || (queue.writers < self.shared.statements && queue.waiting.len() >= self.shared.backlog);
             if start {
                 queue.writers += 1;
             }
@@ -127,11 +140,13 @@ impl Shared {
 
     /// Takes up to `batch` waiting moves, oldest first, of distinct games (a second move of
     /// one game waits for the next statement), in the order of their games' ids (the order
-    /// of the row locks: [`games::write_moves`]). Empty when none waits, and then this
-    /// writer is counted off under the same lock, so that no move is left waiting.
+    /// of the row locks: [`games::write_moves`]). Empty when none waits, or when fewer than
+    /// the backlog wait while another statement runs (its writer takes them next, together);
+    /// this writer is then counted off under the same lock, so that the last writer never
+    /// stops while a move waits.
     fn next_batch(&self) -> Vec<Waiting> {
         let mut queue = self.lock();
-        if queue.waiting.is_empty() {
+        if queue.waiting.is_empty() || (queue.writers > 1 && queue.waiting.len() < self.backlog) {
             queue.writers -= 1;
             return Vec::new();
         }

@@ -207,3 +207,74 @@ async fn a_move_whose_game_is_held_by_a_slow_transaction_does_not_hold_up_other_
     assert_eq!(app.stored_moves(*a).await, 2);
     assert_eq!(app.stored_moves(*b).await, 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn another_statement_starts_beside_a_running_one_only_once_the_backlog_of_moves_waits() {
+    // Two statements may run at once, the second only once three moves wait: a shorter
+    // queue goes out whole with the next statement instead of in pieces.
+    let app = TestApp::spawn_with(|settings| {
+        settings.database.move_connections = 2;
+        settings.database.move_backlog = 3;
+        // The statements wait for the held connections meanwhile.
+        settings.database.acquire_timeout_ms = 30_000;
+    })
+    .await;
+    let mut games = Vec::new();
+    for index in 0..4 {
+        let red = app.register(&format!("red{index}")).await;
+        let black = app.register(&format!("black{index}")).await;
+        let game = app.start_game("xiangqi", &red, &black, three_days()).await;
+        app.post_move(&red, game, "h2e2", 0).await.expect(StatusCode::CREATED);
+        games.push((game, black));
+    }
+    let app = Arc::new(app);
+    // Both connections held: the statements started wait for one, holding their moves.
+    let moves = app.domain.moves.clone();
+    let mut releases = Vec::new();
+    for _ in 0..2 {
+        let (release, released) = oneshot::channel::<()>();
+        let (held, holding) = oneshot::channel::<()>();
+        let moves = moves.clone();
+        tokio::spawn(async move {
+            moves
+                .connections()
+                .run(async |_connection| {
+                    let _ = held.send(());
+                    let _ = released.await;
+                    Ok(())
+                })
+                .await
+        });
+        holding.await.unwrap();
+        releases.push(release);
+    }
+    let state = |expected: (usize, usize)| {
+        let moves = moves.clone();
+        move || {
+            let moves = moves.clone();
+            async move { moves.state() == expected }
+        }
+    };
+    // The first move starts a statement (none was running) and is taken by it.
+    let mut requests = vec![play_second_move(&app, games[0].0, &games[0].1)];
+    wait_until(state((1, 0))).await;
+    // Two more wait for the next statement: below the backlog, no second one starts.
+    requests.push(play_second_move(&app, games[1].0, &games[1].1));
+    requests.push(play_second_move(&app, games[2].0, &games[2].1));
+    wait_until(state((1, 2))).await;
+    // The third waiting move reaches the backlog: a second statement takes all three.
+    requests.push(play_second_move(&app, games[3].0, &games[3].1));
+    wait_until(state((2, 0))).await;
+    for release in releases {
+        release.send(()).unwrap();
+    }
+    let statuses: Vec<StatusCode> =
+        futures::future::join_all(requests).await.into_iter().map(Result::unwrap).collect();
+    assert_eq!(statuses, [StatusCode::CREATED; 4]);
+    let ids: Vec<i64> = games.iter().map(|(game, _)| *game).collect();
+    let written = writers(&app, &ids).await;
+    assert_eq!(written[1], written[2], "the three waiting moves stored by one statement");
+    assert_eq!(written[2], written[3], "the three waiting moves stored by one statement");
+    assert_ne!(written[0], written[1], "the first stored by its own statement");
+    assert_eq!(app.domain.moves.state(), (0, 0), "no statement left running, no move waiting");
+}

@@ -148,6 +148,7 @@ impl TestApp {
                     std::time::Duration::from_secs(10),
                 ),
                 64,
+                8,
             ),
             pool,
             clock: std::sync::Arc::new(clock.clone()),
