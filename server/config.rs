@@ -253,7 +253,7 @@ pub struct DatabaseSettings {
     #[serde(default = "default_move_connections")]
     pub move_connections: usize,
     /// At most this many moves stored by one statement of the fast path: moves arriving
-    /// while all `move_connections` are busy are written together by the next statement
+    /// while a statement runs are written together by the next statement
     /// (`storage::move_writes`); 1 writes every move alone.
     #[serde(default = "default_move_batch")]
     pub move_batch: usize,

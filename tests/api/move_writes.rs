@@ -1,6 +1,7 @@
-//! Moves of different games arriving while every move connection is busy are stored
-//! together by one statement (`storage::move_writes`), each under its own conditions,
-//! and each alone again when that statement fails.
+//! Moves of different games arriving while a statement of the fast path runs are stored
+//! together by the next statement (`storage::move_writes`), each under its own
+//! conditions, and each alone again when that statement fails; a second statement starts
+//! beside a running one only for a backlog of waiting moves.
 
 use std::sync::Arc;
 use std::time::Duration;
