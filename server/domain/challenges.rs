@@ -193,9 +193,9 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         let about = notifications::About { challenge_id: Some(id), ..notifications::About::default() };
         notifications::notify(&mut tx, opponent_id, Kind::Challenge, &about, details, now).await?;
     }
-    let view = storage::view(&mut *tx, id).await?;
+    let view = view_in(&mut *tx, id).await?;
     tx.commit().await?;
-    view.ok_or_else(|| DomainError::NotFound(format!("no challenge {id}")))
+    Ok(view)
 }
 
 /// One challenge.
@@ -203,7 +203,12 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
 /// # Errors
 /// Unknown challenge (404).
 pub async fn get(domain: &Domain, challenge_id: i64) -> DomainResult<ChallengeView> {
-    storage::view(&domain.pool, challenge_id)
+    view_in(&domain.pool, challenge_id).await
+}
+
+/// One challenge, read by `executor` (the pool, or a transaction that just stored it).
+async fn view_in(executor: impl sqlx::PgExecutor<'_>, challenge_id: i64) -> DomainResult<ChallengeView> {
+    storage::view(executor, challenge_id)
         .await?
         .ok_or_else(|| DomainError::NotFound(format!("no challenge {challenge_id}")))
 }

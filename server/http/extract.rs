@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
+use crate::domain::games::GameView;
 
 /// JSON body (and JSON response).
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
@@ -19,25 +20,13 @@ impl<T: serde::Serialize> IntoResponse for Json<T> {
     }
 }
 
-/// A JSON response written into a buffer of the size its value expects (see
-/// [`ExpectedJsonSize`]) instead of one grown by doubling from 128 bytes, which copies a
-/// large body several times over.
+/// A game's JSON response, written into a buffer of the size the view expects
+/// ([`GameView::expected_json_size`]) instead of one grown by doubling from 128 bytes,
+/// which copies a large body several times over.
 #[derive(Debug)]
-pub struct SizedJson<T>(pub T);
+pub struct GameJson(pub GameView);
 
-/// What a value weighs as JSON, about (a little more rather than less).
-pub trait ExpectedJsonSize {
-    /// Bytes.
-    fn expected_json_size(&self) -> usize;
-}
-
-impl ExpectedJsonSize for crate::domain::games::GameView {
-    fn expected_json_size(&self) -> usize {
-        crate::domain::games::GameView::expected_json_size(self)
-    }
-}
-
-impl<T: serde::Serialize + ExpectedJsonSize> IntoResponse for SizedJson<T> {
+impl IntoResponse for GameJson {
     fn into_response(self) -> Response {
         let mut body = Vec::with_capacity(self.0.expected_json_size());
         match serde_json::to_writer(&mut body, &self.0) {

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::auth::{AuthUser, MaybeAuthUser};
 use super::error::ApiResult;
-use super::extract::{Json, Path, Query, SizedJson};
+use super::extract::{GameJson, Json, Path, Query};
 use crate::domain::archive::{self, ArchiveQuery};
 use crate::domain::games::{self, GameStatus, GameSummary, GameView, MoveCheck, SeriesOptions};
 use crate::domain::{preferences, Domain, DomainError};
@@ -28,7 +28,7 @@ pub async fn show(
     MaybeAuthUser(me): MaybeAuthUser,
     Path(id): Path<i64>,
     Query(query): Query<ShowQuery>,
-) -> ApiResult<SizedJson<GameView>> {
+) -> ApiResult<GameJson> {
     let mut view = games::view(&domain, id).await?;
     let variant = crate::domain::rules_adapter::parse_variant(&view.variant)?;
     let notation = match (&query.notation, &me) {
@@ -39,7 +39,7 @@ pub async fn show(
     if let Some(notation) = notation {
         preferences::show_in(&mut view, notation)?;
     }
-    Ok(SizedJson(view))
+    Ok(GameJson(view))
 }
 
 /// The notation of a game's view.
@@ -139,9 +139,9 @@ pub async fn submit_move(
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
     Json(body): Json<MoveRequest>,
-) -> ApiResult<(StatusCode, SizedJson<GameView>)> {
+) -> ApiResult<(StatusCode, GameJson)> {
     let view = games::submit_move(&domain, id, me.id, &body.text, body.ply).await?;
-    Ok((StatusCode::CREATED, SizedJson(view)))
+    Ok((StatusCode::CREATED, GameJson(view)))
 }
 
 /// A dry-run request.
@@ -186,8 +186,8 @@ pub async fn resign(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
-) -> ApiResult<SizedJson<GameView>> {
-    Ok(SizedJson(games::resign(&domain, id, me.id).await?))
+) -> ApiResult<GameJson> {
+    Ok(GameJson(games::resign(&domain, id, me.id).await?))
 }
 
 #[utoipa::path(
@@ -204,8 +204,8 @@ pub async fn offer_draw(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
-) -> ApiResult<SizedJson<GameView>> {
-    Ok(SizedJson(games::offer_draw(&domain, id, me.id).await?))
+) -> ApiResult<GameJson> {
+    Ok(GameJson(games::offer_draw(&domain, id, me.id).await?))
 }
 
 #[utoipa::path(
@@ -222,8 +222,8 @@ pub async fn accept_draw(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
-) -> ApiResult<SizedJson<GameView>> {
-    Ok(SizedJson(games::accept_draw(&domain, id, me.id).await?))
+) -> ApiResult<GameJson> {
+    Ok(GameJson(games::accept_draw(&domain, id, me.id).await?))
 }
 
 #[utoipa::path(
@@ -240,8 +240,8 @@ pub async fn decline_draw(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
-) -> ApiResult<SizedJson<GameView>> {
-    Ok(SizedJson(games::decline_draw(&domain, id, me.id).await?))
+) -> ApiResult<GameJson> {
+    Ok(GameJson(games::decline_draw(&domain, id, me.id).await?))
 }
 
 #[utoipa::path(
@@ -258,8 +258,8 @@ pub async fn abort(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
-) -> ApiResult<SizedJson<GameView>> {
-    Ok(SizedJson(games::abort(&domain, id, me.id).await?))
+) -> ApiResult<GameJson> {
+    Ok(GameJson(games::abort(&domain, id, me.id).await?))
 }
 
 #[utoipa::path(
@@ -276,8 +276,8 @@ pub async fn claim(
     State(domain): State<Domain>,
     AuthUser(me): AuthUser,
     Path(id): Path<i64>,
-) -> ApiResult<SizedJson<GameView>> {
-    Ok(SizedJson(games::claim(&domain, id, me.id).await?))
+) -> ApiResult<GameJson> {
+    Ok(GameJson(games::claim(&domain, id, me.id).await?))
 }
 
 /// The series built so far.

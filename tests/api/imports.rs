@@ -287,7 +287,7 @@ async fn every_game_of_a_kif_or_csa_file_of_several_is_imported_and_each_bad_one
 #[tokio::test]
 async fn a_games_json_fits_the_buffer_the_api_writes_it_into_and_is_what_the_api_answers() {
     // The API writes a game's view into a buffer of `expected_json_size` bytes at once
-    // (server/http/extract.rs, `SizedJson`): a view larger than its guess would be copied
+    // (server/http/extract.rs, `GameJson`): a view larger than its guess would be copied
     // while it grows. Real records, the longest lishogi game, one with a ruling's evidence,
     // and a game in play (its legal moves).
     let app = TestApp::spawn().await;
