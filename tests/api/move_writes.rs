@@ -10,12 +10,22 @@ use reqwest::StatusCode;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use tavoliere::config::Settings;
+
 use crate::support::{three_days, TestApp, User};
 
 /// An app whose fast path has one connection, and `count` xiangqi games that have had
 /// their first move (so that the instance keeps a copy of each for the next).
 async fn app_with_games(count: usize) -> (Arc<TestApp>, Vec<(i64, User)>, Vec<User>) {
-    let app = TestApp::spawn_with(|settings| settings.database.move_connections = 1).await;
+    app_with_games_configured(count, |settings| settings.database.move_connections = 1).await
+}
+
+/// [`app_with_games`] with the settings `configure` makes.
+async fn app_with_games_configured(
+    count: usize,
+    configure: impl FnOnce(&mut Settings),
+) -> (Arc<TestApp>, Vec<(i64, User)>, Vec<User>) {
+    let app = TestApp::spawn_with(configure).await;
     let (mut games, mut reds) = (Vec::new(), Vec::new());
     for index in 0..count {
         let red = app.register(&format!("red{index}")).await;
@@ -26,6 +36,36 @@ async fn app_with_games(count: usize) -> (Arc<TestApp>, Vec<(i64, User)>, Vec<Us
         reds.push(red);
     }
     (Arc::new(app), games, reds)
+}
+
+/// Takes one of the fast path's connections and holds it until the returned sender sends
+/// (or is dropped).
+async fn hold_a_move_connection(app: &TestApp) -> oneshot::Sender<()> {
+    let moves = app.domain.moves.clone();
+    let (release, released) = oneshot::channel::<()>();
+    let (held, holding) = oneshot::channel::<()>();
+    tokio::spawn(async move {
+        moves
+            .connections()
+            .run(async |_connection| {
+                let _ = held.send(());
+                let _ = released.await;
+                Ok(())
+            })
+            .await
+    });
+    holding.await.unwrap();
+    release
+}
+
+/// Waits until the writer's (statements running, moves waiting) are `expected`.
+async fn wait_for_writer_state(app: &TestApp, expected: (usize, usize)) {
+    let moves = app.domain.moves.clone();
+    wait_until(|| {
+        let moves = moves.clone();
+        async move { moves.state() == expected }
+    })
+    .await;
 }
 
 fn play_second_move(app: &Arc<TestApp>, game: i64, black: &User) -> JoinHandle<StatusCode> {
@@ -42,36 +82,13 @@ async fn play_second_moves_behind_a_busy_connection(
     games: &[(i64, User)],
 ) -> Vec<StatusCode> {
     let [(first_game, first_black), others @ ..] = games else { panic!("no game") };
-    let moves = app.domain.moves.clone();
-    let (release, released) = oneshot::channel::<()>();
-    let (held, holding) = oneshot::channel::<()>();
-    tokio::spawn(async move {
-        moves
-            .connections()
-            .run(async |_connection| {
-                let _ = held.send(());
-                let _ = released.await;
-                Ok(())
-            })
-            .await
-    });
-    holding.await.unwrap();
-    let moves = app.domain.moves.clone();
+    let release = hold_a_move_connection(app).await;
     let first = play_second_move(app, *first_game, first_black);
     // Its statement has started (one running) and took the move (none waiting).
-    wait_until(|| {
-        let moves = moves.clone();
-        async move { moves.state() == (1, 0) }
-    })
-    .await;
+    wait_for_writer_state(app, (1, 0)).await;
     let mut requests = vec![first];
     requests.extend(others.iter().map(|(game, black)| play_second_move(app, *game, black)));
-    let count = others.len();
-    wait_until(|| {
-        let moves = moves.clone();
-        async move { moves.state() == (1, count) }
-    })
-    .await;
+    wait_for_writer_state(app, (1, others.len())).await;
     release.send(()).unwrap();
     futures::future::join_all(requests).await.into_iter().map(Result::unwrap).collect()
 }
@@ -213,59 +230,25 @@ async fn a_move_whose_game_is_held_by_a_slow_transaction_does_not_hold_up_other_
 async fn another_statement_starts_beside_a_running_one_only_once_the_backlog_of_moves_waits() {
     // Two statements may run at once, the second only once three moves wait: a shorter
     // queue goes out whole with the next statement instead of in pieces.
-    let app = TestApp::spawn_with(|settings| {
+    let (app, games, _) = app_with_games_configured(4, |settings| {
         settings.database.move_connections = 2;
         settings.database.move_backlog = 3;
         // The statements wait for the held connections meanwhile.
         settings.database.acquire_timeout_ms = 30_000;
     })
     .await;
-    let mut games = Vec::new();
-    for index in 0..4 {
-        let red = app.register(&format!("red{index}")).await;
-        let black = app.register(&format!("black{index}")).await;
-        let game = app.start_game("xiangqi", &red, &black, three_days()).await;
-        app.post_move(&red, game, "h2e2", 0).await.expect(StatusCode::CREATED);
-        games.push((game, black));
-    }
-    let app = Arc::new(app);
     // Both connections held: the statements started wait for one, holding their moves.
-    let moves = app.domain.moves.clone();
-    let mut releases = Vec::new();
-    for _ in 0..2 {
-        let (release, released) = oneshot::channel::<()>();
-        let (held, holding) = oneshot::channel::<()>();
-        let moves = moves.clone();
-        tokio::spawn(async move {
-            moves
-                .connections()
-                .run(async |_connection| {
-                    let _ = held.send(());
-                    let _ = released.await;
-                    Ok(())
-                })
-                .await
-        });
-        holding.await.unwrap();
-        releases.push(release);
-    }
-    let state = |expected: (usize, usize)| {
-        let moves = moves.clone();
-        move || {
-            let moves = moves.clone();
-            async move { moves.state() == expected }
-        }
-    };
+    let releases = [hold_a_move_connection(&app).await, hold_a_move_connection(&app).await];
     // The first move starts a statement (none was running) and is taken by it.
     let mut requests = vec![play_second_move(&app, games[0].0, &games[0].1)];
-    wait_until(state((1, 0))).await;
+    wait_for_writer_state(&app, (1, 0)).await;
     // Two more wait for the next statement: below the backlog, no second one starts.
     requests.push(play_second_move(&app, games[1].0, &games[1].1));
     requests.push(play_second_move(&app, games[2].0, &games[2].1));
-    wait_until(state((1, 2))).await;
+    wait_for_writer_state(&app, (1, 2)).await;
     // The third waiting move reaches the backlog: a second statement takes all three.
     requests.push(play_second_move(&app, games[3].0, &games[3].1));
-    wait_until(state((2, 0))).await;
+    wait_for_writer_state(&app, (2, 0)).await;
     for release in releases {
         release.send(()).unwrap();
     }
