@@ -101,6 +101,9 @@ impl Application {
             time_zone: crate::domain::iccf_days::ZoneName::parse(&settings.clocks.time_zone)
                 .map_err(|e| anyhow::anyhow!("clocks.time_zone: {e}"))?,
         };
+        if let Err(error) = domain.moves.connections().open_all().await {
+            tracing::warn!(%error, "cannot open the moves' connections yet: they open when first needed");
+        }
         let database_health = DatabaseHealth::new(domain.pool.clone());
         let base_url = settings
             .application

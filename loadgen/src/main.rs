@@ -207,6 +207,32 @@ fn usage(pid: Option<u32>) -> Option<Usage> {
     Some(Usage { rss_kib, cpu: Duration::from_secs_f64(ticks as f64 / per_second) })
 }
 
+/// The game as a socket's first `state` event shows it: (ply, legal moves).
+type FirstState = (i64, Vec<String>);
+
+/// Reads `socket` until its first `state` event (other events before it are skipped).
+///
+/// Why wait for it: the handshake ends before the server has set the socket up (its
+/// account checked, the room joined, the game read, the unread notifications counted, a
+/// few queries each). A game counts as connected once both of its sockets have their
+/// state, as a player's page does, so that the moves measured are not made while the
+/// server is still setting up the last sockets opened (2026-11-27: with play starting at
+/// the last handshake, the moves of its first 100 ms waited up to 140 ms for that work).
+async fn first_state(socket: &mut Ws) -> anyhow::Result<FirstState> {
+    let wait = async {
+        while let Some(frame) = socket.next().await {
+            let Message::Text(text) = frame? else { continue };
+            let event: Value = serde_json::from_str(text.as_str())?;
+            if event["type"] == "state" {
+                let ply = event["game"]["ply"].as_i64().context("a state without its ply")?;
+                return Ok((ply, strings(&event["game"]["legal_moves"])));
+            }
+        }
+        bail!("the socket closed before its first state")
+    };
+    tokio::time::timeout(Duration::from_secs(30), wait).await.context("no state within 30 s")?
+}
+
 /// What one game task measured.
 #[derive(Default)]
 struct GameStats {
@@ -221,6 +247,7 @@ struct GameStats {
 /// move every `1 / rate` s; the latency is taken when the opponent's socket sees it.
 async fn play(
     sockets: (Ws, Ws),
+    first: FirstState,
     rate: f64,
     start: tokio::time::Instant,
     until: Instant,
@@ -229,8 +256,7 @@ async fn play(
 ) -> GameStats {
     let mut stats = GameStats::default();
     let (mut red, mut black) = sockets;
-    let mut legal: Vec<String> = Vec::new();
-    let mut ply: i64 = 0;
+    let (mut ply, mut legal) = first;
     let mut rng = seed | 1;
     let mut sent: Option<(i64, Instant)> = None;
     let every = Duration::from_secs_f64(1.0 / rate.max(0.001));
@@ -528,9 +554,11 @@ async fn main() -> anyhow::Result<()> {
             let target = Arc::clone(&target);
             let (red, black) = (red.clone(), black.clone());
             async move {
-                let first = target.open(2 * i, game, Some(&red)).await?;
-                let second = target.open(2 * i + 1, game, Some(&black)).await?;
-                anyhow::Ok((first, second))
+                let mut first = target.open(2 * i, game, Some(&red)).await?;
+                let mut second = target.open(2 * i + 1, game, Some(&black)).await?;
+                let state = first_state(&mut first).await?;
+                first_state(&mut second).await?;
+                anyhow::Ok(((first, second), state))
             }
         })
         .collect();
@@ -570,9 +598,9 @@ async fn main() -> anyhow::Result<()> {
     let tasks: Vec<_> = pairs
         .into_iter()
         .enumerate()
-        .map(|(i, sockets)| {
+        .map(|(i, (sockets, first))| {
             let seed = i as u64 * 7919 + 1 + (i as u64 % 1000);
-            tokio::spawn(play(sockets, args.rate, start, until, seed, phase(i as u64)))
+            tokio::spawn(play(sockets, first, args.rate, start, until, seed, phase(i as u64)))
         })
         .collect();
     let mut all = GameStats::default();

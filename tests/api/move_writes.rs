@@ -1,7 +1,8 @@
 //! Moves of different games arriving while a statement of the fast path runs are stored
 //! together by the next statement (`storage::move_writes`), each under its own
 //! conditions, and each alone again when that statement fails; a second statement starts
-//! beside a running one only for a backlog of waiting moves.
+//! beside a running one only for a backlog of waiting moves; the connections are open before
+//! the first move.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -261,4 +262,12 @@ async fn another_statement_starts_beside_a_running_one_only_once_the_backlog_of_
     assert_eq!(written[2], written[3], "the three waiting moves stored by one statement");
     assert_ne!(written[0], written[1], "the first stored by its own statement");
     assert_eq!(app.domain.moves.state(), (0, 0), "no statement left running, no move waiting");
+}
+
+#[tokio::test]
+async fn the_fast_paths_connections_are_open_before_the_first_move() {
+    // Opened when the application starts, not by the first moves (which would wait for a
+    // new backend and its authentication).
+    let app = TestApp::spawn_with(|settings| settings.database.move_connections = 3).await;
+    assert_eq!(app.domain.moves.connections().status(), (3, 3, 3), "(open, idle, at most)");
 }
