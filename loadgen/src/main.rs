@@ -243,14 +243,24 @@ struct GameStats {
     errors: u64,
 }
 
+/// When play starts and ends, sent to every game's task once all are connected.
+type PlayTime = Option<(tokio::time::Instant, Instant)>;
+
 /// Plays one game on its two open sockets: the side to move sends a pseudo-random legal
-/// move every `1 / rate` s; the latency is taken when the opponent's socket sees it.
+/// move every `1 / rate` s once `start` says when; the latency is taken when the
+/// opponent's socket sees it.
+///
+/// The sockets are read from the moment the game is connected, as a player's page reads
+/// them, not only once play starts: the events the server sends meanwhile (the watcher
+/// counts as the other games connect, the unread counts of the two accounts, which have a
+/// socket on every game) would otherwise wait in the buffers and all be read at the start
+/// (2026-11-27: 35,000 events read in the first 100 ms of play, whose moves then waited up
+/// to 60 ms for the load generator itself).
 async fn play(
     sockets: (Ws, Ws),
     first: FirstState,
     rate: f64,
-    start: tokio::time::Instant,
-    until: Instant,
+    mut start: tokio::sync::watch::Receiver<PlayTime>,
     seed: u64,
     phase: f64,
 ) -> GameStats {
@@ -259,6 +269,21 @@ async fn play(
     let (mut ply, mut legal) = first;
     let mut rng = seed | 1;
     let mut sent: Option<(i64, Instant)> = None;
+    let (start, until) = loop {
+        tokio::select! {
+            changed = start.changed() => match changed.ok().and_then(|()| *start.borrow()) {
+                Some(time) => break time,
+                None if start.has_changed().is_err() => return stats,
+                None => {}
+            },
+            frame = red.next() => if handle(frame, 0, &mut ply, &mut legal, &mut sent, &mut stats) != Some(true) {
+                return stats;
+            },
+            frame = black.next() => if handle(frame, 1, &mut ply, &mut legal, &mut sent, &mut stats) != Some(true) {
+                return stats;
+            },
+        }
+    };
     let every = Duration::from_secs_f64(1.0 / rate.max(0.001));
     // Each game starts its period at its own random phase, so that the moves of all the
     // games arrive spread over the period like independent players' (not in bursts).
@@ -547,26 +572,31 @@ async fn main() -> anyhow::Result<()> {
         .await
         .into_iter()
         .collect::<anyhow::Result<_>>()?;
+    let (play_time, start_signal) = tokio::sync::watch::channel::<PlayTime>(None);
     let opening: Vec<_> = ids
         .iter()
         .enumerate()
         .map(|(i, &game)| {
             let target = Arc::clone(&target);
             let (red, black) = (red.clone(), black.clone());
+            let (rate, start_signal) = (args.rate, start_signal.clone());
             async move {
                 let mut first = target.open(2 * i, game, Some(&red)).await?;
                 let mut second = target.open(2 * i + 1, game, Some(&black)).await?;
                 let state = first_state(&mut first).await?;
                 first_state(&mut second).await?;
-                anyhow::Ok(((first, second), state))
+                let seed = i as u64 * 7919 + 1 + (i as u64 % 1000);
+                let sockets = (first, second);
+                anyhow::Ok(tokio::spawn(play(sockets, state, rate, start_signal, seed, phase(i as u64))))
             }
         })
         .collect();
-    let mut pairs = Vec::with_capacity(games);
+    drop(start_signal);
+    let mut tasks = Vec::with_capacity(games);
     let mut failed = 0;
     for result in bounded("games connected", args.concurrency, opening).await {
         match result {
-            Ok(pair) => pairs.push(pair),
+            Ok(task) => tasks.push(task),
             Err(error) => {
                 if failed == 0 {
                     eprintln!("a game's sockets failed: {error:#}");
@@ -577,7 +607,7 @@ async fn main() -> anyhow::Result<()> {
     }
     println!(
         "{} live games connected ({failed} failed); playing {} s at {} moves/s per game",
-        pairs.len(),
+        tasks.len(),
         args.seconds,
         args.rate
     );
@@ -595,14 +625,7 @@ async fn main() -> anyhow::Result<()> {
     let started = Instant::now();
     let start = tokio::time::Instant::now();
     let until = started + Duration::from_secs(args.seconds);
-    let tasks: Vec<_> = pairs
-        .into_iter()
-        .enumerate()
-        .map(|(i, (sockets, first))| {
-            let seed = i as u64 * 7919 + 1 + (i as u64 % 1000);
-            tokio::spawn(play(sockets, first, args.rate, start, until, seed, phase(i as u64)))
-        })
-        .collect();
+    play_time.send_replace(Some((start, until)));
     let mut all = GameStats::default();
     for task in tasks {
         let stats = task.await?;
