@@ -271,11 +271,15 @@ async fn play(
     let mut sent: Option<(i64, Instant)> = None;
     let (start, until) = loop {
         tokio::select! {
-            changed = start.changed() => match changed.ok().and_then(|()| *start.borrow()) {
-                Some(time) => break time,
-                None if start.has_changed().is_err() => return stats,
-                None => {}
-            },
+            changed = start.changed() => {
+                // The sender gone: the run ended before play.
+                if changed.is_err() {
+                    return stats;
+                }
+                if let Some(time) = *start.borrow_and_update() {
+                    break time;
+                }
+            }
             frame = red.next() => if handle(frame, 0, &mut ply, &mut legal, &mut sent, &mut stats) != Some(true) {
                 return stats;
             },
