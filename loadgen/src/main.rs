@@ -224,13 +224,17 @@ async fn first_state(socket: &mut Ws) -> anyhow::Result<FirstState> {
             let Message::Text(text) = frame? else { continue };
             let event: Value = serde_json::from_str(text.as_str())?;
             if event["type"] == "state" {
-                let ply = event["game"]["ply"].as_i64().context("a state without its ply")?;
-                return Ok((ply, strings(&event["game"]["legal_moves"])));
+                return state_of(&event).context("a state without its ply");
             }
         }
         bail!("the socket closed before its first state")
     };
     tokio::time::timeout(Duration::from_secs(30), wait).await.context("no state within 30 s")?
+}
+
+/// The ply and legal moves of a `state` event.
+fn state_of(event: &Value) -> Option<FirstState> {
+    Some((event["game"]["ply"].as_i64()?, strings(&event["game"]["legal_moves"])))
 }
 
 /// What one game task measured.
@@ -339,10 +343,7 @@ fn handle(
     let Ok(Message::Text(text)) = frame? else { return Some(true) };
     let event: Value = serde_json::from_str(text.as_str()).ok()?;
     match event["type"].as_str()? {
-        "state" if seat == 0 => {
-            *ply = event["game"]["ply"].as_i64()?;
-            *legal = strings(&event["game"]["legal_moves"]);
-        }
+        "state" if seat == 0 => (*ply, *legal) = state_of(&event)?,
         "move" => {
             let move_ply = event["move"]["ply"].as_i64()?;
             let mover_seat = (move_ply - 1) % 2;

@@ -237,18 +237,12 @@ mod tests {
     use super::*;
     use crate::storage::games::MoveWrite;
 
-    /// A writer's shared state with two statements at most and a backlog of `backlog`; its
-    /// connections are never opened (only the queue's rules are used).
-    fn shared(backlog: usize) -> Shared {
+    /// A writer of two statements at most and a backlog of `backlog`; its connections are
+    /// never opened (only the queue's rules are used).
+    fn writer(backlog: usize) -> MoveWriter {
         let pool =
             PgPoolOptions::new().connect_lazy("postgres://nobody@127.0.0.1:1/none").expect("a lazy pool");
-        Shared {
-            connections: MoveConnections::new(&pool, 2, Duration::from_secs(1)),
-            statements: 2,
-            batch: 64,
-            backlog,
-            queue: Mutex::default(),
-        }
+        MoveWriter::new(MoveConnections::new(&pool, 2, Duration::from_secs(1)), 64, backlog)
     }
 
     fn waiting(game_id: i64) -> Waiting {
@@ -272,40 +266,37 @@ mod tests {
         Waiting { write, answer: oneshot::channel().0 }
     }
 
-    fn queue_with(shared: &Shared, writers: usize, games: &[i64]) {
-        let mut queue = shared.lock();
+    fn queue_with(writer: &MoveWriter, writers: usize, games: &[i64]) {
+        let mut queue = writer.shared.lock();
         queue.writers = writers;
         queue.waiting = games.iter().map(|&game| waiting(game)).collect();
     }
 
-    fn state(shared: &Shared) -> (usize, usize) {
-        let queue = shared.lock();
-        (queue.writers, queue.waiting.len())
+    fn next_batch(writer: &MoveWriter) -> Vec<i64> {
+        writer.shared.next_batch().iter().map(|w| w.write.game_id).collect()
     }
 
     #[tokio::test]
     async fn a_writer_whose_statement_ends_beside_another_leaves_a_short_queue_to_it() {
-        let shared = shared(3);
+        let writer = writer(3);
         // Two moves wait, below the backlog, while another writer is counted: this one stops
         // (counted off) and leaves them to the other's next statement, whole.
-        queue_with(&shared, 2, &[7, 8]);
-        assert!(shared.next_batch().is_empty());
-        assert_eq!(state(&shared), (1, 2), "(writers, moves waiting)");
+        queue_with(&writer, 2, &[7, 8]);
+        assert!(next_batch(&writer).is_empty());
+        assert_eq!(writer.state(), (1, 2), "(writers, moves waiting)");
         // The last writer never stops while a move waits: it takes both.
-        let batch: Vec<i64> = shared.next_batch().iter().map(|w| w.write.game_id).collect();
-        assert_eq!(batch, [7, 8]);
-        assert_eq!(state(&shared), (1, 0));
+        assert_eq!(next_batch(&writer), [7, 8]);
+        assert_eq!(writer.state(), (1, 0));
         // With nothing waiting it stops.
-        assert!(shared.next_batch().is_empty());
-        assert_eq!(state(&shared), (0, 0));
+        assert!(next_batch(&writer).is_empty());
+        assert_eq!(writer.state(), (0, 0));
     }
 
     #[tokio::test]
     async fn a_writer_beside_another_takes_a_queue_that_reached_the_backlog() {
-        let shared = shared(3);
-        queue_with(&shared, 2, &[9, 4, 6]);
-        let batch: Vec<i64> = shared.next_batch().iter().map(|w| w.write.game_id).collect();
-        assert_eq!(batch, [4, 6, 9], "all three, in the order of their games' ids");
-        assert_eq!(state(&shared), (2, 0), "both writers still counted");
+        let writer = writer(3);
+        queue_with(&writer, 2, &[9, 4, 6]);
+        assert_eq!(next_batch(&writer), [4, 6, 9], "all three, in the order of their games' ids");
+        assert_eq!(writer.state(), (2, 0), "both writers still counted");
     }
 }
