@@ -384,7 +384,7 @@ fn main() -> anyhow::Result<()> {
         // sequential scans (cheapest for a page or two) and keeps those plans while the
         // tables grow; a production database is not empty. The vacuum's statistics then
         // invalidate those plans.
-        // Its rate sizes the first run's stock of games (each run's, the one before).
+        // Its rate, then the highest measured so far, sizes each run's stock of games.
         let mut per_second = api_moves(&base, 16, seconds.div_ceil(3), 999, 1).await.per_second;
         println!(
             "{:>8} {:>4} {:>12} {:>12} {:>6} {:>13} {:>6} {:>13} {:>10}",
