@@ -195,7 +195,13 @@ pub fn is_unavailable(error: &sqlx::Error) -> bool {
 /// # Errors
 /// A migration fails or the history does not match.
 pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
-    sqlx::migrate!("./migrations").run(pool).await?;
+    let mut connection = pool.acquire().await?;
+    sqlx::migrate!("./migrations").run(&mut *connection).await?;
+    // Closed here rather than handed back: a connection dropped goes back to the pool on
+    // a task of its own, and a `Pool::close` meanwhile may miss it and leave it open (an
+    // operator command's `admin restore` closes its pool and then looks for other
+    // sessions on the database).
+    connection.close().await?;
     Ok(())
 }
 
