@@ -60,7 +60,8 @@ async fn check_quota(
 ) -> DomainResult<()> {
     rows::lock_mails_to(tx, email).await?;
     let since = now - quota.window;
-    let mut oldest_counted = rows::nth_mail_to_address(tx, kind.as_str(), email, since, quota.per_address).await?;
+    let mut oldest_counted =
+        rows::nth_mail_to_address(tx, kind.as_str(), email, since, quota.per_address).await?;
     if let Some(account_id) = account_id {
         let of_account =
             rows::nth_mail_of_account(tx, kind.as_str(), account_id, since, quota.per_account).await?;
@@ -250,7 +251,10 @@ pub async fn request_reset(domain: &Domain, quota: MailQuota, email: &str) -> Do
             if error.kind() != super::ErrorKind::RateLimited {
                 return Err(error);
             }
-            tracing::info!(account.id = account_id, "password reset mail not sent: the address had its mails");
+            tracing::info!(
+                account.id = account_id,
+                "password reset mail not sent: the address had its mails"
+            );
             continue;
         }
         let mut bytes = [0u8; 32];

@@ -38,7 +38,10 @@ pub struct ImportLimits {
 impl ImportLimits {
     /// The limits of `[imports]`.
     pub fn of(settings: &crate::config::ImportSettings) -> ImportLimits {
-        ImportLimits { per_request: settings.max_games_per_request, per_day: settings.games_per_account_per_day }
+        ImportLimits {
+            per_request: settings.max_games_per_request,
+            per_day: settings.games_per_account_per_day,
+        }
     }
 }
 

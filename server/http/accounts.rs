@@ -65,19 +65,21 @@ pub async fn register(
     Json(body): Json<Register>,
 ) -> ApiResult<(StatusCode, Json<Me>)> {
     let username = Username::parse(&body.username)?;
-    // A bad address is refused before anything is counted or made.
+    // A bad address or password is refused before anything is counted or made.
     if let Some(text) = body.email.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
         email::parse_address(text)?;
     }
+    accounts::check_password_length(&body.password)?;
     state.signup_limiter.begin(client.0)?;
     let domain = state.domain.clone();
     let quota = state.mail_quota;
-    let (account, address) = state
-        .password_hashing
-        .run(async move {
-            email::register(&domain, quota, &username, body.password, body.email.as_deref()).await
-        })
-        .await??;
+    let (account, address) =
+        state
+            .password_hashing
+            .run(async move {
+                email::register(&domain, quota, &username, body.password, body.email.as_deref()).await
+            })
+            .await??;
     Ok((StatusCode::CREATED, Json(Me { account, address })))
 }
 
@@ -113,7 +115,8 @@ pub async fn update(
     AuthUser(account): AuthUser,
     Json(patch): Json<AccountPatch>,
 ) -> ApiResult<Json<Me>> {
-    let address = email::set_address(&state.domain, state.mail_quota, account.id, patch.email.as_deref()).await?;
+    let address =
+        email::set_address(&state.domain, state.mail_quota, account.id, patch.email.as_deref()).await?;
     Ok(Json(Me { account, address }))
 }
 

@@ -261,7 +261,11 @@ async fn anonymous_page_views_store_no_session_and_a_shown_form_stores_one() {
     let token = page[at..].split('"').next().unwrap().to_owned();
     let sign_in = |cookie: Option<String>, token: String| {
         let form = url::form_urlencoded::Serializer::new(String::new())
-            .extend_pairs([("csrf", token.as_str()), ("username", "alice"), ("password", "password-of-alice")])
+            .extend_pairs([
+                ("csrf", token.as_str()),
+                ("username", "alice"),
+                ("password", "password-of-alice"),
+            ])
             .finish();
         let mut request = visitor
             .post(format!("{}/login", app.address))

@@ -150,7 +150,8 @@ async fn sign_ups_and_changes_naming_a_strangers_address_mail_it_three_times_an_
     let alice = app.register("alice").await;
     change_address(&app, &alice, "alice@example.org").await.0.expect(StatusCode::OK);
     let mail = sink.wait_for("alice@example.org", 1).await.remove(0);
-    let verify = crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
+    let verify =
+        crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
     assert_eq!(app.client.get(&verify).send().await.unwrap().status(), StatusCode::OK);
     for name in ["bob", "carol"] {
         let user = app.register(name).await;
@@ -195,7 +196,11 @@ async fn sign_ups_are_limited_per_client_address() {
         .header("content-type", "application/x-www-form-urlencoded")
         .body(
             url::form_urlencoded::Serializer::new(String::new())
-                .extend_pairs([("csrf", token.as_str()), ("username", "sock4"), ("password", "a long secret")])
+                .extend_pairs([
+                    ("csrf", token.as_str()),
+                    ("username", "sock4"),
+                    ("password", "a long secret"),
+                ])
                 .finish(),
         )
         .send()
@@ -213,7 +218,8 @@ async fn a_reset_request_is_answered_before_its_work_for_a_known_address_as_for_
     let alice = app.register("alice").await;
     change_address(&app, &alice, "alice@example.org").await.0.expect(StatusCode::OK);
     let mail = sink.wait_for("alice@example.org", 1).await.remove(0);
-    let verify = crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
+    let verify =
+        crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
     assert_eq!(app.client.get(&verify).send().await.unwrap().status(), StatusCode::OK);
     // The work for a known address (a reset row, a mail) waits behind a lock on the
     // account; the answer does not: it is given before the work, as for an unknown one.
@@ -231,10 +237,8 @@ async fn a_reset_request_is_answered_before_its_work_for_a_known_address_as_for_
         .expect("answered while the work waits");
         answer.expect(StatusCode::ACCEPTED);
     }
-    let pending: i64 = sqlx::query_scalar("select count(*) from password_reset")
-        .fetch_one(&app.domain.pool)
-        .await
-        .unwrap();
+    let pending: i64 =
+        sqlx::query_scalar("select count(*) from password_reset").fetch_one(&app.domain.pool).await.unwrap();
     assert_eq!(pending, 0, "the work has not been done yet");
     blocker.rollback().await.unwrap();
     sink.wait_for_subject("alice@example.org", "password").await;
@@ -247,12 +251,17 @@ async fn reset_mails_to_one_address_are_limited_whatever_the_clients() {
     let alice = app.register("alice").await;
     change_address(&app, &alice, "alice@example.org").await.0.expect(StatusCode::OK);
     let mail = sink.wait_for("alice@example.org", 1).await.remove(0);
-    let verify = crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
+    let verify =
+        crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
     assert_eq!(app.client.get(&verify).send().await.unwrap().status(), StatusCode::OK);
     for n in 0..8 {
-        let (reply, _) =
-            post_from(&app, "/api/password-reset", &format!("192.0.2.{n}"), json!({"email": "alice@example.org"}))
-                .await;
+        let (reply, _) = post_from(
+            &app,
+            "/api/password-reset",
+            &format!("192.0.2.{n}"),
+            json!({"email": "alice@example.org"}),
+        )
+        .await;
         assert_eq!(reply.status, StatusCode::ACCEPTED, "the answer never changes");
     }
     // The requests' work runs after their answers: wait for the resets, then the mails.
@@ -287,7 +296,10 @@ async fn a_reset_confirmed_with_a_forged_token_hashes_no_password() {
     for n in 0..20 {
         let body = json!({"token": format!("{n:064x}"), "password": "a brand new secret"});
         let refused = app.post("/api/password-reset/confirm", None, body).await;
-        assert_eq!(refused.expect(StatusCode::UNPROCESSABLE_ENTITY)["errors"][0]["code"], "password-reset.invalid");
+        assert_eq!(
+            refused.expect(StatusCode::UNPROCESSABLE_ENTITY)["errors"][0]["code"],
+            "password-reset.invalid"
+        );
     }
     assert_eq!(hashing.started(), before, "no forged token waited for a hash, nor got one");
 }
@@ -304,7 +316,8 @@ async fn a_file_of_more_games_than_a_request_may_import_is_refused_whole() {
     assert_eq!(error["code"], "import.too-many-games");
     assert!(error["detail"].as_str().unwrap().contains("at most 3"), "{error}");
     assert_eq!((error["meta"]["games"].as_u64(), error["meta"]["limit"].as_u64()), (Some(4), Some(3)));
-    let stored: i64 = sqlx::query_scalar("select count(*) from game").fetch_one(&app.domain.pool).await.unwrap();
+    let stored: i64 =
+        sqlx::query_scalar("select count(*) from game").fetch_one(&app.domain.pool).await.unwrap();
     assert_eq!(stored, 0);
     let three: String = FOUR_GAMES.lines().take(3).map(|l| format!("{l}\n")).collect();
     let imported = app.post("/api/games/import", Some(&alice), json!({ "record": three })).await;
@@ -316,7 +329,9 @@ async fn an_account_imports_at_most_the_days_games() {
     let app = TestApp::spawn_with(|settings| settings.imports.games_per_account_per_day = 5).await;
     let alice = app.register("alice").await;
     let bob = app.register("bob").await;
-    app.post("/api/games/import", Some(&alice), json!({ "record": FOUR_GAMES })).await.expect(StatusCode::CREATED);
+    app.post("/api/games/import", Some(&alice), json!({ "record": FOUR_GAMES }))
+        .await
+        .expect(StatusCode::CREATED);
     app.clock.advance(Duration::hours(1));
     let two: String = FOUR_GAMES.lines().take(2).map(|l| format!("{l}\n")).collect();
     let response = app
@@ -332,13 +347,16 @@ async fn an_account_imports_at_most_the_days_games() {
     assert_eq!(retry_after, 23 * 3600, "when the first four leave the day");
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["errors"][0]["code"], "import.daily-limit");
-    let stored: i64 = sqlx::query_scalar("select count(*) from game").fetch_one(&app.domain.pool).await.unwrap();
+    let stored: i64 =
+        sqlx::query_scalar("select count(*) from game").fetch_one(&app.domain.pool).await.unwrap();
     assert_eq!(stored, 4, "the refused import stored nothing");
     app.post("/api/games/import", Some(&alice), json!({ "record": "h2e2 h9g7\n" }))
         .await
         .expect(StatusCode::CREATED);
     // Another account has its own day; the first's day moves on.
-    app.post("/api/games/import", Some(&bob), json!({ "record": two.clone() })).await.expect(StatusCode::CREATED);
+    app.post("/api/games/import", Some(&bob), json!({ "record": two.clone() }))
+        .await
+        .expect(StatusCode::CREATED);
     app.clock.advance(Duration::hours(23));
     app.post("/api/games/import", Some(&alice), json!({ "record": two })).await.expect(StatusCode::CREATED);
 }
@@ -365,7 +383,12 @@ async fn imported_games_are_not_latest_results_on_the_home_page() {
     }
     // They are history: the archive has them.
     let archive = app.get("/api/games?status=finished", None).await;
-    let archived: Vec<i64> =
-        archive.expect(StatusCode::OK).as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect();
+    let archived: Vec<i64> = archive
+        .expect(StatusCode::OK)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
     assert!(ids.iter().all(|id| archived.contains(id)), "{archived:?}");
 }

@@ -237,7 +237,11 @@ fn an_operator_command_makes_no_database_unless_asked() {
     assert!(!refused.status.success(), "create-user refused");
     assert!(String::from_utf8_lossy(&refused.stdout).is_empty(), "no `created` line");
     assert!(!exists(), "no cluster made");
-    let output = run_all(&data_dir.0, &["admin", "--create-database", "create-user", "boss", "--password-stdin"], "a long secret\n");
+    let output = run_all(
+        &data_dir.0,
+        &["admin", "--create-database", "create-user", "boss", "--password-stdin"],
+        "a long secret\n",
+    );
     let lines: Vec<&str> = output.lines().collect();
     assert_eq!(lines.len(), 2, "{output}");
     assert!(lines[0].starts_with("database: the private cluster in "), "{output}");
@@ -252,7 +256,11 @@ fn an_operator_command_makes_no_database_unless_asked() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_restore_beside_a_running_server_is_refused_unless_forced() {
     let data_dir = DataDir::new();
-    run(&data_dir.0, &["admin", "create-user", "boss", "--password-stdin", "--create-database"], "a long secret\n");
+    run(
+        &data_dir.0,
+        &["admin", "create-user", "boss", "--password-stdin", "--create-database"],
+        "a long secret\n",
+    );
     let file = data_dir.0.with_extension("backup");
     let file_arg = file.display().to_string();
     run(&data_dir.0, &["admin", "backup", &file_arg], "");
@@ -278,7 +286,8 @@ async fn a_restore_beside_a_running_server_is_refused_unless_forced() {
     assert_eq!(login("later", "another secret").await, StatusCode::CREATED, "the database is unchanged");
     assert_serves(&server).await;
 
-    let forced = tokio::task::block_in_place(|| run(&data_dir.0, &["admin", "restore", &file_arg, "--force"], ""));
+    let forced =
+        tokio::task::block_in_place(|| run(&data_dir.0, &["admin", "restore", &file_arg, "--force"], ""));
     assert_eq!(forced, format!("restored {file_arg}"));
     // The server's connections were ended; its pool opens new ones on the restored database.
     let mut status = StatusCode::CREATED;
@@ -312,7 +321,8 @@ async fn a_restore_of_an_external_database_is_refused_while_a_server_is_connecte
             .output()
             .expect("run tavoliere")
     };
-    let file = std::env::temp_dir().join(format!("tavoliere-external-{}.backup", uuid::Uuid::new_v4().simple()));
+    let file =
+        std::env::temp_dir().join(format!("tavoliere-external-{}.backup", uuid::Uuid::new_v4().simple()));
     let file_arg = file.display().to_string();
     let backup = tokio::task::block_in_place(|| external(&["admin", "backup", &file_arg]));
     assert!(backup.status.success(), "{}", String::from_utf8_lossy(&backup.stderr));

@@ -110,7 +110,8 @@ pub struct Browser {
 impl Browser {
     async fn send(&mut self, mut request: reqwest::RequestBuilder) -> Page {
         if !self.cookies.is_empty() {
-            let pairs: Vec<String> = self.cookies.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            let pairs: Vec<String> =
+                self.cookies.iter().map(|(name, value)| format!("{name}={value}")).collect();
             request = request.header(COOKIE, pairs.join("; "));
         }
         if let Some(language) = self.language {

@@ -119,10 +119,14 @@ pub async fn signup(
         page.email_error = Some(ctx.t.get("mail.error.address").to_owned());
         return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
     }
+    let password = SecretString::from(form.password);
+    if crate::domain::accounts::check_password_length(&password).is_err() {
+        page.password_error = Some(ctx.t.get("auth.error.password").to_owned());
+        return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
+    }
     if let Err(error) = state.signup_limiter.begin(client.0) {
         return limited(page, ctx.t.get("auth.error.signup_limited"), error.retry_after().unwrap_or(1));
     }
-    let password = SecretString::from(form.password);
     let domain = state.domain.clone();
     let quota = state.mail_quota;
     let address = Some(page.email.clone()).filter(|text| !text.is_empty());

@@ -74,7 +74,8 @@ pub async fn submit(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Im
     let variant = Some(form.variant.as_str()).filter(|v| !v.is_empty());
     let mut status = StatusCode::UNPROCESSABLE_ENTITY;
     let mut retry_after = None;
-    let error = match imports::import(&state.domain, state.import_limits, me.id, variant, &form.record).await {
+    let error = match imports::import(&state.domain, state.import_limits, me.id, variant, &form.record).await
+    {
         Ok(imported) => return Ok(Redirect::to(&format!("/games/{}", imported.game.id)).into_response()),
         Err(ImportError::Record(problem)) => problem_text(&ctx, &problem),
         Err(ImportError::Records(problems)) => problems
@@ -87,7 +88,10 @@ pub async fn submit(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Im
             .join(" · "),
         Err(ImportError::TooManyGames { games, limit }) => {
             status = StatusCode::PAYLOAD_TOO_LARGE;
-            ctx.t.format("import.error.too_many", &[("games", &games.to_string()), ("limit", &limit.to_string())])
+            ctx.t.format(
+                "import.error.too_many",
+                &[("games", &games.to_string()), ("limit", &limit.to_string())],
+            )
         }
         Err(ImportError::Domain(DomainError::Internal(e))) => return Err(PageError::Internal(e.to_string())),
         Err(ImportError::Domain(error)) => {
