@@ -87,8 +87,16 @@ pub async fn open_existing(settings: &DatabaseSettings, create: bool) -> anyhow:
             settings.embedded_data_dir.display()
         );
     }
-    open(settings).await
+    // A command may wait for its connection longer than a request does (the short wait
+    // answers clients at once during an outage): a cluster just started, on a busy
+    // machine, may take more than a second.
+    let mut settings = settings.clone();
+    settings.acquire_timeout_ms = settings.acquire_timeout_ms.max(COMMAND_ACQUIRE_TIMEOUT_MS);
+    open(&settings).await
 }
+
+/// How long an operator command waits for a database connection, at least.
+const COMMAND_ACQUIRE_TIMEOUT_MS: u64 = 10_000;
 
 /// Connects to the configured database, starting the private cluster when no URL is set,
 /// and runs the migrations.
