@@ -18,6 +18,7 @@ mod endings;
 mod errors;
 mod event_rules;
 mod event_vacation;
+mod floods;
 mod games;
 mod iccf_days;
 mod imports;
