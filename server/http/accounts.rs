@@ -1,14 +1,14 @@
 //! `POST /api/accounts`: register; `GET/PATCH /api/accounts/me`: who am I, and my e-mail
 //! address; `GET /api/admin/accounts/{username}`: an account as an admin sees it.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 
 use super::auth::AuthUser;
 use super::error::{ApiError, ApiResult};
-use super::extract::Json;
+use super::extract::{Json, Path};
 use super::AppState;
 use crate::domain::accounts::{self, Account, Role, Username};
 use crate::domain::email;

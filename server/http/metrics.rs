@@ -3,7 +3,8 @@
 //! `GET /metrics` renders, in Prometheus's text format: requests by route, method and
 //! status with a latency histogram; moves accepted and refused by code; live sockets;
 //! the outbox's pending mails (the notification queue); the pool's connections; whether
-//! the database answers; the background tasks' lag. It is served on the main port to a
+//! the database answers; the background tasks' lag; the costly rules work running and
+//! waiting (`tavoliere_rules_jobs`); the requests that panicked (`tavoliere_panics_total`). It is served on the main port to a
 //! bearer of `[metrics] token`, or (no token) to clients on the loopback address only, or
 //! on a listener of its own (`[metrics] listen`).
 //!
@@ -148,6 +149,10 @@ pub async fn render(state: &AppState) -> Response {
     metrics::gauge!("tavoliere_database_up").set(if up { 1.0 } else { 0.0 });
     metrics::gauge!("tavoliere_live_sockets").set(state.live.sockets().total() as f64);
     metrics::gauge!("tavoliere_game_cache_games").set(state.domain.games.kept_games() as f64);
+    let rules = &state.domain.rules_work;
+    metrics::gauge!("tavoliere_rules_jobs", "state" => "running").set(rules.running() as f64);
+    metrics::gauge!("tavoliere_rules_jobs", "state" => "waiting").set(rules.waiting() as f64);
+    metrics::gauge!("tavoliere_rules_jobs_max").set(rules.bound() as f64);
     if up {
         if let Ok(pending) = crate::storage::outbox::pending_count(pool).await {
             metrics::gauge!("tavoliere_notification_queue_depth").set(pending as f64);

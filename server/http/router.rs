@@ -4,6 +4,7 @@
 
 use axum::extract::{MatchedPath, Request};
 use axum::{Extension, Router};
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -21,6 +22,9 @@ use super::{
 pub fn router(state: AppState) -> Router {
     let (api, description) = api().split_for_parts();
     api.merge(super::pages::router())
+        // A panic in a handler answers 500 in the error shape (and is counted by `track`
+        // as a 500), never a dropped connection.
+        .route_layer(CatchPanicLayer::custom(super::error::panicked))
         .route_layer(axum::middleware::from_fn(super::metrics::track))
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async {

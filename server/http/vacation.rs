@@ -24,7 +24,9 @@ pub async fn show(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiRe
 /// A leave request.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct StartLeave {
-    /// Length of the leave in days.
+    /// Length of the leave in days: 1 to 366 (`MAX_LEAVE_DAYS`), and no more than the
+    /// allowance left in each year it touches.
+    #[schema(minimum = 1, maximum = 366)]
     days: u32,
 }
 

@@ -5,11 +5,10 @@ use axum::extract::State;
 use axum::http::header::RETRY_AFTER;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use secrecy::SecretString;
 use serde::Deserialize;
 
-use super::{render, render_with, store_failure, Chrome, Ctx, PageResult};
+use super::{render, render_with, store_failure, Chrome, Ctx, PageForm, PageResult};
 use crate::domain::accounts::{self, Role, Username};
 use crate::domain::DomainError;
 use crate::http::auth::{SESSION_ACCOUNT_KEY, SESSION_EPOCH_KEY};
@@ -90,7 +89,11 @@ async fn sign_in(
 }
 
 /// `POST /signup`: creates the account and signs in.
-pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): Form<AuthForm>) -> PageResult {
+pub async fn signup(
+    State(state): State<AppState>,
+    mut ctx: Ctx,
+    PageForm(form): PageForm<AuthForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = AuthPage::new(&ctx, true, form.username.clone());
     let username = match Username::parse(form.username.trim()) {
@@ -145,7 +148,7 @@ pub async fn login(
     State(state): State<AppState>,
     client: ClientAddress,
     mut ctx: Ctx,
-    Form(form): Form<AuthForm>,
+    PageForm(form): PageForm<AuthForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = AuthPage::new(&ctx, false, form.username.clone());
@@ -182,7 +185,7 @@ pub struct CsrfOnly {
 }
 
 /// `POST /logout`: ends the session.
-pub async fn logout(ctx: Ctx, Form(form): Form<CsrfOnly>) -> PageResult {
+pub async fn logout(ctx: Ctx, PageForm(form): PageForm<CsrfOnly>) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     ctx.session.flush().await.map_err(store_failure)?;
     Ok(Redirect::to("/login").into_response())
