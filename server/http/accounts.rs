@@ -49,6 +49,7 @@ pub struct AccountPatch {
 #[utoipa::path(
     post,
     path = "/api/accounts",
+    operation_id = "register_account",
     tag = "accounts",
     request_body = Register,
     responses((status = 201, description = "created", body = Me))
@@ -93,6 +94,7 @@ pub async fn me(State(state): State<AppState>, AuthUser(account): AuthUser) -> A
 #[utoipa::path(
     patch,
     path = "/api/accounts/me",
+    operation_id = "update_my_account",
     tag = "accounts",
     request_body = AccountPatch,
     security(("bearer" = []), ("session" = [])),

@@ -235,3 +235,32 @@ impl FromRequestParts<super::AppState> for ClientAddress {
         Ok(ClientAddress::of(parts, state))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_text_holds_nul_only_by_an_unescaped_u0000() {
+        assert!(json_holds_nul(br#"{"a":"x\u0000y"}"#));
+        assert!(json_holds_nul(br#"{"a\u0000":1}"#), "in a key too");
+        assert!(json_holds_nul(br#"["\\\u0000"]"#), "a backslash, then NUL");
+        assert!(!json_holds_nul(br#"{"a":"x\\u0000y"}"#), "an escaped backslash, then text");
+        assert!(!json_holds_nul(br#"{"a":"\u0001"}"#));
+        assert!(!json_holds_nul(br#"{"a":"\u0100"}"#));
+        assert!(!json_holds_nul(b"\\"), "a lone backslash at the end");
+        for (text, nul) in [("x\u{0}y", true), ("x\\u0000", false), ("\\\u{0}", true), ("plain", false)] {
+            let json = serde_json::to_vec(&serde_json::json!({ "text": text })).unwrap();
+            assert_eq!(json_holds_nul(&json), nul, "{text:?} as {}", String::from_utf8_lossy(&json));
+        }
+    }
+
+    #[test]
+    fn percent_encoded_text_holds_nul_by_a_percent_00_or_a_raw_nul() {
+        assert!(encoded_holds_nul(b"player=a%00b"));
+        assert!(encoded_holds_nul(b"%00"));
+        assert!(encoded_holds_nul(b"name=a\0"));
+        assert!(!encoded_holds_nul(b"player=a%2500b"), "an escaped percent sign, then 00");
+        assert!(!encoded_holds_nul(b"a%01b%10"));
+    }
+}

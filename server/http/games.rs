@@ -15,6 +15,7 @@ use crate::domain::{preferences, Domain, DomainError};
 #[utoipa::path(
     get,
     path = "/api/games/{id}",
+    operation_id = "show_game",
     tag = "games",
     params(("id" = i64, Path, description = "Game id"), ShowQuery),
     responses((status = 200, description = "the game", body = GameView))
@@ -62,6 +63,7 @@ pub struct ListQuery {
 #[utoipa::path(
     get,
     path = "/api/games",
+    operation_id = "list_games",
     tag = "games",
     params(ListQuery, ArchiveQuery),
     security((), ("bearer" = []), ("session" = [])),

@@ -52,6 +52,7 @@ pub struct Unread {
 #[utoipa::path(
     get,
     path = "/api/notifications",
+    operation_id = "list_notifications",
     tag = "notifications",
     params(ListQuery),
     security(("bearer" = []), ("session" = [])),

@@ -14,6 +14,7 @@ use crate::domain::Domain;
 #[utoipa::path(
     get,
     path = "/api/players",
+    operation_id = "list_players",
     tag = "players",
     params(PlayerQuery),
     security((), ("bearer" = []), ("session" = [])),
@@ -40,6 +41,7 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/api/players/{username}",
+    operation_id = "show_player",
     tag = "players",
     params(("username" = String, Path, description = "The player's name")),
     security((), ("bearer" = []), ("session" = [])),

@@ -12,6 +12,7 @@ use crate::domain::Domain;
 #[utoipa::path(
     get,
     path = "/api/vacation",
+    operation_id = "show_vacation",
     tag = "vacation",
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, description = "the leave status", body = VacationStatus))
@@ -33,6 +34,7 @@ pub struct StartLeave {
 #[utoipa::path(
     post,
     path = "/api/vacation",
+    operation_id = "start_vacation",
     tag = "vacation",
     request_body = StartLeave,
     security(("bearer" = []), ("session" = [])),
