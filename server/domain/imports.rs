@@ -346,7 +346,10 @@ pub async fn import(
     // A decoded file (`record_base64`, the page's upload) is text no extractor saw: NUL,
     // which no stored text (a player's name) can hold, is refused here.
     if text.contains('\0') {
-        return Err(problem("import.invalid-text", "The record holds a NUL character: it is not a text record."));
+        return Err(problem(
+            "import.invalid-text",
+            "The record holds a NUL character: it is not a text record.",
+        ));
     }
     let (owned, asked) = (text.to_owned(), variant.map(str::to_owned));
     let ReadRecord { format: format_label, variant, games: prepared } =

@@ -157,7 +157,10 @@ pub async fn judged_game(
 ) -> Result<AnyGame, DomainError> {
     let Some(start) = start else { return new_game(variant, ruleset, handicap, None, seats) };
     let (ruleset, handicap, start) = (ruleset.to_owned(), handicap.map(str::to_owned), start.to_owned());
-    domain.rules_work.run(move || new_game(variant, &ruleset, handicap.as_deref(), Some(&start), seats)).await?
+    domain
+        .rules_work
+        .run(move || new_game(variant, &ruleset, handicap.as_deref(), Some(&start), seats))
+        .await?
 }
 
 /// A refused move as a domain error (422, or 409 when the game is over), typed.

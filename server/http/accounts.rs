@@ -16,10 +16,12 @@ use crate::domain::email;
 /// Registration request.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct Register {
-    /// Login and display name.
+    /// Login and display name: 3 to 32 ASCII letters, digits, `_` or `-`, starting with a
+    /// letter.
+    #[schema(pattern = "^[A-Za-z][A-Za-z0-9_-]{2,31}$")]
     username: String,
     /// At least 8 characters.
-    #[schema(value_type = String, format = Password)]
+    #[schema(value_type = String, format = Password, min_length = 8)]
     password: SecretString,
     /// An e-mail address (optional): a verification mail is sent to it.
     #[serde(default)]

@@ -52,11 +52,24 @@ pub struct ShowQuery {
     notation: Option<String>,
 }
 
+/// A game's status as the list filters it (schema only).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub enum GameStatusName {
+    /// Being played.
+    Active,
+    /// Ended with a result.
+    Finished,
+    /// Stopped without one.
+    Aborted,
+}
+
 /// The status filter of the game list.
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only games with this status (`active`, `finished`, `aborted`).
+    #[param(value_type = Option<GameStatusName>)]
     status: Option<String>,
 }
 

@@ -53,7 +53,11 @@ async fn readyz_answers_while_costly_start_positions_are_judged_and_the_pool_sta
         let reply = post.await.unwrap();
         reply.expect(StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(reply.code(), "setup.start-position");
-        assert!(reply.detail().contains("cannot be decided quickly"), "the reason is named: {}", reply.detail());
+        assert!(
+            reply.detail().contains("cannot be decided quickly"),
+            "the reason is named: {}",
+            reply.detail()
+        );
     }
     assert!(work.peak() >= 1, "the judging ran in the pool");
     assert!(work.peak() <= work.bound(), "{} jobs at once, bound {}", work.peak(), work.bound());
@@ -101,12 +105,14 @@ async fn nul_in_any_text_is_a_4xx_in_the_error_shape_never_a_500() {
     reply.expect(StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(reply.code(), "import.invalid-text", "{}", reply.body);
     // An escaped backslash before `u0000` is no NUL: that text reaches the usual checks.
-    let reply = app.post("/api/accounts", None, json!({"username": "bob\\u0000", "password": "a long password"})).await;
+    let reply = app
+        .post("/api/accounts", None, json!({"username": "bob\\u0000", "password": "a long password"}))
+        .await;
     reply.expect(StatusCode::UNPROCESSABLE_ENTITY);
     assert_ne!(reply.code(), "request.invalid-body", "{}", reply.body);
 
     // A name in a path that holds NUL names nothing: 404; a query holding it: 422.
-    for path in ["/api/players/ali%00ce", "/api/players/ali%00ce/ratings/xiangqi/live"]  {
+    for path in ["/api/players/ali%00ce", "/api/players/ali%00ce/ratings/xiangqi/live"] {
         app.get(path, Some(&alice)).await.expect(StatusCode::NOT_FOUND);
     }
     for path in ["/api/games?player=ali%00ce", "/api/players?name=%00", "/api/challenges?status=%00"] {
@@ -182,7 +188,10 @@ async fn panics_counted(app: &TestApp) -> f64 {
 #[tokio::test]
 async fn a_panicking_handler_answers_500_in_the_error_shape_and_is_counted() {
     let database_url = Cluster::get().fresh_database().await;
-    let clock = Arc::new(ArmedClock { inner: ManualClock::new(datetime!(2026-03-01 12:00 UTC)), armed: false.into() });
+    let clock = Arc::new(ArmedClock {
+        inner: ManualClock::new(datetime!(2026-03-01 12:00 UTC)),
+        armed: false.into(),
+    });
     let deps = Dependencies { clock: Some(Arc::clone(&clock) as Arc<dyn Clock>), pool: None };
     let application = Application::build_with(test_settings(&database_url), deps).await.unwrap();
     let port = application.port();
