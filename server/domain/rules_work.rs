@@ -113,9 +113,12 @@ impl RulesWork {
         };
         let counts = Arc::clone(&self.counts);
         let job = tokio::task::spawn_blocking(move || {
-            let (_running, now) = Counted::new(&counts.running);
+            let (running, now) = Counted::new(&counts.running);
             counts.peak.fetch_max(now, Ordering::SeqCst);
             let output = work();
+            // Counted out before the turn goes to the next job, so the count never passes
+            // the bound (on a panic too: the body's guard drops before the captured permit).
+            drop(running);
             drop(permit);
             output
         });
