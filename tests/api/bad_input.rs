@@ -23,7 +23,7 @@ async fn readyz_answers_while_costly_start_positions_are_judged_and_the_pool_sta
     let app = Arc::new(TestApp::spawn().await);
     let alice = app.register("alice").await;
     let work = Arc::clone(&app.domain.rules_work);
-    let clients = work.bound() + 15;
+    let clients = work.bound() + 9;
     let posts: Vec<_> = (0..clients)
         .map(|_| {
             let (app, alice) = (Arc::clone(&app), alice.clone());
@@ -49,8 +49,14 @@ async fn readyz_answers_while_costly_start_positions_are_judged_and_the_pool_sta
         posts.iter().any(|post| !post.is_finished()),
         "readyz was answered while costly requests were still in flight"
     );
+    let mut judged = 0;
     for post in posts {
         let reply = post.await.unwrap();
+        if reply.status == StatusCode::SERVICE_UNAVAILABLE {
+            // Waited longer than the queue allows (a slow machine): refused, not queued on.
+            assert_eq!(reply.code(), "busy", "{}", reply.body);
+            continue;
+        }
         reply.expect(StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(reply.code(), "setup.start-position");
         assert!(
@@ -58,7 +64,9 @@ async fn readyz_answers_while_costly_start_positions_are_judged_and_the_pool_sta
             "the reason is named: {}",
             reply.detail()
         );
+        judged += 1;
     }
+    assert!(judged >= work.bound(), "{judged} judged");
     assert!(work.peak() >= 1, "the judging ran in the pool");
     assert!(work.peak() <= work.bound(), "{} jobs at once, bound {}", work.peak(), work.bound());
     // An ordinary supplied start is still judged and accepted.
