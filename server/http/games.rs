@@ -69,7 +69,7 @@ pub enum GameStatusName {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only games with this status (`active`, `finished`, `aborted`).
-    #[param(value_type = Option<GameStatusName>)]
+    #[param(value_type = Option<GameStatusName>, inline)]
     status: Option<String>,
 }
 

@@ -58,7 +58,7 @@ pub async fn show(State(domain): State<Domain>, Path(username): Path<String>) ->
     tag = "players",
     params(
         ("username" = String, Path, description = "The player's name"),
-        ("variant" = super::openapi::RatedVariantName, Path, description = "xiangqi, shogi, minishogi or flickering"),
+        ("variant" = inline(super::openapi::RatedVariantName), Path, description = "xiangqi, shogi, minishogi or flickering"),
         ("pool" = Pool, Path, description = "correspondence or live"),
     ),
     security((), ("bearer" = []), ("session" = [])),
@@ -86,7 +86,7 @@ pub struct LeaderboardQuery {
     path = "/api/leaderboards/{variant}/{pool}",
     tag = "players",
     params(
-        ("variant" = super::openapi::RatedVariantName, Path, description = "xiangqi, shogi, minishogi or flickering"),
+        ("variant" = inline(super::openapi::RatedVariantName), Path, description = "xiangqi, shogi, minishogi or flickering"),
         ("pool" = Pool, Path, description = "correspondence or live"),
         LeaderboardQuery,
     ),
