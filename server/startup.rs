@@ -110,6 +110,7 @@ impl Application {
             ratings: Arc::new(settings.ratings.clone()),
             time_zone: crate::domain::iccf_days::ZoneName::parse(&settings.clocks.time_zone)
                 .map_err(|e| anyhow::anyhow!("clocks.time_zone: {e}"))?,
+            rules_work: Arc::default(),
         };
         if let Err(error) = domain.moves.connections().open_all().await {
             tracing::warn!(%error, "cannot open the moves' connections yet: they open when first needed");

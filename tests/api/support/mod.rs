@@ -160,6 +160,7 @@ impl TestApp {
             rooms: Default::default(),
             ratings: Default::default(),
             time_zone: Default::default(),
+            rules_work: Default::default(),
         };
         TestApp {
             address: address.to_owned(),
