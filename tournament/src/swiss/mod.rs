@@ -54,6 +54,9 @@
 //! the "Pairing Guidelines for Programmers" where they refine the rules. Search limits
 //! protect against pathological inputs ([`SwissError::SearchLimit`]).
 
+mod blossom;
+mod wide;
+
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
