@@ -32,7 +32,6 @@
 
 pub mod berger;
 pub mod grand_prix;
-mod matching;
 mod model;
 #[cfg(feature = "openapi")]
 mod openapi;
