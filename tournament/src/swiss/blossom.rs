@@ -37,7 +37,17 @@ fn flip((remote, near): End) -> End {
 
 pub(crate) struct Matcher<const N: usize> {
     n: usize,
-    weights: Vec<Wide<N>>,
+    /// Twice each weight (the slack's unit).
+    doubled: Vec<Wide<N>>,
+    /// Whether the edge exists (a weight not zero).
+    edge: Vec<bool>,
+    /// The vertices of each blossom (a vertex: itself).
+    leaf: Vec<Vec<usize>>,
+    /// Top-level blossoms labelled in this stage, and whether each is listed.
+    touched: Vec<usize>,
+    listed: Vec<bool>,
+    /// Vertices whose least-slack edge was set in this stage.
+    best_set: Vec<usize>,
     mate: Vec<Option<usize>>,
     /// Vertex duals (`0..n`), then blossom duals (`n..2n`).
     dual: Vec<Wide<N>>,
@@ -66,7 +76,12 @@ impl<const N: usize> Matcher<N> {
     pub(crate) fn new(n: usize) -> Matcher<N> {
         Matcher {
             n,
-            weights: vec![Wide::ZERO; n * n],
+            doubled: vec![Wide::ZERO; n * n],
+            edge: vec![false; n * n],
+            leaf: (0..2 * n).map(|v| if v < n { vec![v] } else { Vec::new() }).collect(),
+            touched: Vec::new(),
+            listed: vec![false; 2 * n],
+            best_set: Vec::new(),
             mate: vec![None; n],
             dual: vec![Wide::ZERO; 2 * n],
             inblossom: (0..n).collect(),
@@ -92,17 +107,64 @@ impl<const N: usize> Matcher<N> {
         self.n
     }
 
-    pub(crate) fn weight(&self, i: usize, j: usize) -> &Wide<N> {
-        &self.weights[i * self.n + j]
+    /// The weight of the edge `{i, j}` (zero: none).
+    #[cfg(test)]
+    pub(crate) fn weight(&self, i: usize, j: usize) -> Wide<N> {
+        self.doubled[i * self.n + j].half()
+    }
+
+    fn has_edge(&self, i: usize, j: usize) -> bool {
+        self.edge[i * self.n + j]
     }
 
     /// Sets the weight of the edge `{vertex, neighbour}` (zero removes it); `vertex` is the
     /// one freed for the change (bbpPairings' convention: the weights of `vertex` change).
     pub(crate) fn set_weight(&mut self, vertex: usize, neighbour: usize, weight: Wide<N>) {
         debug_assert_ne!(vertex, neighbour);
-        self.free_vertex(vertex);
-        self.weights[vertex * self.n + neighbour] = weight;
-        self.weights[neighbour * self.n + vertex] = weight;
+        let n = self.n;
+        let twice = weight.wrapping_add(&weight);
+        let old = self.doubled[vertex * n + neighbour];
+        if old == twice {
+            return;
+        }
+        for at in [vertex * n + neighbour, neighbour * n + vertex] {
+            self.doubled[at] = twice;
+            self.edge[at] = !weight.is_zero();
+        }
+        if self.dirty[vertex] || self.dirty[neighbour] {
+            // Its dual is set again from all its edges before the next matching.
+            return;
+        }
+        let (top_v, top_n) = (self.inblossom[vertex], self.inblossom[neighbour]);
+        if top_v == top_n {
+            self.free_vertex(vertex);
+            return;
+        }
+        let sum = self.dual[vertex].wrapping_add(&self.dual[neighbour]);
+        if self.mate[vertex] == Some(neighbour) {
+            // A matched edge must stay tight: a heavier one by raising the dual of an end
+            // that is in no blossom (its other edges only get more slack).
+            if twice > old {
+                let raise = twice.wrapping_sub(&sum);
+                if top_v == vertex {
+                    self.dual[vertex] = self.dual[vertex].wrapping_add(&raise);
+                    return;
+                }
+                if top_n == neighbour {
+                    self.dual[neighbour] = self.dual[neighbour].wrapping_add(&raise);
+                    return;
+                }
+            }
+            self.free_vertex(vertex);
+        } else if sum < twice {
+            // An edge that is not matched needs only to stay feasible.
+            if top_v == vertex && self.mate[vertex].is_none() {
+                // An exposed vertex: raise its dual; it becomes a root to grow again.
+                self.dual[vertex] = self.dual[vertex].wrapping_add(&twice.wrapping_sub(&sum));
+            } else {
+                self.free_vertex(vertex);
+            }
+        }
     }
 
     /// The mate of every vertex (itself when unmatched), after [`Matcher::compute`].
@@ -111,21 +173,19 @@ impl<const N: usize> Matcher<N> {
     }
 
     fn slack(&self, i: usize, j: usize) -> Wide<N> {
-        let w = self.weight(i, j);
-        self.dual[i].wrapping_add(&self.dual[j]).wrapping_sub(&w.wrapping_add(w))
+        self.dual[i].wrapping_add(&self.dual[j]).wrapping_sub(&self.doubled[i * self.n + j])
     }
 
     fn leaves(&self, b: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut stack = vec![b];
-        while let Some(x) = stack.pop() {
-            if x < self.n {
-                out.push(x);
-            } else {
-                stack.extend(self.childs[x].iter().rev().copied());
-            }
+        self.leaf[b].clone()
+    }
+
+    /// Notes a top-level blossom labelled in this stage (its duals change with the tree).
+    fn touch(&mut self, b: usize) {
+        if !self.listed[b] {
+            self.listed[b] = true;
+            self.touched.push(b);
         }
-        out
     }
 
     /// Unmatches `vertex` (and its blossom's mate), takes it out of its blossoms and marks
@@ -172,6 +232,7 @@ impl<const N: usize> Matcher<N> {
         self.labelend[b] = None;
         self.childs[b] = Vec::new();
         self.endps[b] = Vec::new();
+        self.leaf[b] = Vec::new();
         self.base[b] = None;
         self.blossombestedges[b] = None;
         self.bestedge[b] = None;
@@ -188,11 +249,10 @@ impl<const N: usize> Matcher<N> {
         for &v in &dirty {
             let mut best = Wide::ZERO;
             for j in 0..self.n {
-                let w = self.weight(v, j);
-                if j == v || w.is_zero() {
+                if j == v || !self.has_edge(v, j) {
                     continue;
                 }
-                let twice = w.wrapping_add(w);
+                let twice = self.doubled[v * self.n + j];
                 if twice > self.dual[j] {
                     let need = twice.wrapping_sub(&self.dual[j]);
                     if need > best {
@@ -225,6 +285,10 @@ impl<const N: usize> Matcher<N> {
             self.allowed.iter_mut().for_each(|a| *a = u32::MAX);
             self.stamp = 1;
         }
+        for b in std::mem::take(&mut self.touched) {
+            self.listed[b] = false;
+        }
+        self.best_set.clear();
         self.label.iter_mut().for_each(|l| *l = FREE);
         self.labelend.iter_mut().for_each(|l| *l = None);
         self.bestedge.iter_mut().for_each(|b| *b = None);
@@ -234,9 +298,10 @@ impl<const N: usize> Matcher<N> {
         loop {
             while let Some(v) = self.queue.pop() {
                 for w in 0..n {
-                    if w == v || self.weight(v, w).is_zero() {
+                    if w == v || !self.edge[v * n + w] {
                         continue;
                     }
+                    // A blossom formed while scanning may hold both by now.
                     let (bv, bw) = (self.inblossom[v], self.inblossom[w]);
                     if bv == bw {
                         continue;
@@ -273,71 +338,108 @@ impl<const N: usize> Matcher<N> {
                         }
                     } else if self.label[bw] == S {
                         let s = kslack.expect("computed");
+                        let bv = self.inblossom[v];
                         if self.bestedge[bv].is_none_or(|(a, b)| s < self.slack(a, b)) {
                             self.bestedge[bv] = Some((v, w));
                         }
                     } else if self.label[w] == FREE {
                         let s = kslack.expect("computed");
                         if self.bestedge[w].is_none_or(|(a, b)| s < self.slack(a, b)) {
+                            if self.bestedge[w].is_none() {
+                                self.best_set.push(w);
+                            }
                             self.bestedge[w] = Some((v, w));
                         }
                     }
                 }
             }
             // The dual change: the least of the four limits (ties to the lower kind).
+            // Only the tree's blossoms change; the free vertices it reaches bound it.
+            let tree: Vec<usize> = self
+                .touched
+                .iter()
+                .copied()
+                .filter(|&b| self.parent[b].is_none() && self.base[b].is_some() && self.inblossom_top(b))
+                .collect();
             let mut delta: Option<(u8, Wide<N>)> = None;
             let mut zero_at: Option<usize> = None;
-            for v in 0..n {
-                if self.label[self.inblossom[v]] == S && delta.is_none_or(|(_, d)| self.dual[v] < d) {
-                    delta = Some((1, self.dual[v]));
-                    zero_at = Some(v);
+            for &b in &tree {
+                if self.label[b] == S {
+                    for k in 0..self.leaf[b].len() {
+                        let v = self.leaf[b][k];
+                        let better = match delta {
+                            None => true,
+                            Some((_, d)) => self.dual[v] < d || (self.dual[v] == d && zero_at.is_some_and(|z| v < z)),
+                        };
+                        if better {
+                            delta = Some((1, self.dual[v]));
+                            zero_at = Some(v);
+                        }
+                    }
                 }
             }
             let mut edge: Option<End> = None;
-            for v in 0..n {
+            let mut best_free: Option<(Wide<N>, usize)> = None;
+            for k in 0..self.best_set.len() {
+                let v = self.best_set[k];
                 if self.label[self.inblossom[v]] == FREE {
                     if let Some((a, b)) = self.bestedge[v] {
                         let d = self.slack(a, b);
-                        if delta.is_none_or(|(_, best)| d < best) {
-                            delta = Some((2, d));
-                            edge = Some((a, b));
+                        if best_free.is_none_or(|(best, at)| d < best || (d == best && v < at)) {
+                            best_free = Some((d, v));
                         }
                     }
                 }
             }
-            for b in 0..2 * n {
-                if self.parent[b].is_none() && self.base[b].is_some() && self.label[b] == S {
+            if let Some((d, v)) = best_free {
+                if delta.is_none_or(|(_, best)| d < best) {
+                    delta = Some((2, d));
+                    edge = self.bestedge[v];
+                }
+            }
+            let mut best_s: Option<(Wide<N>, usize)> = None;
+            for &b in &tree {
+                if self.label[b] == S {
                     if let Some((x, y)) = self.bestedge[b] {
                         let d = self.slack(x, y).half();
-                        if delta.is_none_or(|(_, best)| d < best) {
-                            delta = Some((3, d));
-                            edge = Some((x, y));
+                        if best_s.is_none_or(|(best, at)| d < best || (d == best && b < at)) {
+                            best_s = Some((d, b));
                         }
                     }
+                }
+            }
+            if let Some((d, b)) = best_s {
+                if delta.is_none_or(|(_, best)| d < best) {
+                    delta = Some((3, d));
+                    edge = self.bestedge[b];
                 }
             }
             let mut expand = None;
-            for b in n..2 * n {
-                if self.parent[b].is_none()
-                    && self.base[b].is_some()
-                    && self.label[b] == T
-                    && delta.is_none_or(|(_, best)| self.dual[b] < best)
-                {
-                    delta = Some((4, self.dual[b]));
+            let mut best_t: Option<(Wide<N>, usize)> = None;
+            for &b in &tree {
+                if b >= n && self.label[b] == T && best_t.is_none_or(|(best, at)| self.dual[b] < best || (self.dual[b] == best && b < at)) {
+                    best_t = Some((self.dual[b], b));
+                }
+            }
+            if let Some((d, b)) = best_t {
+                if delta.is_none_or(|(_, best)| d < best) {
+                    delta = Some((4, d));
                     expand = Some(b);
                 }
             }
             let (kind, delta) = delta.expect("the root is an S-vertex");
-            for v in 0..n {
-                match self.label[self.inblossom[v]] {
-                    S => self.dual[v] = self.dual[v].wrapping_sub(&delta),
-                    T => self.dual[v] = self.dual[v].wrapping_add(&delta),
-                    _ => {}
+            for &b in &tree {
+                let label = self.label[b];
+                for k in 0..self.leaf[b].len() {
+                    let v = self.leaf[b][k];
+                    match label {
+                        S => self.dual[v] = self.dual[v].wrapping_sub(&delta),
+                        T => self.dual[v] = self.dual[v].wrapping_add(&delta),
+                        _ => {}
+                    }
                 }
-            }
-            for b in n..2 * n {
-                if self.base[b].is_some() && self.parent[b].is_none() {
-                    match self.label[b] {
+                if b >= n {
+                    match label {
                         S => self.dual[b] = self.dual[b].wrapping_add(&delta),
                         T => self.dual[b] = self.dual[b].wrapping_sub(&delta),
                         _ => {}
@@ -379,10 +481,18 @@ impl<const N: usize> Matcher<N> {
         }
     }
 
+    /// Whether `b` is a top-level blossom (its vertices' `inblossom` is `b`).
+    fn inblossom_top(&self, b: usize) -> bool {
+        self.leaf[b].first().is_some_and(|&v| self.inblossom[v] == b)
+    }
+
     fn end_stage(&mut self) {
-        for b in self.n..2 * self.n {
-            if self.parent[b].is_none()
+        for k in 0..self.touched.len() {
+            let b = self.touched[k];
+            if b >= self.n
+                && self.parent[b].is_none()
                 && self.base[b].is_some()
+                && self.inblossom_top(b)
                 && self.label[b] == S
                 && self.dual[b].is_zero()
             {
@@ -393,6 +503,7 @@ impl<const N: usize> Matcher<N> {
 
     fn assign_label(&mut self, w: usize, t: u8, p: Option<End>) {
         let b = self.inblossom[w];
+        self.touch(b);
         self.label[w] = t;
         self.label[b] = t;
         self.labelend[w] = p;
@@ -474,6 +585,8 @@ impl<const N: usize> Matcher<N> {
         self.dual[b] = Wide::ZERO;
         self.childs[b] = path.clone();
         self.endps[b] = endps;
+        self.leaf[b] = path.iter().flat_map(|&c| self.leaf[c].iter().copied()).collect();
+        self.touch(b);
         for x in self.leaves(b) {
             if self.label[self.inblossom[x]] == T {
                 self.queue.push(x);
@@ -487,7 +600,7 @@ impl<const N: usize> Matcher<N> {
                 None => self
                     .leaves(child)
                     .into_iter()
-                    .map(|x| (0..n).filter(|&j| j != x && !self.weight(x, j).is_zero()).map(|j| (x, j)).collect())
+                    .map(|x| (0..n).filter(|&j| j != x && self.has_edge(x, j)).map(|j| (x, j)).collect())
                     .collect(),
             };
             for list in lists {
@@ -563,6 +676,7 @@ impl<const N: usize> Matcher<N> {
                 j += jstep;
             }
             let bv = childs[at(j)];
+            self.touch(bv);
             self.label[p.1] = T;
             self.label[bv] = T;
             self.labelend[p.1] = Some(p);

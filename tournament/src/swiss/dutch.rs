@@ -99,6 +99,13 @@ impl Outcome {
 /// Pairs the round (and records each bracket when `record`).
 pub(crate) fn pair(p: &Prepared, record: bool) -> Result<Outcome, SwissError> {
     let n = p.sorted.len();
+    if n == 1 {
+        let only = p.sorted[0];
+        if !p.eligible_for_bye(only) {
+            return Err(SwissError::NoPairing);
+        }
+        return Ok(Outcome { pairs: Vec::new(), bye: Some(only), brackets: Vec::new() });
+    }
     let scores: Vec<i64> = p.sorted.iter().map(|&i| p.score(i)).collect();
     let mut groups: Vec<u64> = Vec::new();
     for (i, score) in scores.iter().enumerate() {

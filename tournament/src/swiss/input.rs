@@ -304,7 +304,8 @@ pub(crate) fn prepare(
     sorted.sort_by(|&a, &b| {
         scores[b].cmp(&scores[a]).then(prepared.players[a].rank.cmp(&prepared.players[b].rank))
     });
-    if sorted.len() < 2 {
+    // A single player to pair gets the bye (if C.2 allows it: see `dutch.rs`).
+    if sorted.is_empty() {
         return Err(SwissError::TooFewPlayers);
     }
     prepared.sorted = sorted;
