@@ -3,7 +3,7 @@
 //! The Dutch system's criteria are packed into one edge weight, most important first, so
 //! that a maximum-weight matching meets them in their order of priority (C.04.3 C.5-C.21 for
 //! the 2025 edition). A 500-player round needs several hundred bits; the width is chosen per
-//! round ([`Wide::LIMBS`] of 64 bits) and the arithmetic wraps at that width, as the
+//! round (`N` limbs of 64 bits) and the arithmetic wraps at that width, as the
 //! weights are built with borrows that cancel out (see `dutch.rs`).
 
 use std::cmp::Ordering;
@@ -23,7 +23,6 @@ impl<const N: usize> std::fmt::Debug for Wide<N> {
 }
 
 impl<const N: usize> Wide<N> {
-    pub(crate) const LIMBS: usize = N;
     pub(crate) const ZERO: Wide<N> = Wide([0; N]);
 
     pub(crate) fn from_u64(value: u64) -> Wide<N> {
@@ -116,21 +115,6 @@ impl<const N: usize> Wide<N> {
         out.0[0] |= value;
         out
     }
-
-    /// The bits `from..from + width` as a number (`width` at most 64).
-    pub(crate) fn field(&self, from: u32, width: u32) -> u64 {
-        let shifted = {
-            let (limbs, offset) = ((from / 64) as usize, from % 64);
-            let low = self.0.get(limbs).copied().unwrap_or(0) >> offset;
-            let high = if offset > 0 { self.0.get(limbs + 1).copied().unwrap_or(0) << (64 - offset) } else { 0 };
-            low | high
-        };
-        if width >= 64 {
-            shifted
-        } else {
-            shifted & ((1u64 << width) - 1)
-        }
-    }
 }
 
 impl<const N: usize> PartialOrd for Wide<N> {
@@ -167,8 +151,6 @@ mod tests {
         assert_eq!(Wide::<2>::ZERO.sub_u64(1).add_u64(1), Wide::ZERO, "wraps at the width");
         assert_eq!(Wide::<2>([0, 3]).half().0, [1 << 63, 1]);
         assert!(Wide::<2>([0, 1]) > Wide::<2>([u64::MAX, 0]));
-        assert_eq!(Wide::<2>([0, 0b1011]).field(64, 3), 0b011);
-        assert_eq!(Wide::<2>([1 << 63, 1]).field(63, 2), 0b11);
         assert_eq!(Wide::<2>::bit(70).0, [0, 64]);
     }
 }
