@@ -200,6 +200,15 @@ pub fn trf_export(
         };
         out.push_str(&format!("### round {} not finished: {first} w - {second} b {state}\n", game.round));
     }
+    if in_play.is_some() {
+        let mut later: Vec<&SwissBye> = byes.iter().filter(|b| b.round >= to_pair).collect();
+        later.sort_by_key(|b| (b.round, number.get(&b.player)));
+        for bye in later {
+            if let Some(n) = number.get(&bye.player) {
+                out.push_str(&format!("### round {} not finished: {} pairing-allocated bye\n", bye.round, n + 1));
+            }
+        }
+    }
     Ok(out)
 }
 
