@@ -302,7 +302,10 @@ pub(crate) async fn entered(
 }
 
 /// The accounts that have withdrawn from the section.
-pub(crate) async fn withdrawn(executor: impl sqlx::PgExecutor<'_>, section_id: i64) -> sqlx::Result<Vec<i64>> {
+pub(crate) async fn withdrawn(
+    executor: impl sqlx::PgExecutor<'_>,
+    section_id: i64,
+) -> sqlx::Result<Vec<i64>> {
     sqlx::query_scalar("select account_id from entry where section_id = $1 and status = 'withdrawn'")
         .bind(section_id)
         .fetch_all(executor)

@@ -997,7 +997,11 @@ async fn a_swiss_round_is_explained_and_a_withdrawn_player_is_left_out() {
     assert!(fourth.ends_with("0000 - Z"), "the withdrawn player is out of round 2:\n{trf}");
     assert!(trf.contains("192 FIDE_DUTCH_2025_BAKU"), "{trf}");
     let next = app.post(&format!("/api/sections/{section}/next-round"), Some(&director), json!({})).await;
-    assert_eq!(next.expect(StatusCode::CREATED)["games"].as_array().unwrap().len(), 1, "three players: a game and a bye");
+    assert_eq!(
+        next.expect(StatusCode::CREATED)["games"].as_array().unwrap().len(),
+        1,
+        "three players: a game and a bye"
+    );
     let explained = app.get(&path(2), None).await;
     let explained = explained.expect(StatusCode::OK).clone();
     assert_eq!(explained["identical"], true, "{explained}");

@@ -25,7 +25,13 @@ fn history(players: &[PlayerId], rounds: u32, options: &SwissOptions) -> (Vec<Ga
                 _ => GameResult::Draw,
             };
             let game = GameId(games.len() as i64 + 1);
-            games.push(GameRecord { game, round: round.round, first: pairing.first, second: pairing.second, result });
+            games.push(GameRecord {
+                game,
+                round: round.round,
+                first: pairing.first,
+                second: pairing.second,
+                result,
+            });
         }
         if let Some(player) = round.bye {
             byes.push(SwissBye { round: round.round, player });

@@ -33,7 +33,12 @@ fn main() -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    let round = match pair_swiss(&tournament.entries(), &tournament.games, &tournament.byes, &tournament.options(edition)) {
+    let round = match pair_swiss(
+        &tournament.entries(),
+        &tournament.games,
+        &tournament.byes,
+        &tournament.options(edition),
+    ) {
         Ok(round) => round,
         Err(SwissError::NoPairing) => return ExitCode::from(1),
         Err(e) => {

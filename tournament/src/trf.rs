@@ -28,7 +28,9 @@
 use std::collections::HashMap;
 
 use crate::model::PlayerOutcome;
-use crate::swiss::{Acceleration, DutchEdition, SwissBye, SwissEntry, SwissError, SwissOptions, MAX_TRF_ROUNDS};
+use crate::swiss::{
+    Acceleration, DutchEdition, SwissBye, SwissEntry, SwissError, SwissOptions, MAX_TRF_ROUNDS,
+};
 use crate::tables::PlayerInfo;
 use crate::{GameId, GameRecord, GameResult, PlayerId, Points, Scoring};
 
@@ -130,7 +132,8 @@ pub fn trf_export(
     }
     // The absence code: every round written that a player was not in, and in the round to
     // pair the players who will not be in it.
-    let gone: std::collections::HashSet<usize> = withdrawn.iter().filter_map(|p| number.get(p).copied()).collect();
+    let gone: std::collections::HashSet<usize> =
+        withdrawn.iter().filter_map(|p| number.get(p).copied()).collect();
     for (me, line) in lines.iter_mut().enumerate() {
         for round in 1..=width_rounds {
             let absent = if round < to_pair {
@@ -184,7 +187,8 @@ pub fn trf_export(
         out.push('\n');
     }
     // The games of the round in play (and of any later round), which are no results yet.
-    let mut unfinished: Vec<&GameRecord> = games.iter().filter(|g| g.round >= to_pair && in_play.is_some()).collect();
+    let mut unfinished: Vec<&GameRecord> =
+        games.iter().filter(|g| g.round >= to_pair && in_play.is_some()).collect();
     unfinished.sort_by_key(|g| (g.round, g.game));
     for game in unfinished {
         let (first, second) = (number[&game.first] + 1, number[&game.second] + 1);
@@ -205,7 +209,11 @@ pub fn trf_export(
         later.sort_by_key(|b| (b.round, number.get(&b.player)));
         for bye in later {
             if let Some(n) = number.get(&bye.player) {
-                out.push_str(&format!("### round {} not finished: {} pairing-allocated bye\n", bye.round, n + 1));
+                out.push_str(&format!(
+                    "### round {} not finished: {} pairing-allocated bye\n",
+                    bye.round,
+                    n + 1
+                ));
             }
         }
     }
@@ -558,15 +566,15 @@ fn inferred_initial_colour(t: &TrfTournament) -> Option<bool> {
     let first = t.games.iter().map(|g| g.round).min()?;
     let mut above = 0;
     for player in &t.players {
-        let paired_by_then = t
-            .games
-            .iter()
-            .any(|g| g.round <= first && (g.first == player.id || g.second == player.id))
-            || t.byes.iter().any(|b| b.round <= first && b.player == player.id);
+        let paired_by_then =
+            t.games.iter().any(|g| g.round <= first && (g.first == player.id || g.second == player.id))
+                || t.byes.iter().any(|b| b.round <= first && b.player == player.id);
         if !paired_by_then {
             continue;
         }
-        if let Some(game) = t.games.iter().find(|g| g.round == first && (g.first == player.id || g.second == player.id)) {
+        if let Some(game) =
+            t.games.iter().find(|g| g.round == first && (g.first == player.id || g.second == player.id))
+        {
             let white = game.first == player.id;
             return Some(white == (above % 2 == 0));
         }

@@ -32,13 +32,9 @@ fn expected(name: &str) -> (BTreeSet<(i64, i64)>, Option<i64>) {
 fn check(case: &str, edition: DutchEdition) {
     let text = std::fs::read_to_string(format!("{DATA}/{case}.trf")).expect("the input");
     let tournament = trf_import(&text).expect("a TRF bbpPairings reads");
-    let round = pair_swiss(
-        &tournament.entries(),
-        &tournament.games,
-        &tournament.byes,
-        &tournament.options(edition),
-    )
-    .unwrap_or_else(|e| panic!("{case} ({}): {e}", edition.as_str()));
+    let round =
+        pair_swiss(&tournament.entries(), &tournament.games, &tournament.byes, &tournament.options(edition))
+            .unwrap_or_else(|e| panic!("{case} ({}): {e}", edition.as_str()));
     let pairs: BTreeSet<(i64, i64)> = round.pairings.iter().map(|p| (p.first.0, p.second.0)).collect();
     assert_eq!(
         (pairs, round.bye.map(|b| b.0)),

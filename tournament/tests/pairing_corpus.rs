@@ -44,10 +44,7 @@ fn parse(text: &str) -> Vec<Tournament> {
         }
         if let Some(header) = line.strip_prefix("T ") {
             let field = |name: &str| {
-                header
-                    .split_whitespace()
-                    .find_map(|f| f.strip_prefix(&format!("{name}=")))
-                    .map(str::to_owned)
+                header.split_whitespace().find_map(|f| f.strip_prefix(&format!("{name}="))).map(str::to_owned)
             };
             let win = points(&field("win").expect("win"));
             let scoring = Scoring {
@@ -173,7 +170,10 @@ fn check(file: &str, text: &str) -> (usize, Vec<String>) {
                     "{file}: {} round {round}: expected {:?}, paired {:?}",
                     t.header,
                     if Some(round) == t.unpairable { None } else { Some(&expected) },
-                    got.map(|r| (r.pairings.iter().map(|p| (p.first.0, p.second.0)).collect::<BTreeSet<_>>(), r.bye)),
+                    got.map(|r| (
+                        r.pairings.iter().map(|p| (p.first.0, p.second.0)).collect::<BTreeSet<_>>(),
+                        r.bye
+                    )),
                 ));
             }
         }
@@ -208,5 +208,4 @@ fn every_round_of_the_corpus_is_paired_as_bbppairings_paired_it() {
         differences.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
     );
     assert!(total >= 3000, "several thousand rounds, not {total}");
-
 }

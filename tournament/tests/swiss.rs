@@ -1,4 +1,4 @@
-//! The Swiss (Dutch subset) pairings on hand-worked examples, and the TRF export.
+//! The Swiss pairings (FIDE Dutch system) on hand-worked examples, and the TRF export.
 
 mod common;
 
@@ -357,7 +357,10 @@ fn unfinished_rounds_and_bad_entries_are_errors() {
     );
     assert_eq!(pair_swiss_round(&[], &[], &[], &SwissOptions::default()), Err(SwissError::TooFewPlayers));
     // A lone player gets the bye, as bbpPairings gives it.
-    assert_eq!(pair_swiss_round(&players(1), &[], &[], &SwissOptions::default()).unwrap().bye, Some(PlayerId(1)));
+    assert_eq!(
+        pair_swiss_round(&players(1), &[], &[], &SwissOptions::default()).unwrap().bye,
+        Some(PlayerId(1))
+    );
     assert_eq!(
         pair_swiss_round(&[PlayerId(1), PlayerId(1)], &[], &[], &SwissOptions::default()),
         Err(SwissError::DuplicatePlayer(PlayerId(1)))

@@ -78,15 +78,11 @@ fn blocks_are_complete(text: &str) -> bool {
 
 #[test]
 fn a_round_in_play_is_written_as_the_round_to_pair_with_its_games_as_comments() {
-    let games = vec![
-        game(1, 1, 2, "1-0"),
-        game(1, 3, 4, "0-1"),
-        game(2, 4, 1, "*"),
-        game(2, 2, 3, "=-="),
-    ];
+    let games = vec![game(1, 1, 2, "1-0"), game(1, 3, 4, "0-1"), game(2, 4, 1, "*"), game(2, 2, 3, "=-=")];
     let byes = [SwissBye { round: 1, player: PlayerId(5) }];
     // Player 5 withdrew after round 1: not in round 2's pairing.
-    let text = trf_export("T", &named(5), &[PlayerId(5)], &games, &byes, &SwissOptions::default(), Some(4)).unwrap();
+    let text =
+        trf_export("T", &named(5), &[PlayerId(5)], &games, &byes, &SwissOptions::default(), Some(4)).unwrap();
     assert!(blocks_are_complete(&text), "an unfinished game has no result to write:\n{text}");
     assert!(text.contains("### round 2 not finished: 4 w - 1 b in play\n"), "{text}");
     assert!(text.contains("### round 2 not finished: 2 w - 3 b 0.5-0.5\n"), "{text}");
@@ -96,7 +92,13 @@ fn a_round_in_play_is_written_as_the_round_to_pair_with_its_games_as_comments() 
     let available: Vec<bool> = read.entries().iter().map(|e| e.available).collect();
     assert_eq!(available, [true, true, true, true, false], "5 is not in round 2");
     // Pairing the file again gives the round in play.
-    let round = tavoliere_tournament::swiss::pair_swiss(&read.entries(), &read.games, &read.byes, &read.options(Default::default())).unwrap();
+    let round = tavoliere_tournament::swiss::pair_swiss(
+        &read.entries(),
+        &read.games,
+        &read.byes,
+        &read.options(Default::default()),
+    )
+    .unwrap();
     let pairs: HashSet<(i64, i64)> = round.pairings.iter().map(|p| (p.first.0, p.second.0)).collect();
     assert_eq!(pairs, HashSet::from([(4, 1), (2, 3)]));
 }
@@ -104,7 +106,8 @@ fn a_round_in_play_is_written_as_the_round_to_pair_with_its_games_as_comments() 
 #[test]
 fn a_withdrawn_player_carries_the_absence_code_in_the_round_to_pair() {
     let games = vec![game(1, 1, 2, "1-0"), game(1, 3, 4, "0-1")];
-    let text = trf_export("T", &named(4), &[PlayerId(3)], &games, &[], &SwissOptions::default(), Some(3)).unwrap();
+    let text =
+        trf_export("T", &named(4), &[PlayerId(3)], &games, &[], &SwissOptions::default(), Some(3)).unwrap();
     let line = |n: i64| text.lines().find(|l| l.starts_with(&format!("001 {n:>4}"))).unwrap().to_owned();
     assert!(line(3).ends_with("0000 - Z"), "{text}");
     assert!(!line(1).contains('Z'), "{text}");
@@ -112,7 +115,8 @@ fn a_withdrawn_player_carries_the_absence_code_in_the_round_to_pair() {
     assert_eq!(read.absences, [SwissBye { round: 2, player: PlayerId(3) }]);
     // The last round played: nothing more to pair, no absence code.
     let games = vec![game(1, 1, 2, "1-0"), game(1, 3, 4, "0-1")];
-    let text = trf_export("T", &named(4), &[PlayerId(3)], &games, &[], &SwissOptions::default(), Some(1)).unwrap();
+    let text =
+        trf_export("T", &named(4), &[PlayerId(3)], &games, &[], &SwissOptions::default(), Some(1)).unwrap();
     assert!(!text.contains('Z'), "{text}");
 }
 

@@ -33,8 +33,8 @@ use tavoliere_tournament::berger::{round_robin, Cycles, RoundRobinOptions, Start
 use tavoliere_tournament::grand_prix::{compute_grand_prix, GpFormula, GrandPrixConfig, SectionResults};
 use tavoliere_tournament::standings::{compute_standings, Standing, StandingsConfig, TieBreak};
 use tavoliere_tournament::swiss::{
-    explain_swiss, pair_swiss, trf_export, Acceleration, DutchEdition, PairingExplanation, SwissBye, SwissEntry,
-    SwissError, SwissOptions,
+    explain_swiss, pair_swiss, trf_export, Acceleration, DutchEdition, PairingExplanation, SwissBye,
+    SwissEntry, SwissError, SwissOptions,
 };
 use tavoliere_tournament::tables::{
     build_crosstable, build_grand_prix_table, Crosstable, GrandPrixTable, PlayerInfo, SectionInfo,

@@ -97,7 +97,8 @@ pub async fn start(domain: &Domain, actor: &Account, section_id: i64) -> DomainR
     }
     let (games, current_round) = match row.pairing()? {
         PairingSystem::Swiss => {
-            let entries: Vec<SwissEntry> = players.iter().map(|&id| SwissEntry::available(PlayerId(id))).collect();
+            let entries: Vec<SwissEntry> =
+                players.iter().map(|&id| SwissEntry::available(PlayerId(id))).collect();
             let created = pair_swiss_section(domain, &mut tx, &row, &entries, &[], &[]).await?;
             (created, 1)
         }
@@ -302,7 +303,10 @@ pub async fn pairing_explanation(
     }
     let before: Vec<GameRecord> = data.games.iter().filter(|g| g.round < round).copied().collect();
     if let Some(game) = before.iter().find(|g| g.result == GameResult::Pending) {
-        return Err(DomainError::Conflict(format!("game {} of round {} has no result yet", game.game.0, game.round)));
+        return Err(DomainError::Conflict(format!(
+            "game {} of round {} has no result yet",
+            game.game.0, game.round
+        )));
     }
     let byes_before: Vec<SwissBye> = data.byes.iter().filter(|b| b.round < round).copied().collect();
     let in_round = |player: PlayerId| {
@@ -321,7 +325,8 @@ pub async fn pairing_explanation(
     let actual_bye = data.byes.iter().find(|b| b.round == round).map(|b| b.player);
     let identical = actual == paired && actual_bye == again.bye;
     let name: HashMap<PlayerId, &str> = data.players.iter().map(|p| (p.id, p.name.as_str())).collect();
-    let sentences = explanation_sentences(&explanation, &|p| name.get(&p).copied().unwrap_or("?").to_owned(), say);
+    let sentences =
+        explanation_sentences(&explanation, &|p| name.get(&p).copied().unwrap_or("?").to_owned(), say);
     Ok(PairingExplanationView {
         section_id,
         round,
@@ -343,7 +348,11 @@ pub type Say<'a> = &'a dyn Fn(&str, &[(&str, &str)]) -> String;
 
 /// The explanation in words, for directors to set against the Handbook (C.04.3): one
 /// sentence per bracket, per pair and for the bye.
-pub(crate) fn explanation_sentences(e: &PairingExplanation, name: &dyn Fn(PlayerId) -> String, say: Say) -> Vec<String> {
+pub(crate) fn explanation_sentences(
+    e: &PairingExplanation,
+    name: &dyn Fn(PlayerId) -> String,
+    say: Say,
+) -> Vec<String> {
     use tavoliere_tournament::swiss::{ColourRule, PairRole, PassedOverReason};
     let names = |list: &[PlayerId]| list.iter().map(|&p| name(p)).collect::<Vec<_>>().join(", ");
     let mut out = Vec::new();
@@ -352,16 +361,27 @@ pub(crate) fn explanation_sentences(e: &PairingExplanation, name: &dyn Fn(Player
         let (number, score) = (b.number.to_string(), b.score.to_string());
         let mut text = say(
             "pairing.bracket",
-            &[("number", &number), ("score", &score), ("edition", edition), ("residents", &names(&b.residents))],
+            &[
+                ("number", &number),
+                ("score", &score),
+                ("edition", edition),
+                ("residents", &names(&b.residents)),
+            ],
         );
         if !b.moved_down.is_empty() {
-            text += &say("pairing.moved_down", &[("moved", &names(&b.moved_down)), ("paired", &names(&b.moved_down_paired))]);
+            text += &say(
+                "pairing.moved_down",
+                &[("moved", &names(&b.moved_down)), ("paired", &names(&b.moved_down_paired))],
+            );
         }
         if !b.s1.is_empty() {
             text += &say("pairing.s1s2", &[("s1", &names(&b.s1)), ("s2", &names(&b.s2))]);
         }
         if !b.exchanged_out.is_empty() || !b.exchanged_in.is_empty() {
-            text += &say("pairing.exchanged", &[("out", &names(&b.exchanged_out)), ("in", &names(&b.exchanged_in))]);
+            text += &say(
+                "pairing.exchanged",
+                &[("out", &names(&b.exchanged_out)), ("in", &names(&b.exchanged_in))],
+            );
         }
         if b.collapsed {
             text += &say("pairing.collapsed", &[]);
@@ -383,7 +403,13 @@ pub(crate) fn explanation_sentences(e: &PairingExplanation, name: &dyn Fn(Player
         let (board, bracket) = (p.board.to_string(), p.bracket.to_string());
         let mut text = say(
             "pairing.pair",
-            &[("board", &board), ("first", &name(p.first)), ("second", &name(p.second)), ("bracket", &bracket), ("how", &how)],
+            &[
+                ("board", &board),
+                ("first", &name(p.first)),
+                ("second", &name(p.second)),
+                ("bracket", &bracket),
+                ("how", &how),
+            ],
         );
         for passed in &p.passed_over {
             let why = say(
@@ -395,7 +421,10 @@ pub(crate) fn explanation_sentences(e: &PairingExplanation, name: &dyn Fn(Player
                 },
                 &[],
             );
-            text += &say("pairing.passed", &[("chooser", &name(p.chooser)), ("other", &name(passed.player)), ("why", &why)]);
+            text += &say(
+                "pairing.passed",
+                &[("chooser", &name(p.chooser)), ("other", &name(passed.player)), ("why", &why)],
+            );
         }
         let rule = say(
             match p.colour {

@@ -10,7 +10,7 @@ pub enum PairingSystem {
     RoundRobin,
     /// Everyone meets everyone twice, once with each colour.
     DoubleRoundRobin,
-    /// Swiss system (Dutch subset), round by round.
+    /// Swiss system (FIDE Dutch, C.04.3), round by round.
     Swiss,
 }
 
@@ -561,7 +561,8 @@ pub async fn update_section(
     }
     check_bye_points(row.pairing()?, patch.bye_points)?;
     let scoring_after = patch.scoring.map_or(row.scoring.0, ScoringSpec::scoring);
-    let acceleration_after = patch.acceleration.or((row.acceleration() == Acceleration::Baku).then_some(Acceleration::Baku));
+    let acceleration_after =
+        patch.acceleration.or((row.acceleration() == Acceleration::Baku).then_some(Acceleration::Baku));
     check_swiss_settings(row.pairing()?, patch.dutch_edition, patch.acceleration, &scoring_after)?;
     check_swiss_settings(PairingSystem::Swiss, None, acceleration_after, &scoring_after)?;
     let variant: Variant = rules_adapter::parse_variant(&row.variant)?;

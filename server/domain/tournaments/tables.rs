@@ -118,8 +118,16 @@ pub async fn trf(domain: &Domain, section_id: i64) -> DomainResult<String> {
     // Withdrawn players carry the absence code in the round to pair.
     let withdrawn: Vec<PlayerId> =
         section_store::withdrawn(&domain.pool, section_id).await?.into_iter().map(PlayerId).collect();
-    trf_export(&data.title(), &data.players, &withdrawn, &data.games, &data.byes, &data.row.swiss_options(), planned)
-        .map_err(internal)
+    trf_export(
+        &data.title(),
+        &data.players,
+        &withdrawn,
+        &data.games,
+        &data.byes,
+        &data.row.swiss_options(),
+        planned,
+    )
+    .map_err(internal)
 }
 
 /// The tournament's Grand Prix table over its sections (sum of points when the tournament

@@ -93,10 +93,16 @@ async fn page(domain: &Domain, ctx: &Ctx, id: i64, status: StatusCode, error: Op
             pairings.push(ExplainedRound {
                 section: section.id,
                 round,
-                heading: ctx.t.format("desk.pairing_round", &[("section", &section.name), ("round", &number)]),
+                heading: ctx
+                    .t
+                    .format("desk.pairing_round", &[("section", &section.name), ("round", &number)]),
                 verdict: ctx
                     .t
-                    .get(if explained.identical { "desk.pairing_identical" } else { "desk.pairing_different" })
+                    .get(if explained.identical {
+                        "desk.pairing_identical"
+                    } else {
+                        "desk.pairing_different"
+                    })
                     .to_owned(),
                 sentences: explained.sentences,
             });

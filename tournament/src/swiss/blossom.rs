@@ -369,7 +369,9 @@ impl<const N: usize> Matcher<N> {
                         let v = self.leaf[b][k];
                         let better = match delta {
                             None => true,
-                            Some((_, d)) => self.dual[v] < d || (self.dual[v] == d && zero_at.is_some_and(|z| v < z)),
+                            Some((_, d)) => {
+                                self.dual[v] < d || (self.dual[v] == d && zero_at.is_some_and(|z| v < z))
+                            }
                         };
                         if better {
                             delta = Some((1, self.dual[v]));
@@ -417,7 +419,10 @@ impl<const N: usize> Matcher<N> {
             let mut expand = None;
             let mut best_t: Option<(Wide<N>, usize)> = None;
             for &b in &tree {
-                if b >= n && self.label[b] == T && best_t.is_none_or(|(best, at)| self.dual[b] < best || (self.dual[b] == best && b < at)) {
+                if b >= n
+                    && self.label[b] == T
+                    && best_t.is_none_or(|(best, at)| self.dual[b] < best || (self.dual[b] == best && b < at))
+                {
                     best_t = Some((self.dual[b], b));
                 }
             }

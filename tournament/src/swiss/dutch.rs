@@ -119,7 +119,9 @@ pub(crate) fn pair(p: &Prepared, record: bool) -> Result<Outcome, SwissError> {
     let groups_shift: u32 = groups.iter().map(|&g| bits(g)).sum();
     let played = u32::from(p.played >= 1) + u32::from(p.played >= 2);
     let needed = match p.edition {
-        DutchEdition::Fide2025 => 2 + 11 * group_bits + 2 * groups_shift + played * (2 * group_bits + 2 * groups_shift) + 2,
+        DutchEdition::Fide2025 => {
+            2 + 11 * group_bits + 2 * groups_shift + played * (2 * group_bits + 2 * groups_shift) + 2
+        }
         DutchEdition::Fide2017 => {
             // Every score, and every difference of two, may get a field of its own.
             let distinct = groups.len() as u32;
@@ -231,7 +233,9 @@ impl<'a, const N: usize> Engine<'a, N> {
     fn colour_bits(&self, mut r: Wide<N>, lower: usize, higher: usize, mask: bool, width: u32) -> Wide<N> {
         let (pl, ph) = (&self.p.players[self.p.sorted[lower]], &self.p.players[self.p.sorted[higher]]);
         let same = pl.preference == ph.preference;
-        r = r.shl(width).or_u64(u64::from(mask && (!pl.absolute_imbalance() || !ph.absolute_imbalance() || !same)));
+        r = r
+            .shl(width)
+            .or_u64(u64::from(mask && (!pl.absolute_imbalance() || !ph.absolute_imbalance() || !same)));
         let repeat_ok = if pl.imbalance == ph.imbalance {
             pl.repeated.is_none() || pl.repeated != ph.repeated
         } else {
@@ -263,7 +267,13 @@ impl<'a, const N: usize> Engine<'a, N> {
 
     /// The exchange weights of the remainder (D.2: fewest exchanges, then the smallest
     /// difference of the exchanged BSNs).
-    fn exchange_weight(b: &Bracket<N>, smaller: usize, larger: usize, smaller_at: usize, pairs: usize) -> Wide<N> {
+    fn exchange_weight(
+        b: &Bracket<N>,
+        smaller: usize,
+        larger: usize,
+        smaller_at: usize,
+        pairs: usize,
+    ) -> Wide<N> {
         let r = b.base[larger][smaller];
         if r.is_zero() {
             return r;
@@ -399,8 +409,7 @@ impl<'a, const N: usize> Engine<'a, N> {
             rec.s1 = remainder[..pairs].to_vec();
             rec.s2 = remainder[pairs..].to_vec();
         }
-        let exchanges =
-            remainder.iter().take(pairs).filter(|&&pi| !forward(&stable, vx[pi])).count();
+        let exchanges = remainder.iter().take(pairs).filter(|&&pi| !forward(&stable, vx[pi])).count();
         // D.2: the lowest players of S1 go down first...
         let mut left = exchanges;
         let mut at = pairs;
@@ -616,7 +625,9 @@ impl<'a, const N: usize> Engine<'a, N> {
             let bye = (0..n).find(|&v| mates[v] == v).expect("one player left");
             ctx.bye_score = self.scores[bye];
             ctx.single_downfloater_bye = ctx.bye_score >= top_score
-                && (0..n).take_while(|&v| self.scores[v] >= top_score).all(|v| self.scores[mates[v]] >= top_score);
+                && (0..n)
+                    .take_while(|&v| self.scores[v] >= top_score)
+                    .all(|v| self.scores[mates[v]] >= top_score);
             let mut counts: Vec<u32> = (0..n)
                 .filter(|&v| self.scores[v] == ctx.bye_score)
                 .map(|v| self.p.players[self.p.sorted[v]].played_games)
@@ -692,7 +703,10 @@ impl<'a, const N: usize> Engine<'a, N> {
                         moved_down += 1;
                         rec.floaters.push(local);
                     }
-                    if ctx.single_downfloater_bye && group_start < n && self.scores[stable[v]] < self.scores[group_start] {
+                    if ctx.single_downfloater_bye
+                        && group_start < n
+                        && self.scores[stable[v]] < self.scores[group_start]
+                    {
                         ctx.single_downfloater_bye = false;
                     }
                 }
@@ -1049,7 +1063,16 @@ impl Ctx2017 {
     fn total_bits<const N: usize>(&self, played: u32) -> u32 {
         let (pc, sd) = (self.count_bits, self.shift_bits);
         let rounds = u32::from(played >= 1) + u32::from(played >= 2);
-        let bits = 2 + pc + sd + pc.max(self.next_count_bits) + 3 + sd + 4 * pc + rounds * (2 * pc + 2 * sd) + 3 * pc + 1;
+        let bits = 2
+            + pc
+            + sd
+            + pc.max(self.next_count_bits)
+            + 3
+            + sd
+            + 4 * pc
+            + rounds * (2 * pc + 2 * sd)
+            + 3 * pc
+            + 1;
         bits.min(64 * N as u32 - 4)
     }
 }
@@ -1058,7 +1081,8 @@ impl Ctx2017 {
 pub(crate) fn choose_colour(p: &Prepared, player: usize, opponent: usize) -> (Colour, super::ColourRule) {
     use super::ColourRule;
     let (a, b) = (&p.players[player], &p.players[opponent]);
-    let a_higher = (p.score(player), std::cmp::Reverse(a.rank)) > (p.score(opponent), std::cmp::Reverse(b.rank));
+    let a_higher =
+        (p.score(player), std::cmp::Reverse(a.rank)) > (p.score(opponent), std::cmp::Reverse(b.rank));
     let compatible = a.preference != b.preference || a.preference.is_none() || b.preference.is_none();
     if compatible {
         if let Some(c) = a.preference {

@@ -207,7 +207,11 @@ pub(crate) fn explain(p: &Prepared, outcome: &Outcome, round: &SwissRound) -> Pa
                 .cloned()
                 .unwrap_or((first, second, 0, PairRole::S1S2, Vec::new()));
             // The rule as bbpPairings applies it from the lower pairing number's side.
-            let (x, y) = if p.players[first].number < p.players[second].number { (first, second) } else { (second, first) };
+            let (x, y) = if p.players[first].number < p.players[second].number {
+                (first, second)
+            } else {
+                (second, first)
+            };
             PairExplanation {
                 board: pairing.board,
                 first: pairing.first,

@@ -42,8 +42,8 @@ use crate::model::{Bye, GameRecord, PlayerId};
 use crate::scoring::{Points, Scoring};
 
 pub use explain::{
-    BracketExplanation, ByeExplanation, ColourRule, PairExplanation, PairRole, PairingExplanation, PassedOver,
-    PassedOverReason,
+    BracketExplanation, ByeExplanation, ColourRule, PairExplanation, PairRole, PairingExplanation,
+    PassedOver, PassedOverReason,
 };
 
 /// The most rounds a TRF export writes (each round is a 10-column block on every line).
