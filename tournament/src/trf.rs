@@ -136,9 +136,7 @@ pub fn trf_export(
         withdrawn.iter().filter_map(|p| number.get(p).copied()).collect();
     for (me, line) in lines.iter_mut().enumerate() {
         for round in 1..=width_rounds {
-            let absent = if round < to_pair {
-                !present[me][round as usize - 1]
-            } else if in_play.is_some() {
+            let absent = if round < to_pair || in_play.is_some() {
                 !present[me][round as usize - 1]
             } else {
                 gone.contains(&me)
@@ -413,10 +411,8 @@ pub fn trf_import(text: &str) -> Result<TrfTournament, TrfError> {
                 tournament.initial_first = line[3..].trim() != "B";
                 colour_given = true;
             }
-            Some("192") => {
-                if line[3..].trim().ends_with("_BAKU") {
-                    tournament.acceleration = Acceleration::Baku;
-                }
+            Some("192") if line[3..].trim().ends_with("_BAKU") => {
+                tournament.acceleration = Acceleration::Baku
             }
             Some(code @ ("BBW" | "BBD" | "BBL" | "BBF" | "BBU")) => {
                 let value = parse_points(&line[3..]).ok_or_else(|| bad("a point value"))?;

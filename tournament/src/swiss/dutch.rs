@@ -11,6 +11,10 @@
 //! players, which opponents, which exchanges). Most fields are counted per pair and take
 //! as many bits as a bracket has players, so no sum can spill into the field above.
 
+// The loops walk bracket positions that index several parallel tables at once (the
+// matching's vertices, the base weights, the scores), as section D numbers the players.
+#![allow(clippy::needless_range_loop)]
+
 use std::collections::HashMap;
 
 use super::blossom::Matcher;
@@ -441,8 +445,9 @@ impl<'a, const N: usize> Engine<'a, N> {
         }
         // ...and the highest of S2 come up first.
         let mut left = exchanges;
-        let mut larger_at = pairs;
         for at in pairs..remainder.len() {
+            // The position in the remainder is the exchange weights' index.
+            let larger_at = at;
             if left <= 1 {
                 break;
             }
@@ -475,7 +480,6 @@ impl<'a, const N: usize> Engine<'a, N> {
                     m.set_weight(v, vx[oi], Self::exchange_weight(b, pi, oi, larger_at, pairs));
                 }
             }
-            larger_at += 1;
         }
         // Only S1-S2 edges stay.
         for (at, &pi) in remainder.iter().enumerate() {

@@ -6,6 +6,9 @@
 //! round (`N` limbs of 64 bits) and the arithmetic wraps at that width, as the
 //! weights are built with borrows that cancel out (see `dutch.rs`).
 
+// Limb loops walk two or three arrays in step, by index.
+#![allow(clippy::needless_range_loop)]
+
 use std::cmp::Ordering;
 
 /// An unsigned integer of `N` 64-bit limbs, least significant first.
