@@ -344,7 +344,7 @@ pub async fn pairing_explanation(
 
 /// How the explanation is put in words: a catalogue key with its `{name}` arguments → the
 /// sentence (the locales' `pairing.*` texts).
-pub type Say<'a> = &'a dyn Fn(&str, &[(&str, &str)]) -> String;
+pub type Say<'a> = &'a (dyn Fn(&str, &[(&str, &str)]) -> String + Sync);
 
 /// The explanation in words, for directors to set against the Handbook (C.04.3): one
 /// sentence per bracket, per pair and for the bye.
