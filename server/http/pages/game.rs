@@ -612,6 +612,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_record_format_offered_has_a_label_in_both_languages() {
+        for variant in Variant::ALL {
+            for &format in RecordFormat::for_variant(variant) {
+                let key = record_label_key(variant, format);
+                for lang in crate::web::i18n::Lang::ALL {
+                    assert!(Texts::new(lang).lookup(&key).is_some(), "{key} in {}", lang.code());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn live_clocks_read_minutes_and_seconds_and_tenths_under_ten_seconds() {
         let fischer = TimeControl::LiveFischer { base_seconds: 300, increment_seconds: 5 };
         assert_eq!(clock_text(fischer, 300_000), "5:00");
