@@ -796,6 +796,17 @@ impl AnyGame {
         }
     }
 
+    /// Whether the `index`th move played (0-based; in Xiangqi and Shogi one move a row of
+    /// [`AnyGame::moves`]) gave check. Always false in Flickering chess (its algebraic
+    /// series mark their checks themselves) and the Seven Kingdoms (no check).
+    pub fn gave_check(&self, index: usize) -> bool {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.was_check(index),
+            Inner::Shogi(g) => g.was_check(index),
+            Inner::Flickering(_) | Inner::Kingdoms(_) => false,
+        }
+    }
+
     /// The legal moves now, canonical; empty when the game is over. For Flickering chess:
     /// the legal first moves of a series.
     pub fn legal_moves(&self) -> Vec<String> {
@@ -1398,6 +1409,7 @@ mod tests {
         ] {
             assert_eq!(game.play(text).unwrap().canonical, canonical, "{text}");
         }
+        assert!(!game.gave_check(0) && !game.gave_check(4) && !game.gave_check(99));
         let refused = game.play("▲５二角成").unwrap_err();
         assert_eq!(refused.code(), "notation.wrong-player", "White is to move: {refused}");
         assert!(refused.to_string().contains("▲ (Black)"), "{refused}");

@@ -157,6 +157,7 @@ impl TestApp {
             rooms: Default::default(),
             ratings: Default::default(),
             time_zone: Default::default(),
+            first_move: Default::default(),
         };
         TestApp {
             address: address.to_owned(),
