@@ -89,6 +89,19 @@ if (root && root.dataset.live === "true") {
     tick();
   }
 
+  function stateKey(game) {
+    const seats = game.seats.map((seat) => seat.status).join(",");
+    return `${game.ply}:${game.status}:${game.draw_offer_seat ?? ""}:${seats}`;
+  }
+
+  // Whether part `index` of the page's state (ply:status:draw offer:seat statuses, see
+  // stateKey) differs from `value`: an event that would change nothing on the page (a
+  // resumed socket hears the draw offer and the seats as they are) redraws nothing.
+  function differs(index, value) {
+    const parts = (document.getElementById("game")?.dataset.state || "").split(":");
+    return parts[index] !== String(value);
+  }
+
   function setWatchers(count) {
     const el = root.querySelector("[data-live-watchers]");
     if (el) el.textContent = String(count);
@@ -139,12 +152,16 @@ if (root && root.dataset.live === "true") {
         ply = event.game.ply;
         setClock(event.clock);
         setWatchers(event.watchers);
-        redraw(arrived);
+        // The page drawn a moment ago is redrawn only if the game changed since
+        // (server/http/pages/game.rs, state_key).
+        if (document.getElementById("game")?.dataset.state !== stateKey(event.game)) redraw(arrived);
         break;
       case "resume":
         log.push({ type: "resume", ply: event.ply, since: event.since_ply });
         setWatchers(event.watchers);
-        redraw(arrived);
+        // The moves missed follow as move events, each redrawing the page; a page drawn
+        // at the game's ply is redrawn only for what the events after this one change.
+        if (event.ply !== Number(document.getElementById("game")?.dataset.gamePly)) redraw(arrived);
         break;
       case "move":
         // A move already shown is never shown twice (the server sends each once; this
@@ -164,7 +181,13 @@ if (root && root.dataset.live === "true") {
         setClock(event);
         break;
       case "draw_offer":
+        log.push({ type: event.type });
+        if (differs(2, event.seat ?? "")) redraw(arrived);
+        break;
       case "seats":
+        log.push({ type: event.type });
+        if (differs(3, event.seats.map((seat) => seat.status).join(","))) redraw(arrived);
+        break;
       case "result":
         log.push({ type: event.type });
         redraw(arrived);

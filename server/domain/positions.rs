@@ -77,15 +77,16 @@ pub async fn explore(variation: Variation) -> DomainResult<Explored> {
     let busy = || {
         DomainError::coded(ErrorKind::Unavailable, "positions.busy", "Too many positions at once: try again.")
     };
-    let turn = tokio::time::timeout(QUEUE_WAIT, WORK.acquire()).await.map_err(|_| busy())?.map_err(|_| busy())?;
+    let turn =
+        tokio::time::timeout(QUEUE_WAIT, WORK.acquire()).await.map_err(|_| busy())?.map_err(|_| busy())?;
     // The turn goes with the work: a client that leaves does not free it while the work
     // still runs.
     tokio::task::spawn_blocking(move || {
         let _turn = turn;
         explore_now(&variation)
     })
-        .await
-        .map_err(|e| DomainError::Internal(anyhow::anyhow!("exploring a position failed: {e}")))?
+    .await
+    .map_err(|e| DomainError::Internal(anyhow::anyhow!("exploring a position failed: {e}")))?
 }
 
 /// [`explore`] on this thread.
@@ -122,7 +123,12 @@ mod tests {
     use super::*;
 
     fn variation(variant: Variant, moves: &[&str]) -> Variation {
-        Variation { variant, ruleset: None, position: None, moves: moves.iter().map(|m| (*m).to_owned()).collect() }
+        Variation {
+            variant,
+            ruleset: None,
+            position: None,
+            moves: moves.iter().map(|m| (*m).to_owned()).collect(),
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod endings;
 mod errors;
 mod event_rules;
 mod event_vacation;
+mod game_page;
 mod games;
 mod iccf_days;
 mod imports;

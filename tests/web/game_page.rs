@@ -181,3 +181,103 @@ async fn a_live_game_page_shows_its_clocks_and_works_without_javascript() {
     assert!(page.body.contains(">0:30 + 2×10s</span>"), "{}", page.body);
     assert!(page.body.contains(r#"data-period-ms="10000" data-periods="2""#));
 }
+
+/// The file name a download's `Content-Disposition` gives.
+fn file_name(page: &crate::support::Page) -> String {
+    let disposition = page.headers["content-disposition"].to_str().unwrap();
+    attribute_after(disposition, "filename=\"").unwrap_or_default()
+}
+
+#[tokio::test]
+async fn every_record_link_offered_downloads_in_every_variant_and_no_other_format_is_served() {
+    let app = TestApp::spawn().await;
+    let (mut alice, mut bob) = (app.browser(), app.browser());
+    alice.sign_up("alice").await;
+    bob.sign_up("bob").await;
+    let expected = |format: &str, variant: &str, id: &str| match format {
+        "pgn-iccs" | "pgn-wxf" | "pgn-fix" | "pgn-chinese" => format!("tavoliere-{id}-{}.pgn", &format[4..]),
+        "aise" => format!("tavoliere-{id}-aise.txt"),
+        "record" if variant == "flickering" => format!("tavoliere-{id}.pgn"),
+        "record" => format!("tavoliere-{id}.txt"),
+        other => format!("tavoliere-{id}.{other}"),
+    };
+    let mut paths = Vec::new();
+    for (variant, first_move) in
+        [("xiangqi", "h2e2"), ("shogi", "7g7f"), ("minishogi", "5d5c"), ("flickering", "e2e4")]
+    {
+        let path = game(&mut alice, &mut bob, "bob", variant, &DAYS).await;
+        let page = alice.get(&path).await;
+        let ply = attribute_after(&page.body, r#"name="ply" value=""#).unwrap();
+        let moved = alice
+            .post(&format!("{path}/move"), &[("csrf", &page.csrf()), ("move", first_move), ("ply", &ply)])
+            .await;
+        assert_eq!(moved.status, StatusCode::SEE_OTHER, "{variant}: {}", moved.body);
+        paths.push((variant, path));
+    }
+    // The Seven Kingdoms, three seats: an open challenge, two players take the seats.
+    let mut carol = app.browser();
+    carol.sign_up("carol").await;
+    let fields = [
+        ("variant", "seven-kingdoms"),
+        ("seats", "3"),
+        ("color", "first"),
+        ("tc_kind", "days-per-move"),
+        ("days", "3"),
+    ];
+    assert_eq!(alice.submit("/challenges/new", "/challenges", &fields).await.status, StatusCode::SEE_OTHER);
+    let mut kingdoms = String::new();
+    for browser in [&mut bob, &mut carol] {
+        let list = browser.get("/challenges").await;
+        let accept = attribute_after(&list.body, r#"<form method="post" action="/challenges/"#)
+            .expect("the challenge");
+        kingdoms = browser
+            .post(&format!("/challenges/{accept}"), &[("csrf", &list.csrf())])
+            .await
+            .location()
+            .to_owned();
+    }
+    assert!(kingdoms.starts_with("/games/"), "{kingdoms}");
+    paths.push(("seven-kingdoms", kingdoms));
+
+    for (variant, path) in &paths {
+        let id = path.trim_start_matches("/games/");
+        let page = alice.get(path).await;
+        let marker = format!(r#"<a href="{path}/record/"#);
+        let formats: Vec<String> = page
+            .body
+            .match_indices(&marker)
+            .map(|(at, _)| page.body[at + marker.len()..].split('"').next().unwrap().to_owned())
+            .collect();
+        assert!(!formats.is_empty(), "{variant} offers records");
+        let mut names = std::collections::HashSet::new();
+        for format in &formats {
+            let record = alice.get(&format!("{path}/record/{format}")).await;
+            assert_eq!(record.status, StatusCode::OK, "{variant} in {format}: {}", record.body);
+            assert!(!record.body.trim().is_empty(), "{variant} in {format}");
+            assert_eq!(file_name(&record), expected(format, variant, id), "{variant} in {format}");
+            assert!(names.insert(file_name(&record)), "{variant}: one file name per format");
+        }
+        assert!(!page.body.contains("record.pgn"), "{variant}: a catalogue key shown");
+        if *variant == "minishogi" {
+            assert!(!formats.contains(&"csa".to_owned()), "CSA has no MiniShogi board");
+        }
+        if *variant == "xiangqi" {
+            assert_eq!(formats, ["pgn-iccs", "pgn-wxf", "pgn-fix", "pgn-chinese"]);
+            assert!(page.body.contains(">PGN (FIX)</a>") && page.body.contains(">PGN (Chinese)</a>"));
+        }
+    }
+    // A format the variant cannot be written in, an unknown one, an unknown game: 404 in
+    // the one error shape, never 500.
+    let minishogi = &paths[2].1;
+    for path in [
+        format!("{minishogi}/record/csa"),
+        format!("{minishogi}/record/nonsense"),
+        "/games/999999/record/kif".to_owned(),
+    ] {
+        let answer = alice.get(&path).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        let errors: serde_json::Value = serde_json::from_str(&answer.body).expect("the error shape");
+        assert_eq!(errors["errors"][0]["code"], "not-found", "{path}: {}", answer.body);
+        assert!(errors["errors"][0]["detail"].as_str().is_some_and(|d| !d.is_empty()));
+    }
+}

@@ -280,8 +280,9 @@ async fn shogi_and_minishogi_games_by_form_end_by_resignation() {
     assert_eq!(play(&mut gote, &game, "P-3d").await.status, StatusCode::SEE_OTHER);
     let page = gote.get(&game).await;
     assert!(page.body.contains(r#"data-flipped="true""#), "the second player sees the board turned");
-    let resigned =
-        gote.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign")]).await;
+    let resigned = gote
+        .post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign"), ("confirm", "yes")])
+        .await;
     assert_eq!(resigned.status, StatusCode::SEE_OTHER);
     assert!(sente.get(&game).await.body.contains("1-0"));
 
@@ -432,8 +433,9 @@ async fn archive_search_and_record_downloads() {
         assert!(page.body.contains(&format!("{game}/record/{format}")), "link to {format}");
     }
     assert!(!page.body.contains("/record/pgn-iccs"));
-    let resigned =
-        sente.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign")]).await;
+    let resigned = sente
+        .post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign"), ("confirm", "yes")])
+        .await;
     assert_eq!(resigned.status, StatusCode::SEE_OTHER);
 
     let archive = gote.get("/archive").await;

@@ -306,13 +306,18 @@ pub async fn rematch(domain: &Domain, game_id: i64, account_id: i64) -> DomainRe
         Some(offer) if offer.status == "open" && offer.challenger_id == other.account_id => {
             let accepted = crate::domain::challenges::accept(domain, offer.challenge_id, account_id).await?;
             let crate::domain::challenges::Accepted::Game { game_id, .. } = accepted else {
-                return Err(DomainError::Internal(anyhow::anyhow!("rematch {}: no game", offer.challenge_id)));
+                return Err(DomainError::Internal(anyhow::anyhow!(
+                    "rematch {}: no game",
+                    offer.challenge_id
+                )));
             };
             // The offering player's page hears it at once (its socket's notifications).
             domain.announcer.tell_accounts(vec![other.account_id]);
             return Ok(Rematch::Started { challenge_id: offer.challenge_id, game_id });
         }
-        Some(offer) if offer.status == "open" => return Ok(Rematch::Offered { challenge_id: offer.challenge_id }),
+        Some(offer) if offer.status == "open" => {
+            return Ok(Rematch::Offered { challenge_id: offer.challenge_id })
+        }
         Some(offer) if offer.status == "accepted" => {
             if let Some(game_id) = offer.game_id {
                 return Ok(Rematch::Started { challenge_id: offer.challenge_id, game_id });

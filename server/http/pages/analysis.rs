@@ -214,7 +214,12 @@ pub async fn show(
         .display
         .iter()
         .enumerate()
-        .map(|(i, text)| LineMove { text: text.clone(), href: link(i + 1), current: i + 1 == at, ahead: i + 1 > at })
+        .map(|(i, text)| LineMove {
+            text: text.clone(),
+            href: link(i + 1),
+            current: i + 1 == at,
+            ahead: i + 1 > at,
+        })
         .collect();
     page.first = (at > 0).then(|| link(0));
     page.previous = (at > 0).then(|| link(at - 1));

@@ -162,6 +162,9 @@ pub struct GamePage {
     follow: bool,
     /// `active`, `finished` or `aborted`.
     status: String,
+    /// What a live event's full state must differ in for the panel to be drawn again:
+    /// the ply, the status, the draw offer and the seats' statuses (`static/live.js`).
+    state_key: String,
     /// Who is to move (and check), or who won and how.
     status_line: String,
     /// The live time control in words (empty for correspondence games).
@@ -354,7 +357,8 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView, showing: &Showing) -> Resul
     let flip_query = if showing.flip { "&flip=1" } else { "" };
     let studying = shown < view.moves.len();
     let ply_query = if studying { format!("ply={shown}&") } else { String::new() };
-    let analysis = (!active || (playing && !live)).then(|| format!("/games/{}/analysis?ply={shown}", view.id));
+    let analysis =
+        (!active || (playing && !live)).then(|| format!("/games/{}/analysis?ply={shown}", view.id));
     Ok(GamePage {
         chrome: Chrome {
             // The players name the page (issue 18 §4): tabs and bookmarks tell games apart.
@@ -401,6 +405,13 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView, showing: &Showing) -> Resul
         live: active && live,
         follow: active || (my_seat.is_some() && rematch_possible(view)),
         status: view.status.to_string(),
+        state_key: format!(
+            "{}:{}:{}:{}",
+            view.ply,
+            view.status,
+            view.draw_offer_seat.map(|s| s.to_string()).unwrap_or_default(),
+            view.seats.iter().map(|s| s.status).collect::<Vec<_>>().join(",")
+        ),
         status_line: status_line(t, view, my_seat),
         time_control: time_control_text(t, view.time_control),
         byoyomi: match view.time_control {
@@ -489,10 +500,15 @@ async fn page_showing(
     if rematch_possible(view) {
         page.rematch = Some(match games::rematch_state(domain, view).await.map_err(internal)? {
             RematchState::None => RematchCard::Offer,
-            RematchState::Offered { challenge_id, by } if by == mine.seat => RematchCard::Offered(challenge_id),
+            RematchState::Offered { challenge_id, by } if by == mine.seat => {
+                RematchCard::Offered(challenge_id)
+            }
             RematchState::Offered { challenge_id, by } => {
                 let name = view.seats.iter().find(|s| s.seat == by).map_or("", |s| s.username.as_str());
-                RematchCard::OfferedToMe(challenge_id, ctx.t.format("game.rematch_offer", &[("player", name)]))
+                RematchCard::OfferedToMe(
+                    challenge_id,
+                    ctx.t.format("game.rematch_offer", &[("player", name)]),
+                )
             }
             RematchState::Started { game_id } => {
                 page.rematch_game = Some(game_id);
@@ -574,7 +590,9 @@ fn status_line(t: Texts, view: &GameView, my_seat: Option<i32>) -> String {
     };
     match (&view.result, view.status) {
         (_, GameStatus::Aborted) => t.format("game.status.aborted", &[("reason", &reason)]),
-        (Some(GameResult::FirstWins), _) => t.format("game.status.wins", &[("side", &side(0)), ("reason", &reason)]),
+        (Some(GameResult::FirstWins), _) => {
+            t.format("game.status.wins", &[("side", &side(0)), ("reason", &reason)])
+        }
         (Some(GameResult::SecondWins), _) => {
             t.format("game.status.wins", &[("side", &side(1)), ("reason", &reason)])
         }
@@ -686,7 +704,12 @@ fn time_control_text(t: Texts, control: TimeControl) -> String {
 /// The lines of the move list, in the notation the viewer chose for the game's family,
 /// each turn a link to the position after it and marked against the position after
 /// `shown` stored moves.
-fn move_lines(ctx: &Ctx, view: &GameView, variant: Variant, shown: usize) -> Result<Vec<MoveLine>, PageError> {
+fn move_lines(
+    ctx: &Ctx,
+    view: &GameView,
+    variant: Variant,
+    shown: usize,
+) -> Result<Vec<MoveLine>, PageError> {
     let texts = preferences::moves_in(view, ctx.prefs.notation_for(variant))
         .map_err(|e| PageError::Internal(e.to_string()))?;
     if texts.len() != view.moves.len() {
