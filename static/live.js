@@ -190,7 +190,7 @@ if (root && root.dataset.live === "true") {
         break;
       case "result":
         log.push({ type: event.type });
-        redraw(arrived);
+        if (differs(1, event.status)) redraw(arrived);
         break;
       case "watchers":
         setWatchers(event.count);

@@ -483,7 +483,8 @@ async fn a_flickering_series_is_one_message_and_one_move_event_per_move() {
         assert_eq!(second["move"]["canonical"], "g1f3");
         assert_eq!(second["move"]["turn_number"], first["move"]["turn_number"], "one turn");
         assert!(second["position"].as_str().unwrap().contains(" b "), "Black to move");
-        assert_eq!(socket.next_of("clock").await["running_seat"], 1);
+        // Black's clock waits for its first move (issue 37 §5).
+        assert_eq!(socket.next_of("clock").await["first_move_seat"], 1);
     }
     // A series whose second move is illegal: refused whole, nothing stored.
     black_socket.play("e7e5, e5e4", 2).await;

@@ -149,7 +149,11 @@ async fn any_position_of_the_game_is_shown_by_its_ply_with_links_to_every_move()
     let visitor = app.browser().get(&format!("{game}?ply=1&flip=1")).await;
     assert_eq!(game_attribute(&visitor.body, "data-flipped"), "true");
     assert!(visitor.body.contains(r#"<a href="?ply=2&#38;flip=1" data-ply="2""#), "{}", visitor.body);
-    assert_eq!(href_of(&visitor.body, "flip").as_deref(), Some("?ply=1&flip=0"), "the flip link turns it back");
+    assert_eq!(
+        href_of(&visitor.body, "flip").as_deref(),
+        Some("?ply=1&flip=0"),
+        "the flip link turns it back"
+    );
 }
 
 #[tokio::test]

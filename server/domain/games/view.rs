@@ -152,8 +152,9 @@ impl GameView {
         const FIXED: usize = 1024;
         const SEAT: usize = 512;
         // `{"ply":120,"turn_number":60,"seat":1,"canonical":"h2e2","display":"C2.5",
-        // "played_at":"2026-11-27T15:23:01.123456Z"},`: 110 bytes and the notations.
-        const MOVE: usize = 96;
+        // "check":false,"played_at":"2026-11-27T15:23:01.123456Z"},`: 124 bytes and the
+        // notations.
+        const MOVE: usize = 110;
         // A ruling's evidence (its repeated positions, the checks and chases).
         const RULING: usize = 4096;
         let moves: usize = self
