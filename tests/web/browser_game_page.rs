@@ -8,67 +8,55 @@ use std::time::Duration;
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
+use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::browser::{
     click, connected, live_click, live_resign, mark_page, still_the_same_page, text_of, wait_css,
     wait_for_text, Stage,
 };
+use crate::support::api;
 
 /// The REST API of a stage's server, as its players (their passwords are
 /// `password-of-<name>`).
 struct Api {
     base: String,
-    client: reqwest::Client,
 }
 
 impl Api {
     fn new(stage: &Stage) -> Api {
-        Api { base: stage.base.clone(), client: reqwest::Client::new() }
+        Api { base: stage.base.clone() }
     }
 
     /// An account made through the API.
     async fn register(&self, name: &str) {
         let body = json!({"username": name, "password": format!("password-of-{name}")});
-        let made = self.client.post(format!("{}/api/accounts", self.base)).json(&body).send().await.unwrap();
-        assert_eq!(made.status(), 201);
+        let (status, _) = api::call(&self.base, None, Method::POST, "/api/accounts", Some(body)).await;
+        assert_eq!(status, 201);
     }
 
-    async fn token(&self, name: &str) -> String {
-        let body = json!({"username": name, "password": format!("password-of-{name}")});
-        let reply = self.client.post(format!("{}/api/tokens", self.base)).json(&body).send().await.unwrap();
-        reply.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_owned()
-    }
-
-    async fn post(&self, token: &str, path: &str, body: Value) -> Value {
-        let reply = self
-            .client
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        assert!(reply.status().is_success(), "POST {path}: {}", reply.status());
-        reply.json().await.unwrap()
+    async fn post(&self, player: &str, path: &str, body: Value) -> Value {
+        let token = api::token(&self.base, player).await;
+        let (status, answer) = api::call(&self.base, Some(&token), Method::POST, path, Some(body)).await;
+        assert!(status.is_success(), "POST {path}: {status} {answer}");
+        answer
     }
 
     async fn game(&self, id: i64) -> Value {
-        self.client.get(format!("{}/api/games/{id}", self.base)).send().await.unwrap().json().await.unwrap()
+        api::call(&self.base, None, Method::GET, &format!("/api/games/{id}"), None).await.1
     }
 
     /// A correspondence game of `first` (seat 0) and `second` → its id.
     async fn start(&self, first: &str, second: &str, variant: &str) -> i64 {
         let challenge = json!({"variant": variant, "opponent": second, "color": "first",
             "time_control": {"kind": "days-per-move", "days": 3}});
-        let made = self.post(&self.token(first).await, "/api/challenges", challenge).await;
+        let made = self.post(first, "/api/challenges", challenge).await;
         let path = format!("/api/challenges/{}/accept", made["id"]);
-        self.post(&self.token(second).await, &path, json!({})).await["game_id"].as_i64().unwrap()
+        self.post(second, &path, json!({})).await["game_id"].as_i64().unwrap()
     }
 
     async fn play(&self, player: &str, game: i64, text: &str, ply: i64) {
-        let body = json!({"move": text, "ply": ply});
-        self.post(&self.token(player).await, &format!("/api/games/{game}/moves"), body).await;
+        self.post(player, &format!("/api/games/{game}/moves"), json!({"move": text, "ply": ply})).await;
     }
 }
 
@@ -87,6 +75,15 @@ async fn pieces(client: &Client) -> usize {
 
 async fn url(client: &Client) -> String {
     client.current_url().await.unwrap().to_string()
+}
+
+/// Waits until nothing on the page matches `css` (a redraw may be on its way).
+async fn wait_gone(client: &Client, css: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while client.find(Locator::Css(css)).await.is_ok() {
+        assert!(std::time::Instant::now() < deadline, "{css} stayed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Waits until the page's title starts with `start`.
@@ -269,7 +266,7 @@ async fn live_clocks_start_with_the_first_moves_and_a_rematch_is_played_in_chrom
     assert!(ben.find(Locator::Css(".clock.running")).await.is_err(), "nor Black's before its first move");
     live_click(&ben, r#"g.piece[data-square="h9"]"#, "g7").await;
     wait_css(&ann, r#"li[data-seat="0"] .clock.running"#).await;
-    assert!(ann.find(Locator::Css("#first-move")).await.is_err(), "both sides moved");
+    wait_gone(&ann, "#first-move").await;
 
     // Ann resigns; Ben asks for a rematch, Ann's page hears it and accepts: both pages go
     // to the new game, the colours swapped.

@@ -3,11 +3,11 @@
 //! form move refused as the API refuses it; the status in words; the next game where it
 //! is the player's move; the rematch; the analysis board; Japanese moves typed in the form.
 
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use crate::pages::{game_between, play};
-use crate::support::{attribute_after, Browser, Page, TestApp};
+use crate::support::{api, attribute_after, Browser, Page, TestApp};
 
 /// The element with `id`'s text up to its first tag.
 fn text_of(body: &str, id: &str) -> String {
@@ -44,26 +44,12 @@ fn game_attribute(body: &str, name: &str) -> String {
 
 /// An API token of `name` (signed up by its browser).
 async fn token(app: &TestApp, name: &str) -> String {
-    let reply = reqwest::Client::new()
-        .post(format!("{}/api/tokens", app.address))
-        .json(&json!({"username": name, "password": format!("password-of-{name}")}))
-        .send()
-        .await
-        .unwrap();
-    reply.json::<Value>().await.unwrap()["token"].as_str().expect("a token").to_owned()
+    api::token(&app.address, name).await
 }
 
 /// POSTs `body` to the API as `token` → status and answer.
-async fn api(app: &TestApp, token: &str, path: &str, body: Value) -> (StatusCode, Value) {
-    let reply = reqwest::Client::new()
-        .post(format!("{}{path}", app.address))
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = reply.status();
-    (status, reply.json().await.unwrap_or(Value::Null))
+async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> (StatusCode, Value) {
+    api::call(&app.address, Some(token), Method::POST, path, Some(body)).await
 }
 
 /// GETs the API's view of game `path` (`/games/N`).
@@ -78,10 +64,10 @@ async fn game_from(app: &TestApp, first: &str, second: &str, variant: &str, star
     let (first_token, second_token) = (token(app, first).await, token(app, second).await);
     let challenge = json!({"variant": variant, "opponent": second, "color": "first",
         "start_position": start_position, "time_control": {"kind": "days-per-move", "days": 3}});
-    let (status, made) = api(app, &first_token, "/api/challenges", challenge).await;
+    let (status, made) = post(app, &first_token, "/api/challenges", challenge).await;
     assert_eq!(status, StatusCode::CREATED, "{made}");
     let path = format!("/api/challenges/{}/accept", made["id"]);
-    let (status, accepted) = api(app, &second_token, &path, json!({})).await;
+    let (status, accepted) = post(app, &second_token, &path, json!({})).await;
     assert_eq!(status, StatusCode::CREATED, "{accepted}");
     format!("/games/{}", accepted["game_id"])
 }
@@ -219,17 +205,10 @@ async fn alice_challenges(bob: &mut Browser, app: &TestApp) -> String {
     let created = bob.submit("/challenges/new", "/challenges", &fields).await;
     assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.body);
     let alice_token = token(app, "alice").await;
-    let open: Value = reqwest::Client::new()
-        .get(format!("{}/api/challenges", app.address))
-        .bearer_auth(&alice_token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, open) = api::call(&app.address, Some(&alice_token), Method::GET, "/api/challenges", None).await;
     let id = open.as_array().and_then(|list| list.first()).map(|c| c["id"].clone()).expect("bob's challenge");
-    let (status, accepted) = api(app, &alice_token, &format!("/api/challenges/{id}/accept"), json!({})).await;
+    let (status, accepted) =
+        post(app, &alice_token, &format!("/api/challenges/{id}/accept"), json!({})).await;
     assert_eq!(status, StatusCode::CREATED, "{accepted}");
     format!("/games/{}", accepted["game_id"])
 }
@@ -251,7 +230,7 @@ async fn a_stale_form_move_is_refused_as_the_api_refuses_it_before_any_dry_run()
     );
     let token = token(&app, "alice").await;
     let (status, answer) =
-        api(&app, &token, &format!("/api{game}/moves"), json!({"move": "P-2f", "ply": 0})).await;
+        post(&app, &token, &format!("/api{game}/moves"), json!({"move": "P-2f", "ply": 0})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(answer["errors"][0]["code"], "move.stale-ply", "the API's answer to the same move");
     // Confirmed or not, a stale ply plays nothing.

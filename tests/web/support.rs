@@ -155,3 +155,38 @@ impl Browser {
         assert_eq!(page.location(), "/");
     }
 }
+
+/// The REST API beside the pages, for what a test sets up faster than by its forms.
+pub mod api {
+    use reqwest::{Method, StatusCode};
+    use serde_json::{json, Value};
+
+    /// A bearer token of `name` (signed up with the password `password-of-<name>`).
+    pub async fn token(address: &str, name: &str) -> String {
+        let body = json!({"username": name, "password": format!("password-of-{name}")});
+        let (status, answer) = call(address, None, Method::POST, "/api/tokens", Some(body)).await;
+        assert_eq!(status, StatusCode::CREATED, "a token for {name}: {answer}");
+        answer["token"].as_str().expect("a token").to_owned()
+    }
+
+    /// `method` `path` as `token`, with `body` as JSON → the status and the answer (`null`
+    /// when it is not JSON).
+    pub async fn call(
+        address: &str,
+        token: Option<&str>,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = reqwest::Client::new().request(method, format!("{address}{path}"));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let reply = request.send().await.expect("a request to the API");
+        let status = reply.status();
+        (status, reply.json().await.unwrap_or(Value::Null))
+    }
+}
