@@ -349,7 +349,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView, showing: &Showing) -> Resul
         Some(FirstMove {
             seat,
             text,
-            left: clock_text(TimeControl::LiveFischer { base_seconds: 0, increment_seconds: 0 }, left),
+            left: plain(left),
             deadline: deadline.format(&time::format_description::well_known::Rfc3339).ok()?,
         })
     });
@@ -648,14 +648,6 @@ fn days_summary(t: Texts, control: TimeControl) -> String {
 /// writes the ticking clocks the same way (`clockText`).
 fn clock_text(control: TimeControl, ms: i64) -> String {
     let ms = ms.max(0);
-    let plain = |ms: i64| {
-        if ms < 10_000 {
-            format!("{}.{}", ms / 1000, ms % 1000 / 100)
-        } else {
-            let seconds = (ms + 999) / 1000;
-            format!("{}:{:02}", seconds / 60, seconds % 60)
-        }
-    };
     match control {
         TimeControl::Byoyomi { period_seconds, periods, .. } => {
             let period = i64::from(period_seconds) * 1000;
@@ -668,6 +660,17 @@ fn clock_text(control: TimeControl, ms: i64) -> String {
             }
         }
         _ => plain(ms),
+    }
+}
+
+/// Minutes and seconds, tenths under ten seconds (`static/live.js` `plain`).
+fn plain(ms: i64) -> String {
+    let ms = ms.max(0);
+    if ms < 10_000 {
+        format!("{}.{}", ms / 1000, ms % 1000 / 100)
+    } else {
+        let seconds = (ms + 999) / 1000;
+        format!("{}:{:02}", seconds / 60, seconds % 60)
     }
 }
 
