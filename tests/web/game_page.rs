@@ -4,7 +4,7 @@
 
 use reqwest::StatusCode;
 
-use crate::support::{attribute_after, Browser, TestApp};
+use crate::support::{attribute_after, element_text, Browser, TestApp};
 
 /// `first` challenges `second_name` (in `second`'s browser) to `variant` with the form's
 /// `time_control` fields, taking the first seat; `second` accepts → the game's path.
@@ -28,14 +28,6 @@ async fn game(
 }
 
 const DAYS: [(&str, &str); 2] = [("tc_kind", "days-per-move"), ("days", "3")];
-
-/// The text of the element with `id`, up to its first tag.
-fn text_of(body: &str, id: &str) -> String {
-    let start = body.find(&format!(r#"id="{id}""#)).unwrap_or_else(|| panic!("no #{id} in {body}"));
-    let text = &body[start..];
-    let text = &text[text.find('>').expect("a tag") + 1..];
-    text[..text.find('<').unwrap_or(text.len())].trim().replace("&#39;", "'")
-}
 
 /// What the game page of a variant shows.
 struct Case {
@@ -89,7 +81,7 @@ async fn the_move_field_the_records_and_the_claim_fit_each_variant() {
     for Case { variant, example, foreign, records, claim } in cases {
         let path = game(&mut alice, &mut bob, "bob", variant, &DAYS).await;
         let page = alice.get(&path).await;
-        let hint = text_of(&page.body, "move-hint");
+        let hint = element_text(&page.body, "move-hint");
         assert!(hint.contains(example), "{variant}: {hint}");
         for other in foreign {
             assert!(!hint.contains(other), "{variant}'s hint gives another game's move {other}: {hint}");
@@ -103,7 +95,7 @@ async fn the_move_field_the_records_and_the_claim_fit_each_variant() {
         for body in [page.body, bob.get(&path).await.body] {
             match claim {
                 Some(words) => {
-                    assert!(text_of(&body, "claim").contains(words), "{variant}'s claim");
+                    assert!(element_text(&body, "claim").contains(words), "{variant}'s claim");
                     let help = attribute_after(&body, r#"id="claim" title=""#).unwrap_or_default();
                     assert!(!help.is_empty(), "{variant}: the claim says what it claims");
                 }
@@ -115,9 +107,9 @@ async fn the_move_field_the_records_and_the_claim_fit_each_variant() {
     alice.language = Some("it");
     let path = game(&mut alice, &mut bob, "bob", "flickering", &DAYS).await;
     let page = alice.get(&path).await;
-    assert!(text_of(&page.body, "move-hint").starts_with("Una serie intera"));
+    assert!(element_text(&page.body, "move-hint").starts_with("Una serie intera"));
     assert!(page.body.contains(">PGN (serie degli scacchi lampeggianti)</a>"));
-    assert!(text_of(&page.body, "claim").contains("Reclama la patta"));
+    assert!(element_text(&page.body, "claim").contains("Reclama la patta"));
 }
 
 #[tokio::test]
@@ -146,13 +138,13 @@ async fn a_live_game_page_shows_its_clocks_and_works_without_javascript() {
     let path = game(&mut alice, &mut bob, "bob", "xiangqi", &fischer).await;
     let page = alice.get(&path).await;
     assert!(page.body.contains(r#"data-live="true""#), "live mode");
-    assert!(text_of(&page.body, "live-needs-js").contains("need JavaScript"), "the note without JavaScript");
+    assert!(element_text(&page.body, "live-needs-js").contains("need JavaScript"), "the note without JavaScript");
     assert!(page.body.contains("live 5 min + 5 s"));
     let clock = attribute_after(&page.body, r#"data-live-clock="1" data-remaining-ms=""#).unwrap();
     assert_eq!(clock, "300000", "black's clock waits at 5 minutes");
     assert!(page.body.contains(r#"data-remaining-ms="300000">5:00</span>"#), "min:sec: {}", page.body);
-    assert_eq!(text_of(&page.body, "status"), "Your move");
-    assert_eq!(text_of(&bob.get(&path).await.body, "status"), "alice to move");
+    assert_eq!(element_text(&page.body, "status"), "Your move");
+    assert_eq!(element_text(&bob.get(&path).await.body, "status"), "alice to move");
 
     // Without JavaScript: the form, then a reload shows the move.
     let ply = attribute_after(&page.body, r#"name="ply" value=""#).unwrap();

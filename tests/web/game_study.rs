@@ -7,15 +7,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use crate::pages::{game_between, play};
-use crate::support::{api, attribute_after, Browser, Page, TestApp};
-
-/// The element with `id`'s text up to its first tag.
-fn text_of(body: &str, id: &str) -> String {
-    let start = body.find(&format!(r#"id="{id}""#)).unwrap_or_else(|| panic!("no #{id} in {body}"));
-    let text = &body[start..];
-    let text = &text[text.find('>').expect("a tag") + 1..];
-    text[..text.find('<').unwrap_or(text.len())].trim().replace("&#39;", "'")
-}
+use crate::support::{api, attribute_after, element_text, Browser, Page, TestApp};
 
 /// The board's SVG on a page.
 fn board(body: &str) -> &str {
@@ -225,7 +217,7 @@ async fn a_stale_form_move_is_refused_as_the_api_refuses_it_before_any_dry_run()
         sente.post(&format!("{game}/move"), &[("csrf", &stale.csrf()), ("move", "P-2f"), ("ply", "0")]).await;
     assert_eq!(refused.status, StatusCode::CONFLICT, "as the API: 409");
     assert_eq!(
-        text_of(&refused.body, "move-error"),
+        element_text(&refused.body, "move-error"),
         "The game has moved on meanwhile: look at the board again"
     );
     let token = token(&app, "alice").await;
@@ -263,20 +255,20 @@ async fn the_status_says_check_and_names_the_winner_in_words() {
     let game = game_from(&app, "red", "black", "xiangqi", "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").await;
     assert_eq!(play(&mut red, &game, "a0a9").await.status, StatusCode::SEE_OTHER);
     let page = black.get(&game).await;
-    assert_eq!(text_of(&page.body, "status"), "Your move · Check");
-    assert_eq!(text_of(&red.get(&game).await.body, "status"), "black to move · Check");
+    assert_eq!(element_text(&page.body, "status"), "Your move · Check");
+    assert_eq!(element_text(&red.get(&game).await.body, "status"), "black to move · Check");
     assert!(page.body.contains(r#"<sup class="check" title="check">+</sup>"#), "the check mark in the list");
     assert_eq!(play(&mut black, &game, "d9d8").await.status, StatusCode::SEE_OTHER);
-    assert_eq!(text_of(&red.get(&game).await.body, "status"), "Your move");
+    assert_eq!(element_text(&red.get(&game).await.body, "status"), "Your move");
     assert_eq!(act(&mut black, &game, "resign", Some("yes")).await.status, StatusCode::SEE_OTHER);
-    assert_eq!(text_of(&red.get(&game).await.body, "status"), "Red wins by resignation");
+    assert_eq!(element_text(&red.get(&game).await.body, "status"), "Red wins by resignation");
     black.language = Some("it");
-    assert_eq!(text_of(&black.get(&game).await.body, "status"), "Vince Rosso per abbandono");
+    assert_eq!(element_text(&black.get(&game).await.body, "status"), "Vince Rosso per abbandono");
 
     // Shogi names its sides as shogi does.
     let (_, mut gote, game) = game_between_named(&app, "shogi", "sente", "gote").await;
     assert_eq!(act(&mut gote, &game, "resign", Some("yes")).await.status, StatusCode::SEE_OTHER);
-    assert_eq!(text_of(&gote.get(&game).await.body, "status"), "Sente (black) wins by resignation");
+    assert_eq!(element_text(&gote.get(&game).await.body, "status"), "Sente (black) wins by resignation");
 }
 
 /// [`game_between`] for players named `first` and `second`.
@@ -344,7 +336,7 @@ async fn a_rematch_is_offered_and_accepted_with_the_colours_swapped() {
     assert_eq!(act(&mut alice, &game, "rematch", None).await.location(), game, "offered: back to the game");
     assert!(alice.get(&game).await.body.contains(r#"id="rematch-offered""#));
     let offered = bob.get(&game).await;
-    assert_eq!(text_of(&offered.body, "rematch-offer"), "alice offers a rematch, colours swapped.");
+    assert_eq!(element_text(&offered.body, "rematch-offer"), "alice offers a rematch, colours swapped.");
     let accepted = act(&mut bob, &game, "rematch", None).await;
     assert_eq!(accepted.status, StatusCode::SEE_OTHER);
     let rematch = accepted.location().to_owned();
@@ -374,7 +366,7 @@ async fn the_analysis_board_plays_a_variation_without_javascript_and_never_the_g
     assert_eq!(start.status, StatusCode::OK);
     assert_eq!(pieces_on_board(&start.body), 32);
     assert!(start.body.contains(r#"id="line-empty""#));
-    assert_eq!(text_of(&start.body, "analysis-status"), "Black to move");
+    assert_eq!(element_text(&start.body, "analysis-status"), "Black to move");
     // A capture tried by the form (Black's cannon takes the horse over Red's cannon): the
     // answer is the variation's own address.
     let tried = red.get(&format!("{game}/analysis?ply=1&move=b7b0")).await;
@@ -383,7 +375,7 @@ async fn the_analysis_board_plays_a_variation_without_javascript_and_never_the_g
     assert_eq!(variation, format!("{game}/analysis?ply=1&m=b7b0"));
     let shown = red.get(&variation).await;
     assert_eq!(pieces_on_board(&shown.body), 31, "the horse taken");
-    assert_eq!(text_of(&shown.body, "analysis-status"), "Red to move");
+    assert_eq!(element_text(&shown.body, "analysis-status"), "Red to move");
     // A second move, then back one step: the first move's position, the second listed.
     let two = red.get(&format!("{variation}&move=h0g2")).await.location().to_owned();
     let back = red.get(&format!("{two}&at=1")).await;
@@ -415,7 +407,7 @@ async fn japanese_moves_are_played_by_the_form() {
     assert_eq!(play(&mut sente, &game, "２二角成").await.status, StatusCode::SEE_OTHER);
     let refused = play(&mut gote, &game, "▲同銀").await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "Black's mark on White's move");
-    assert_eq!(text_of(&refused.body, "move-error"), "▲同銀 names a player who is not to move.");
+    assert_eq!(element_text(&refused.body, "move-error"), "▲同銀 names a player who is not to move.");
     assert_eq!(play(&mut gote, &game, "同　銀").await.status, StatusCode::SEE_OTHER);
     let moves: Vec<String> = view(&app, &game).await["moves"]
         .as_array()

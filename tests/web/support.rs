@@ -82,6 +82,28 @@ pub fn attribute_after(body: &str, marker: &str) -> Option<String> {
     Some(body[start..end].to_owned())
 }
 
+/// The text of the element with `id` on a page: its first text up to the next tag, the
+/// escapes undone.
+#[track_caller]
+pub fn element_text(body: &str, id: &str) -> String {
+    let start = body.find(&format!(r#"id="{id}""#)).unwrap_or_else(|| panic!("no #{id} in {body}"));
+    let text = &body[start..];
+    let text = &text[text.find('>').expect("a tag") + 1..];
+    let escaped = text[..text.find('<').unwrap_or(text.len())].trim();
+    [
+        ("&#39;", "'"),
+        ("&#x27;", "'"),
+        ("&quot;", "\""),
+        ("&#34;", "\""),
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+        ("&#38;", "&"),
+        ("&amp;", "&"),
+    ]
+    .iter()
+    .fold(escaped.to_owned(), |text, (entity, c)| text.replace(entity, c))
+}
+
 /// Percent-encodes a form value.
 fn encode(value: &str) -> String {
     value
