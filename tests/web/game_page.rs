@@ -165,6 +165,15 @@ async fn a_live_game_page_shows_its_clocks_and_works_without_javascript() {
     assert!(!watcher.body.contains(r#"name="move""#) && !watcher.body.contains(r#"id="resign""#));
     assert_eq!(app.browser().get("/games/999999/panel").await.status, StatusCode::NOT_FOUND);
 
+    // Abort until both sides have moved (issue 37 §5), then only resign.
+    assert!(page.body.contains(r#"id="abort""#) && after.body.contains(r#"id="abort""#), "abort offered");
+    let ply = attribute_after(&after.body, r#"name="ply" value=""#).unwrap();
+    let replied =
+        bob.post(&format!("{path}/move"), &[("csrf", &after.csrf()), ("move", "h9g7"), ("ply", &ply)]).await;
+    assert_eq!(replied.status, StatusCode::SEE_OTHER);
+    let both = alice.get(&path).await;
+    assert!(!both.body.contains(r#"id="abort""#) && both.body.contains(r#"id="resign""#), "no abort now");
+
     // Byoyomi: the main time and the periods.
     let byoyomi =
         [("tc_kind", "byoyomi"), ("base_minutes", "0.5"), ("period_seconds", "10"), ("periods", "2")];
