@@ -246,6 +246,11 @@ pub struct ApplicationSettings {
     /// events) for this many seconds loses its connection.
     #[serde(default = "default_write_timeout_seconds")]
     pub write_timeout_seconds: u64,
+    /// Behind a load balancer: after SIGTERM, how long the server goes on serving (with
+    /// `/readyz` answering 503 at once) before it stops taking connections, so that the
+    /// balancer's health checks see it leave before any connection is refused.
+    #[serde(default)]
+    pub drain_seconds: u64,
 }
 
 fn default_max_connections_per_address() -> usize {

@@ -20,6 +20,9 @@ use crate::storage::{self, embedded};
 /// # Errors
 /// The database cannot be reached or `pg_dump` fails.
 pub async fn backup(settings: &Settings, file: &Path) -> anyhow::Result<()> {
+    // The file holds password hashes, tokens and addresses: readable by its owner alone,
+    // from its first byte (pg_dump keeps the mode of a file it truncates).
+    private_file(file)?;
     let database = storage::open(&settings.database).await?;
     let url = database_url(settings, &database);
     let dumped = run(
@@ -75,6 +78,22 @@ async fn replace(url: &str, file: &Path) -> anyhow::Result<()> {
     sqlx::query(&format!(r#"drop database "{name}" with (force)"#)).execute(&admin).await?;
     sqlx::query(&format!(r#"alter database "{restoring}" rename to "{name}""#)).execute(&admin).await?;
     admin.close().await;
+    Ok(())
+}
+
+/// Creates `file` (or empties it) with mode 0600, whatever the umask and the mode it had.
+fn private_file(file: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(file)
+        .with_context(|| format!("creating {}", file.display()))?;
+    opened
+        .set_permissions(std::fs::Permissions::from_mode(0o600))
+        .with_context(|| format!("making {} private", file.display()))?;
     Ok(())
 }
 

@@ -17,10 +17,14 @@ use crate::domain::admin;
 use crate::startup::Application;
 use crate::{storage, telemetry};
 
+/// `tavoliere --version`: the package's version and the commit it was built from
+/// (`-dirty` when the tree had changes not committed), e.g. `0.1.0 (3f2a9c1b07de)`.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TAVOLIERE_COMMIT"), ")");
+
 /// Tavoliere: online play server for Xiangqi, Shogi, MiniShogi, Flickering chess and the
 /// Seven Kingdoms.
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version = VERSION, about)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

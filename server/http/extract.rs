@@ -86,12 +86,21 @@ pub struct ClientAddress(pub std::net::IpAddr);
 impl ClientAddress {
     /// The address of the request `parts` under the header setting of `state`.
     pub fn of(parts: &axum::http::request::Parts, state: &super::AppState) -> ClientAddress {
-        let peer = parts
-            .extensions
+        ClientAddress::of_request(&parts.extensions, &parts.headers, state.client_address_header.as_ref())
+    }
+
+    /// The address of a request with these `extensions` (the connection's peer) and
+    /// `headers`, under the trusted proxy header `header` if one is configured.
+    pub fn of_request(
+        extensions: &axum::http::Extensions,
+        headers: &axum::http::HeaderMap,
+        header: Option<&axum::http::HeaderName>,
+    ) -> ClientAddress {
+        let peer = extensions
             .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
             .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |info| info.0.ip());
-        let forwarded = state.client_address_header.as_ref().and_then(|name| {
-            let value = parts.headers.get_all(name).iter().next_back()?.to_str().ok()?;
+        let forwarded = header.and_then(|name| {
+            let value = headers.get_all(name).iter().next_back()?.to_str().ok()?;
             value.rsplit(',').next()?.trim().parse::<std::net::IpAddr>().ok()
         });
         ClientAddress(forwarded.unwrap_or(peer))

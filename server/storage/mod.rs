@@ -67,11 +67,94 @@ pub async fn open(settings: &DatabaseSettings) -> anyhow::Result<Database> {
             (cluster.url(EMBEDDED_DATABASE), Some(cluster))
         }
     };
-    let pool =
-        connect_waiting(&url, settings.max_connections, Duration::from_millis(settings.acquire_timeout_ms))
-            .await?;
-    migrate(&pool).await?;
+    log_where(settings, &url, embedded.as_ref());
+    let limit = Duration::from_secs(settings.connect_at_start_seconds);
+    let acquire_timeout = Duration::from_millis(settings.acquire_timeout_ms);
+    let pool = at_start("opening the pool", limit, || async {
+        connect_waiting(&url, settings.max_connections, acquire_timeout).await
+    })
+    .await?;
+    at_start("migrating", limit, || migrate(&pool)).await?;
     Ok(Database { pool, embedded })
+}
+
+/// Runs a step of the start until it succeeds, fails for another reason than a database
+/// that is unreachable or too slow to hand out a connection (a machine loaded at the
+/// start of a rolling restart: the serving pool gives up after a second), or `limit` has
+/// passed; each failed try is logged.
+///
+/// # Errors
+/// The step's last error.
+pub async fn at_start<T, Fut>(
+    what: &'static str,
+    limit: Duration,
+    mut step: impl FnMut() -> Fut,
+) -> anyhow::Result<T>
+where
+    Fut: std::future::Future<Output = anyhow::Result<T>>,
+{
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        match step().await {
+            Ok(value) => return Ok(value),
+            Err(error) if is_unavailable_at_all(&error) && tokio::time::Instant::now() < deadline => {
+                tracing::warn!(error = %format!("{error:#}"), "{what}: the database does not answer yet; trying again in a second");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// Whether anything in `error`'s chain is a database error that [`is_unavailable`] (the
+/// session store's errors and the domain's included).
+fn is_unavailable_at_all(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<sqlx::Error>().is_some_and(is_unavailable)
+            || cause.downcast_ref::<sqlx::migrate::MigrateError>().is_some_and(|migrate| {
+                matches!(migrate, sqlx::migrate::MigrateError::Execute(inner) if is_unavailable(inner))
+            })
+            || matches!(
+                cause.downcast_ref::<tower_sessions_sqlx_store::SqlxStoreError>(),
+                Some(tower_sessions_sqlx_store::SqlxStoreError::Sqlx(inner)) if is_unavailable(inner)
+            )
+            || cause.downcast_ref::<crate::domain::DomainError>().is_some_and(|domain| {
+                domain.kind() == crate::domain::ErrorKind::Unavailable
+                    || matches!(domain, crate::domain::DomainError::Internal(inner) if is_unavailable_at_all(inner))
+            })
+    })
+}
+
+/// Says once, at start, which database this process uses (issue 40 §5): the private
+/// cluster's data directory (and why it is not the configured one, as root) and port, or
+/// the external server's host, port and database (never the user or the password).
+fn log_where(settings: &DatabaseSettings, url: &str, embedded: Option<&EmbeddedPostgres>) {
+    match embedded {
+        Some(cluster) => {
+            let configured = &settings.embedded_data_dir;
+            let moved = !cluster.data_dir().ends_with(configured);
+            if moved {
+                tracing::info!(
+                    data_dir = %cluster.data_dir().display(),
+                    configured = %configured.display(),
+                    port = cluster.port(),
+                    "database: the private PostgreSQL cluster, in a directory of its own because it runs as \
+                     the postgres account, which cannot reach the configured one"
+                );
+            } else {
+                tracing::info!(data_dir = %cluster.data_dir().display(), port = cluster.port(), "database: the private PostgreSQL cluster");
+            }
+        }
+        None => match url::Url::parse(url) {
+            Ok(parsed) => tracing::info!(
+                host = parsed.host_str().unwrap_or("(socket)"),
+                port = parsed.port().unwrap_or(5432),
+                database = parsed.path().trim_start_matches('/'),
+                "database: an external PostgreSQL"
+            ),
+            Err(_) => tracing::info!("database: an external PostgreSQL"),
+        },
+    }
 }
 
 /// Waits up to `limit` for the database at `url` to accept a connection (a database
@@ -150,8 +233,43 @@ pub fn is_unavailable(error: &sqlx::Error) -> bool {
 /// # Errors
 /// A migration fails or the history does not match.
 pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
-    sqlx::migrate!("./migrations").run(pool).await?;
+    let mut migrator = sqlx::migrate!("./migrations");
+    // A rollback: a newer release migrated this database and this binary does not know
+    // its latest migrations. Every migration keeps the previous release working
+    // (DEVELOPERS.md "Migrations and upgrades"), so it serves on it (issue 40 §2).
+    migrator.set_ignore_missing(true);
+    let before = applied_migrations(pool).await?;
+    migrator.run(pool).await?;
+    let after = applied_migrations(pool).await?;
+    let applied: Vec<i64> = after.iter().filter(|version| !before.contains(version)).copied().collect();
+    let known: std::collections::BTreeSet<i64> = migrator.iter().map(|migration| migration.version).collect();
+    let unknown: Vec<i64> = after.iter().filter(|version| !known.contains(version)).copied().collect();
+    if applied.is_empty() {
+        tracing::info!(migrations = after.len(), latest = ?after.last(), "the database schema is up to date");
+    } else {
+        tracing::info!(?applied, "migrations applied");
+    }
+    if !unknown.is_empty() {
+        tracing::warn!(
+            versions = ?unknown,
+            "the database has migrations this binary does not know: a newer release ran them; serving on it \
+             (every migration keeps the previous release working)"
+        );
+    }
     Ok(())
+}
+
+/// The versions of the migrations applied to the database, oldest first (none before the
+/// first run).
+async fn applied_migrations(pool: &PgPool) -> anyhow::Result<Vec<i64>> {
+    let exists: Option<String> =
+        sqlx::query_scalar("select to_regclass('_sqlx_migrations')::text").fetch_one(pool).await?;
+    if exists.is_none() {
+        return Ok(Vec::new());
+    }
+    Ok(sqlx::query_scalar("select version from _sqlx_migrations where success order by version")
+        .fetch_all(pool)
+        .await?)
 }
 
 /// Creates database `name` through the maintenance database at `admin_url`, if absent.

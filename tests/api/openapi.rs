@@ -88,8 +88,10 @@ fn the_router_source_parser_finds_the_routes() {
 fn every_route_of_the_router_is_described_by_construction() {
     // A route of the API is one `routes!` entry: the handler's annotation gives both the
     // route and its description. A plain `.route` in the router would be served without
-    // being described.
-    let plain = plain_routes(ROUTER_SOURCE);
+    // being described. The static files are nested there only so that they skip the
+    // session and outage layers; they are not part of the API.
+    let plain: Vec<String> =
+        plain_routes(ROUTER_SOURCE).into_iter().filter(|path| path != "/static").collect();
     assert!(plain.is_empty(), "routes added without a description in router.rs: {plain:?}");
     // The HTML pages are merged into the same router: none of them may hide under the API.
     for path in plain_routes(PAGES_SOURCE) {

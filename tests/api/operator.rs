@@ -138,6 +138,11 @@ async fn a_backup_restored_brings_the_database_back_to_its_moment() {
     let file_arg = file.display().to_string();
     let written = run(&data_dir.0, &["admin", "backup", &file_arg], "");
     assert!(written.starts_with(&format!("backup written to {file_arg} (")), "{written}");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).expect("the backup").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "a backup holds password hashes and tokens: its owner's alone");
+    }
     run(&data_dir.0, &["admin", "create-user", "later", "--password-stdin"], "another secret\n");
 
     // A damaged file is refused and changes nothing.

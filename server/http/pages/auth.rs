@@ -84,7 +84,7 @@ async fn sign_in(
     ctx.session.insert(SESSION_ACCOUNT_KEY, account_id).await.map_err(store_failure)?;
     let epoch = crate::domain::accounts::session_epoch(&domain.pool, account_id)
         .await
-        .map_err(|e| super::PageError::Internal(e.to_string()))?;
+        .map_err(super::PageError::from)?;
     ctx.session.insert(SESSION_EPOCH_KEY, epoch).await.map_err(store_failure)?;
     ctx.rotate_csrf().await
 }
@@ -123,7 +123,7 @@ pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): For
             if let Some(address) = address {
                 crate::domain::email::set_address(&state.domain, account.id, Some(&address))
                     .await
-                    .map_err(|e| super::PageError::Internal(e.to_string()))?;
+                    .map_err(super::PageError::from)?;
             }
             sign_in(&mut ctx, &state.domain, account.id).await?;
             Ok(Redirect::to("/").into_response())
@@ -136,7 +136,7 @@ pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): For
             page.password_error = Some(ctx.t.get("auth.error.password").to_owned());
             render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
         }
-        Err(other) => Err(super::PageError::Internal(other.to_string())),
+        Err(other) => Err(other.into()),
     }
 }
 

@@ -266,6 +266,21 @@ impl FromRequestParts<AppState> for Ctx {
     type Rejection = PageError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        match Ctx::read(parts, state).await {
+            // Every page reads the session and the account first: in the first moments of
+            // an outage, before the probe has seen it, this is where pages fail. The
+            // probe is asked at once, so an outage is the 503 page (issue 40 §5), not a 500.
+            Err(PageError::Internal(message)) if !state.database_health.probe().await => {
+                tracing::warn!(error = %message, "page refused: the database is unreachable");
+                Err(PageError::Unavailable)
+            }
+            read => read,
+        }
+    }
+}
+
+impl Ctx {
+    async fn read(parts: &mut Parts, state: &AppState) -> Result<Ctx, PageError> {
         let session = Session::from_request_parts(parts, state)
             .await
             .map_err(|(_, message)| PageError::Internal(message.to_owned()))?;
@@ -273,9 +288,7 @@ impl FromRequestParts<AppState> for Ctx {
         // forms check their own token, so no origin check here.
         let user = signed_in(parts, state, false).await.ok().flatten();
         let prefs = match &user {
-            Some(account) => preferences::of_account(&state.domain.pool, account.id)
-                .await
-                .map_err(|e| PageError::Internal(e.to_string()))?,
+            Some(account) => preferences::of_account(&state.domain.pool, account.id).await?,
             None => session.get::<Preferences>(PREFS_KEY).await.map_err(store_failure)?.unwrap_or_default(),
         };
         let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
@@ -293,9 +306,7 @@ impl FromRequestParts<AppState> for Ctx {
             }
         };
         let unread = match &user {
-            Some(account) => crate::storage::notifications::unread(&state.domain.pool, account.id)
-                .await
-                .map_err(|e| PageError::Internal(e.to_string()))?,
+            Some(account) => crate::storage::notifications::unread(&state.domain.pool, account.id).await?,
             None => 0,
         };
         Ok(Ctx { session, user, t, csrf, prefs, unread })
@@ -313,8 +324,23 @@ pub enum PageError {
     NotFound(Texts),
     /// Too busy to answer now (503), to be tried again after the given seconds.
     Busy(Texts, u64),
+    /// The database cannot be reached (503, the outage page that reloads itself).
+    Unavailable,
     /// Anything unexpected (500; logged, never shown).
     Internal(String),
+}
+
+/// A domain error no page handles by itself: an outage is the 503 page, anything else
+/// an internal error (handlers answer the expected refusals, "not found" and the like,
+/// before this).
+impl From<DomainError> for PageError {
+    fn from(error: DomainError) -> Self {
+        if ApiError::describe(&error).status() == StatusCode::SERVICE_UNAVAILABLE {
+            PageError::Unavailable
+        } else {
+            PageError::Internal(error.to_string())
+        }
+    }
 }
 
 impl From<askama::Error> for PageError {
@@ -337,6 +363,7 @@ impl IntoResponse for PageError {
                 Html(simple_page(t, "error.busy")),
             )
                 .into_response(),
+            PageError::Unavailable => super::availability::busy_page(),
             PageError::Internal(message) => {
                 tracing::error!(error = %message, "page failed");
                 (StatusCode::INTERNAL_SERVER_ERROR, Html(simple_page(Texts::new(Lang::En), "error.internal")))
