@@ -138,7 +138,10 @@ async fn a_live_game_page_shows_its_clocks_and_works_without_javascript() {
     let path = game(&mut alice, &mut bob, "bob", "xiangqi", &fischer).await;
     let page = alice.get(&path).await;
     assert!(page.body.contains(r#"data-live="true""#), "live mode");
-    assert!(element_text(&page.body, "live-needs-js").contains("need JavaScript"), "the note without JavaScript");
+    assert!(
+        element_text(&page.body, "live-needs-js").contains("need JavaScript"),
+        "the note without JavaScript"
+    );
     assert!(page.body.contains("live 5 min + 5 s"));
     let clock = attribute_after(&page.body, r#"data-live-clock="1" data-remaining-ms=""#).unwrap();
     assert_eq!(clock, "300000", "black's clock waits at 5 minutes");

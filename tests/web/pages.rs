@@ -528,7 +528,10 @@ async fn a_refused_move_reads_in_the_readers_language() {
     let refused = play(&mut red, &game, "a0a5").await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(refused.body.contains(r#"<html lang="it">"#));
-    assert_eq!(element_text(&refused.body, "move-error"), "a0a5 non è legale: la strada del pezzo è bloccata.");
+    assert_eq!(
+        element_text(&refused.body, "move-error"),
+        "a0a5 non è legale: la strada del pezzo è bloccata."
+    );
     // A typo in ICCS is refused, not read as a FIX move (issue 15 §4).
     let typo = play(&mut red, &game, "a4a5").await;
     assert_eq!(
