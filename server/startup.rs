@@ -17,7 +17,7 @@ use crate::domain::timeouts::{self, Due};
 use crate::domain::Domain;
 use crate::http::availability::DatabaseHealth;
 use crate::http::connections::{ConnectionLimits, Connections};
-use crate::http::limits::{LoginLimiter, PasswordHashing};
+use crate::http::limits::{LoginLimiter, PasswordHashing, SignupLimiter};
 use crate::http::{self, AppState};
 use crate::live;
 use crate::mail;
@@ -128,7 +128,7 @@ impl Application {
             Ok(storage::outbox::signing_key(&domain.pool).await?)
         })
         .await?;
-        let mailer = mail::Mailer::new(&settings.mail, base_url, key)?;
+        let mailer = mail::Mailer::new(&settings.mail, base_url, key.clone())?;
         if !mailer.has_relay() {
             tracing::info!("no SMTP relay configured ([mail] smtp_url): mails are logged and listed on /admin/outbox, not sent");
         }
@@ -149,7 +149,11 @@ impl Application {
             domain: domain.clone(),
             login_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
             reset_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
+            signup_limiter: Arc::new(SignupLimiter::new(&settings.auth)),
             password_hashing: Arc::new(PasswordHashing::new(settings.auth.password_hash_memory_mib)),
+            mail_quota: crate::domain::email::MailQuota::of(&settings.mail),
+            import_limits: crate::domain::imports::ImportLimits::of(&settings.imports),
+            form_cookie: http::pages::FormCookie::new(&key, settings.application.secure_cookies),
             client_address_header: client_address_header(&settings)?,
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
             default_language: settings.application.default_language,

@@ -7,7 +7,9 @@
 //! game is stored up to that ply, with the law's result and its ruling.
 
 use serde::Serialize;
-use tavoliere_rules::replay::{detect_format, replay_text, GameReport, RecordFormat, ReplayOptions};
+use tavoliere_rules::replay::{
+    count_games, detect_format, replay_text, GameReport, RecordFormat, ReplayOptions,
+};
 use tavoliere_rules::variant::{AnyGame, Variant};
 
 use super::error::{DomainError, ErrorKind};
@@ -22,6 +24,29 @@ const UNNAMED: &str = "N.N.";
 /// The variants a record can be imported for: the two-player games whose records the
 /// replay reads in the formats above.
 const IMPORTABLE: [Variant; 3] = [Variant::Xiangqi, Variant::Shogi, Variant::MiniShogi];
+
+/// How many games an import may bring in (issue 36 §4): per request (the games of one
+/// file) and per account in 24 hours.
+#[derive(Clone, Copy, Debug)]
+pub struct ImportLimits {
+    /// Games one file may hold.
+    pub per_request: usize,
+    /// Games one account may import in 24 hours.
+    pub per_day: u32,
+}
+
+impl ImportLimits {
+    /// The limits of `[imports]`.
+    pub fn of(settings: &crate::config::ImportSettings) -> ImportLimits {
+        ImportLimits {
+            per_request: settings.max_games_per_request,
+            per_day: settings.games_per_account_per_day,
+        }
+    }
+}
+
+/// The window of the per-account limit.
+const IMPORT_WINDOW: time::Duration = time::Duration::DAY;
 
 /// A record that cannot be imported: where and why (the rules' own code and sentence).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +76,13 @@ pub enum ImportError {
     /// Games of a file of several do not replay: each one's problem (HTTP 422; nothing
     /// is stored, not even the good games).
     Records(Vec<RecordProblem>),
+    /// The file holds more games than one request may import (HTTP 413).
+    TooManyGames {
+        /// Games in the file.
+        games: usize,
+        /// The most one request may import.
+        limit: usize,
+    },
     /// Anything else the domain refuses or fails at.
     Domain(DomainError),
 }
@@ -293,6 +325,38 @@ fn prepare<'a>(
     Ok(Prepared { report, start, result, reason, rows, turn_seat: game.seat_to_move() as i32 })
 }
 
+/// Refuses an import that would bring `uploader`'s imports of the last 24 hours past the
+/// day's limit (429, with the seconds until enough of them leave the window); takes the
+/// uploader's lock so that parallel imports are counted one after the other.
+async fn check_daily_limit(
+    tx: &mut sqlx::PgConnection,
+    limits: ImportLimits,
+    uploader: i64,
+    games: usize,
+    now: time::OffsetDateTime,
+) -> Result<(), ImportError> {
+    let limit = limits.per_day as usize;
+    let times = storage::imported_since(tx, uploader, now - IMPORT_WINDOW).await?;
+    if times.len() + games <= limit {
+        return Ok(());
+    }
+    // Room for these games once the `len + games - limit` oldest have left the window
+    // (never, for more games than a day allows: a whole day).
+    let wait = match times.get(times.len() + games - limit - 1) {
+        Some(&at) if games <= limit => (at + IMPORT_WINDOW - now).whole_seconds().max(1),
+        _ => IMPORT_WINDOW.whole_seconds(),
+    };
+    Err(ImportError::Domain(DomainError::Limited {
+        code: "import.daily-limit",
+        detail: format!(
+            "An account may import at most {limit} games in 24 hours; {} were imported in the \
+             last 24 hours and this record holds {games}.",
+            times.len()
+        ),
+        retry_after: u64::try_from(wait).unwrap_or(1),
+    }))
+}
+
 /// Imports a record for `uploader`: replays every game of it with the rules, then stores
 /// the games, their seats (the players as the record names them) and their moves in one
 /// transaction.
@@ -300,9 +364,12 @@ fn prepare<'a>(
 /// # Errors
 /// [`ImportError::Record`] (422) for a record that does not replay, with its line, column
 /// and token, or [`ImportError::Records`] naming each game of a file of several that does
-/// not; an unknown or unsupported variant (422); nothing is stored then.
+/// not; an unknown or unsupported variant (422); a file of more games than a request may
+/// import ([`ImportError::TooManyGames`], 413, before any is replayed); more games than
+/// the account may import today (429 `import.daily-limit`); nothing is stored then.
 pub async fn import(
     domain: &Domain,
+    limits: ImportLimits,
     uploader: i64,
     variant: Option<&str>,
     text: &str,
@@ -317,6 +384,13 @@ pub async fn import(
         None => (text, None),
     };
     let format = detect_format(text);
+    // Counted before any game is replayed (the variant's detection replays): the files of
+    // the Japanese formats split as Shogi's, anything else the same for either game.
+    let japanese = matches!(format, RecordFormat::Kif | RecordFormat::Ki2 | RecordFormat::Csa);
+    let games = count_games(if japanese { Variant::Shogi } else { Variant::Xiangqi }, text);
+    if games > limits.per_request {
+        return Err(ImportError::TooManyGames { games, limit: limits.per_request });
+    }
     let variant = match (&usi, variant.filter(|v| !v.trim().is_empty())) {
         // A USI command is Shogi, MiniShogi when its board has five ranks.
         (Some((sfen, _)), None) => {
@@ -334,6 +408,7 @@ pub async fn import(
     let ruleset = variant.default_ruleset();
     let now = domain.clock.now();
     let mut tx = domain.pool.begin().await?;
+    check_daily_limit(&mut tx, limits, uploader, prepared.len(), now).await?;
     let mut games = Vec::with_capacity(prepared.len());
     for (index, game) in prepared.iter().enumerate() {
         let stored_seats: Vec<ImportedSeat> = game
@@ -400,7 +475,9 @@ impl ImportError {
     /// The error's kind (for a status): a record's problem is invalid input.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            ImportError::Record(_) | ImportError::Records(_) => ErrorKind::Invalid,
+            ImportError::Record(_) | ImportError::Records(_) | ImportError::TooManyGames { .. } => {
+                ErrorKind::Invalid
+            }
             ImportError::Domain(e) => e.kind(),
         }
     }

@@ -138,7 +138,10 @@ impl ApiError {
             code: Cow::Borrowed(error.code()),
             meta: meta_of(error),
             detail: error.to_string(),
-            retry_after: (error.kind() == ErrorKind::Unavailable).then_some(DATABASE_RETRY_AFTER_SECONDS),
+            retry_after: error
+                .retry_after()
+                .map(|seconds| seconds.max(1))
+                .or_else(|| (error.kind() == ErrorKind::Unavailable).then_some(DATABASE_RETRY_AFTER_SECONDS)),
             more: None,
         }
     }

@@ -307,6 +307,56 @@ impl EmbeddedPostgres {
         Ok(cluster.running_port())
     }
 
+    /// Whether a cluster was created in the data directory `data_dir` (configured as for
+    /// [`EmbeddedPostgres::start`]), running or not: operator commands do not create one
+    /// unless asked to (issue 36 §5).
+    ///
+    /// # Errors
+    /// No current directory to resolve a relative path.
+    pub fn exists_in(data_dir: &Path) -> anyhow::Result<bool> {
+        Ok(effective_data_dir(data_dir, is_root())?.join("PG_VERSION").exists())
+    }
+
+    /// Takes the cluster for this process alone when no other process uses it: the shared
+    /// lock on `<data dir>.users.lock` becomes an exclusive one (under the start-stop lock,
+    /// so nobody joins or leaves meanwhile), and a process starting to use the cluster
+    /// waits until [`EmbeddedPostgres::share`]. Returns whether it did (`false`: another
+    /// process uses the cluster, and this one keeps its shared lock). For `admin restore`,
+    /// which must not replace the database under a running server.
+    ///
+    /// # Errors
+    /// The lock files cannot be used, or this process has left the cluster.
+    pub fn try_use_alone(&mut self) -> anyhow::Result<bool> {
+        let Some(using) = &self.using else { bail!("this process no longer uses the cluster") };
+        let start_stop = self.lock_start_stop()?;
+        let alone = match using.try_lock() {
+            Ok(()) => true,
+            Err(std::fs::TryLockError::WouldBlock) => {
+                // A conversion refused may have dropped the shared lock (flock(2)).
+                using.lock_shared().context("taking the shared lock on the cluster again")?;
+                false
+            }
+            Err(std::fs::TryLockError::Error(error)) => {
+                return Err(error).context("locking the cluster's users file");
+            }
+        };
+        drop(start_stop);
+        Ok(alone)
+    }
+
+    /// Shares the cluster again after [`EmbeddedPostgres::try_use_alone`] (call it before
+    /// leaving: [`EmbeddedPostgres::stop`] waits for a process that is starting, which
+    /// waits for the exclusive lock to go).
+    ///
+    /// # Errors
+    /// The lock cannot be changed.
+    pub fn share(&mut self) -> anyhow::Result<()> {
+        if let Some(using) = &self.using {
+            using.lock_shared().context("sharing the cluster again")?;
+        }
+        Ok(())
+    }
+
     /// The TCP port on 127.0.0.1.
     pub fn port(&self) -> u16 {
         self.port

@@ -46,6 +46,58 @@ pub struct Database {
     pub embedded: Option<EmbeddedPostgres>,
 }
 
+/// The `application_name` of every connection Tavoliere opens: `admin restore` looks for
+/// other sessions of it on an external database (a server using it).
+pub const APPLICATION_NAME: &str = "tavoliere";
+
+impl Database {
+    /// Which database this is, for the output of an operator command: the private
+    /// cluster's directory and port, or the external URL without its password.
+    pub fn describe(&self, settings: &DatabaseSettings) -> String {
+        match (&self.embedded, &settings.url) {
+            (Some(cluster), _) => {
+                format!("the private cluster in {} (port {})", cluster.data_dir().display(), cluster.port())
+            }
+            (None, Some(url)) => match url::Url::parse(url.expose_secret()) {
+                Ok(mut parsed) => {
+                    let _ = parsed.set_password(None);
+                    parsed.to_string()
+                }
+                Err(_) => "the configured database URL".to_owned(),
+            },
+            (None, None) => "the configured database".to_owned(),
+        }
+    }
+}
+
+/// [`open`] for an operator command (`migrate`, `admin ...`): with no database URL, the
+/// private cluster must already exist in the configured data directory, unless `create`
+/// (`--create-database`): run from the wrong directory, a command would otherwise make a
+/// new empty cluster there and work on it.
+///
+/// # Errors
+/// No cluster and not `create`, or as [`open`].
+pub async fn open_existing(settings: &DatabaseSettings, create: bool) -> anyhow::Result<Database> {
+    if settings.url.is_none() && !create && !EmbeddedPostgres::exists_in(&settings.embedded_data_dir)? {
+        anyhow::bail!(
+            "no database in {}: an operator command uses the database `tavoliere serve` uses, \
+             found from the working directory's config/ and the TAVOLIERE_ variables (run it \
+             where the server runs, or set TAVOLIERE_DATABASE__EMBEDDED_DATA_DIR or \
+             TAVOLIERE_DATABASE__URL); give --create-database to make a new one there",
+            settings.embedded_data_dir.display()
+        );
+    }
+    // A command may wait for its connection longer than a request does (the short wait
+    // answers clients at once during an outage): a cluster just started, on a busy
+    // machine, may take more than a second.
+    let mut settings = settings.clone();
+    settings.acquire_timeout_ms = settings.acquire_timeout_ms.max(COMMAND_ACQUIRE_TIMEOUT_MS);
+    open(&settings).await
+}
+
+/// How long an operator command waits for a database connection, at least.
+const COMMAND_ACQUIRE_TIMEOUT_MS: u64 = 10_000;
+
 /// Connects to the configured database, starting the private cluster when no URL is set,
 /// and runs the migrations.
 ///
@@ -196,7 +248,8 @@ pub async fn connect_waiting(
     max_connections: u32,
     acquire_timeout: Duration,
 ) -> anyhow::Result<PgPool> {
-    let options: PgConnectOptions = url.parse::<PgConnectOptions>()?.disable_statement_logging();
+    let options: PgConnectOptions =
+        url.parse::<PgConnectOptions>()?.disable_statement_logging().application_name(APPLICATION_NAME);
     Ok(PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(acquire_timeout)
@@ -239,7 +292,13 @@ pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
     // (DEVELOPERS.md "Migrations and upgrades"), so it serves on it (issue 40 §2).
     migrator.set_ignore_missing(true);
     let before = applied_migrations(pool).await?;
-    migrator.run(pool).await?;
+    let mut connection = pool.acquire().await?;
+    migrator.run(&mut *connection).await?;
+    // Closed here rather than handed back: a connection dropped goes back to the pool on
+    // a task of its own, and a `Pool::close` meanwhile may miss it and leave it open (an
+    // operator command's `admin restore` closes its pool and then looks for other
+    // sessions on the database).
+    connection.close().await?;
     let after = applied_migrations(pool).await?;
     let applied: Vec<i64> = after.iter().filter(|version| !before.contains(version)).copied().collect();
     let known: std::collections::BTreeSet<i64> = migrator.iter().map(|migration| migration.version).collect();

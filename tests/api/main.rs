@@ -18,6 +18,7 @@ mod endings;
 mod errors;
 mod event_rules;
 mod event_vacation;
+mod floods;
 mod game_page;
 mod games;
 mod iccf_days;

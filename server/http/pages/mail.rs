@@ -201,9 +201,7 @@ pub async fn forgot(
         response.headers_mut().insert(RETRY_AFTER, error.retry_after().unwrap_or(1).into());
         return Ok(response);
     }
-    email::request_reset(&state.domain, &form.email)
-        .await
-        .map_err(|e| super::PageError::Internal(e.to_string()))?;
+    email::request_reset_in_background(&state.domain, state.mail_quota, form.email);
     page.notice = Some(ctx.t.get("password.forgot.sent").to_owned());
     page.show_form = false;
     render(&page)
@@ -238,11 +236,20 @@ pub async fn reset(State(state): State<AppState>, ctx: Ctx, Form(form): Form<Res
     let domain = state.domain.clone();
     let password = SecretString::from(form.password);
     let token = form.token;
-    let outcome = state
-        .password_hashing
-        .run(async move { email::reset_password(&domain, &token, password).await })
-        .await
-        .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?;
+    // A short password or a token that cannot be used is refused before the password
+    // waits for its turn to be hashed.
+    let checked = match crate::domain::accounts::check_password_length(&password) {
+        Ok(()) => email::check_reset_token(&domain, &token).await,
+        Err(error) => Err(error),
+    };
+    let outcome = match checked {
+        Err(error) => Err(error),
+        Ok(()) => state
+            .password_hashing
+            .run(async move { email::reset_password(&domain, &token, password).await })
+            .await
+            .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?,
+    };
     match outcome {
         Ok(_) => {
             page.notice = Some(ctx.t.get("password.reset.done").to_owned());

@@ -195,7 +195,19 @@ pub async fn settings_save(
         page.errors = errors;
         return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
     }
-    email::set_address(&state.domain, me, Some(&address)).await.map_err(internal)?;
+    match email::set_address(&state.domain, state.mail_quota, me, Some(&address)).await {
+        Ok(_) => {}
+        Err(error @ DomainError::Limited { .. }) => {
+            let mut page = settings_page(&state, &ctx, me).await?;
+            page.email = address;
+            page.errors.email = Some(ctx.t.get("mail.error.too_many").to_owned());
+            let mut response = render_with(StatusCode::TOO_MANY_REQUESTS, &page)?;
+            let seconds = error.retry_after().unwrap_or(1);
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+            return Ok(response);
+        }
+        Err(other) => return Err(internal(other)),
+    }
     let mut page = settings_page(&state, &ctx, me).await?;
     page.saved = true;
     render(&page)
