@@ -77,26 +77,25 @@ async fn url(client: &Client) -> String {
     client.current_url().await.unwrap().to_string()
 }
 
-/// Waits until nothing on the page matches `css` (a redraw may be on its way).
-async fn wait_gone(client: &Client, css: &str) {
+/// Waits up to 15 s until `check` holds (the pages change by their sockets, in their own
+/// time); `what` names what never came.
+async fn until(what: &str, mut check: impl AsyncFnMut() -> bool) {
     let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    while client.find(Locator::Css(css)).await.is_ok() {
-        assert!(std::time::Instant::now() < deadline, "{css} stayed");
+    while !check().await {
+        assert!(std::time::Instant::now() < deadline, "never: {what}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
+/// Waits until nothing on the page matches `css` (a redraw may be on its way).
+async fn wait_gone(client: &Client, css: &str) {
+    until(&format!("{css} gone"), async || client.find(Locator::Css(css)).await.is_err()).await;
+}
+
 /// Waits until the page's title starts with `start`.
 async fn wait_title(client: &Client, start: &str) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    loop {
-        let title = client.title().await.unwrap_or_default();
-        if title.starts_with(start) {
-            return;
-        }
-        assert!(std::time::Instant::now() < deadline, "the title never began with {start:?}: {title:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let what = format!("a title beginning with {start:?}");
+    until(&what, async || client.title().await.unwrap_or_default().starts_with(start)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -165,16 +164,12 @@ async fn a_game_is_stepped_through_in_place_and_follows_its_moves_in_chromium() 
 /// Waits until a page that follows its game has its socket's first state (a correspondence
 /// page has no connection mark: its live log says).
 async fn connected_or_following(client: &Client) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    loop {
+    until("the page hearing its socket", async || {
         let log =
             client.execute("return window.tavoliereLive ? window.tavoliereLive.log : null;", vec![]).await;
-        if log.ok().and_then(|l| l.as_array().cloned()).is_some_and(|l| !l.is_empty()) {
-            return;
-        }
-        assert!(std::time::Instant::now() < deadline, "the page never heard its socket");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+        log.ok().and_then(|l| l.as_array().cloned()).is_some_and(|l| !l.is_empty())
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -279,17 +274,11 @@ async fn live_clocks_start_with_the_first_moves_and_a_rematch_is_played_in_chrom
     wait_css(&ben, "#rematch-offered").await;
     wait_for_text(&ann, "#rematch-offer", "ben offers a rematch").await;
     click(&ann, "#rematch-accept").await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    let (mut ann_at, mut ben_at) = (String::new(), String::new());
-    while std::time::Instant::now() < deadline {
-        (ann_at, ben_at) = (url(&ann).await, url(&ben).await);
-        if ann_at != url_of_game && ann_at == ben_at {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(ann_at, ben_at, "both players went to the rematch");
-    assert_ne!(ann_at, url_of_game);
+    until("both players at the rematch", async || {
+        let ann_at = url(&ann).await;
+        ann_at != url_of_game && ann_at == url(&ben).await
+    })
+    .await;
     wait_css(&ben, "#move-form").await;
     wait_for_text(&ben, r#"li[data-seat="0"]"#, "ben").await;
     stage.close(vec![ann, ben]).await;
