@@ -114,6 +114,7 @@ impl Application {
             first_move: crate::domain::FirstMoveTime(time::Duration::seconds(
                 settings.clocks.first_move_seconds.min(86_400) as i64,
             )),
+            rules_work: Arc::default(),
         };
         if let Err(error) = domain.moves.connections().open_all().await {
             tracing::warn!(%error, "cannot open the moves' connections yet: they open when first needed");

@@ -277,9 +277,9 @@ fn replay_record(
 }
 
 /// A replayed game ready to store.
-struct Prepared<'a> {
-    report: &'a GameReport,
-    start: Option<&'a str>,
+struct Prepared {
+    report: GameReport,
+    start: Option<String>,
     result: Option<GameResult>,
     reason: Option<GameReason>,
     /// Each move's seat, turn and the key of the position after it.
@@ -290,14 +290,11 @@ struct Prepared<'a> {
 /// The stored rows of a replayed game: the seat that made each move, its turn, the key of
 /// the position after it; its result and reason. The replay accepted the moves, so a
 /// refusal here is a defect.
-fn prepare<'a>(
-    variant: Variant,
-    standard: &str,
-    report: &'a GameReport,
-) -> Result<Prepared<'a>, ImportError> {
+fn prepare(variant: Variant, standard: &str, report: GameReport) -> Result<Prepared, ImportError> {
     let defect = |e: String| DomainError::Internal(anyhow::anyhow!("import replay: {e}"));
-    let start = (report.start != standard).then_some(report.start.as_str());
-    let mut game = rules_adapter::new_game(variant, variant.default_ruleset().name(), None, start, 2)?;
+    let start = (report.start != standard).then(|| report.start.clone());
+    let mut game =
+        rules_adapter::new_game(variant, variant.default_ruleset().name(), None, start.as_deref(), 2)?;
     let mut rows = Vec::with_capacity(report.moves.len());
     let mut turn = 0;
     let mut last_seat = None;
@@ -357,6 +354,41 @@ async fn check_daily_limit(
     }))
 }
 
+/// A record read and every game of it replayed, ready to store.
+struct ReadRecord {
+    /// The format's name as stored.
+    format: &'static str,
+    variant: Variant,
+    games: Vec<Prepared>,
+}
+
+/// Reads a record (its format, its variant: `asked`, else what the record says) and
+/// replays every game of it with the rules: the costly part of an import, run in the
+/// domain's bounded pool of rules work.
+fn read_record(text: &str, asked: Option<&str>) -> Result<ReadRecord, ImportError> {
+    let usi = usi_position(text);
+    let (text, from) = match &usi {
+        Some((from, moves)) => (moves.as_str(), from.clone()),
+        None => (text, None),
+    };
+    let format = detect_format(text);
+    let variant = match (&usi, asked.filter(|v| !v.trim().is_empty())) {
+        // A USI command is Shogi, MiniShogi when its board has five ranks.
+        (Some((sfen, _)), None) => {
+            match sfen.as_deref().map(|s| s.split(' ').next().unwrap_or("").split('/').count()) {
+                Some(5) => Variant::MiniShogi,
+                _ => Variant::Shogi,
+            }
+        }
+        (_, asked) => variant_for(text, asked, format)?,
+    };
+    let label = if usi.is_some() { "usi" } else { format_name(format) };
+    let reports = replay_record(text, variant, format, from)?;
+    let standard = AnyGame::new(variant, None).map_err(DomainError::from)?.start_fen();
+    let games = reports.into_iter().map(|r| prepare(variant, &standard, r)).collect::<Result<Vec<_>, _>>()?;
+    Ok(ReadRecord { format: label, variant, games })
+}
+
 /// Imports a record for `uploader`: replays every game of it with the rules, then stores
 /// the games, their seats (the players as the record names them) and their moves in one
 /// transaction.
@@ -378,33 +410,26 @@ pub async fn import(
     if text.trim().is_empty() {
         return Err(problem("import.empty", "The record is empty."));
     }
-    let usi = usi_position(text);
-    let (text, from) = match &usi {
-        Some((from, moves)) => (moves.as_str(), from.clone()),
-        None => (text, None),
-    };
-    let format = detect_format(text);
+    // A decoded file (`record_base64`, the page's upload) is text no extractor saw: NUL,
+    // which no stored text (a player's name) can hold, is refused here.
+    if text.contains('\0') {
+        return Err(problem(
+            "import.invalid-text",
+            "The record holds a NUL character: it is not a text record.",
+        ));
+    }
     // Counted before any game is replayed (the variant's detection replays): the files of
     // the Japanese formats split as Shogi's, anything else the same for either game.
-    let japanese = matches!(format, RecordFormat::Kif | RecordFormat::Ki2 | RecordFormat::Csa);
-    let games = count_games(if japanese { Variant::Shogi } else { Variant::Xiangqi }, text);
+    let counted = usi_position(text).map_or_else(|| text.to_owned(), |(_, moves)| moves);
+    let japanese =
+        matches!(detect_format(&counted), RecordFormat::Kif | RecordFormat::Ki2 | RecordFormat::Csa);
+    let games = count_games(if japanese { Variant::Shogi } else { Variant::Xiangqi }, &counted);
     if games > limits.per_request {
         return Err(ImportError::TooManyGames { games, limit: limits.per_request });
     }
-    let variant = match (&usi, variant.filter(|v| !v.trim().is_empty())) {
-        // A USI command is Shogi, MiniShogi when its board has five ranks.
-        (Some((sfen, _)), None) => {
-            match sfen.as_deref().map(|s| s.split(' ').next().unwrap_or("").split('/').count()) {
-                Some(5) => Variant::MiniShogi,
-                _ => Variant::Shogi,
-            }
-        }
-        (_, asked) => variant_for(text, asked, format)?,
-    };
-    let format_label = if usi.is_some() { "usi" } else { format_name(format) };
-    let reports = replay_record(text, variant, format, from)?;
-    let standard = AnyGame::new(variant, None).map_err(DomainError::from)?.start_fen();
-    let prepared = reports.iter().map(|r| prepare(variant, &standard, r)).collect::<Result<Vec<_>, _>>()?;
+    let (owned, asked) = (text.to_owned(), variant.map(str::to_owned));
+    let ReadRecord { format: format_label, variant, games: prepared } =
+        domain.rules_work.run(move || read_record(&owned, asked.as_deref())).await??;
     let ruleset = variant.default_ruleset();
     let now = domain.clock.now();
     let mut tx = domain.pool.begin().await?;
@@ -437,7 +462,7 @@ pub async fn import(
         let stored = ImportedGameRow {
             variant: variant.name(),
             ruleset: ruleset.name(),
-            start_position: game.start,
+            start_position: game.start.as_deref(),
             result: game.result.as_ref(),
             reason: game.reason,
             plies: game.report.moves.len() as i32,

@@ -18,6 +18,7 @@ pub mod positions;
 pub mod preferences;
 pub mod ratings;
 pub mod rules_adapter;
+pub mod rules_work;
 pub mod time_control;
 pub mod timeouts;
 pub mod tournaments;
@@ -57,6 +58,8 @@ pub struct Domain {
     /// How long a side of a live game has for its first move (`clocks.first_move_seconds`,
     /// see [`games::awaits_first_move`]).
     pub first_move: FirstMoveTime,
+    /// The bounded pool of costly rules work, off the async workers (see [`rules_work`]).
+    pub rules_work: Arc<rules_work::RulesWork>,
 }
 
 /// The time a side of a live game has for its first move before the game is aborted

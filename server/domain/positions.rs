@@ -3,28 +3,19 @@
 //! is stored and no game changes.
 //!
 //! Anyone may ask, so the work of one question is bounded: at most [`MAX_MOVES`] moves
-//! replayed from the position given, computed on a blocking thread (a Flickering series
-//! is judged by a search over series), and no more questions at once than the machine
-//! has cores; one waiting longer than [`QUEUE_WAIT`] is answered 503.
-
-use std::sync::LazyLock;
-use std::time::Duration;
+//! replayed from the position given, computed in the bounded pool of rules work
+//! ([`super::rules_work`], a Flickering series is judged by a search over series), which
+//! answers 503 when no turn comes in time.
 
 use serde::Serialize;
 use tavoliere_rules::variant::Variant;
-use tokio::sync::Semaphore;
 
 use super::error::{DomainError, DomainResult, ErrorKind};
 use super::rules_adapter;
+use super::rules_work::RulesWork;
 
 /// The most moves one question may play from its position.
 pub const MAX_MOVES: usize = 400;
-/// How long a question waits for its turn before it is answered 503.
-const QUEUE_WAIT: Duration = Duration::from_secs(5);
-
-/// The questions computed at once: one per core.
-static WORK: LazyLock<Semaphore> =
-    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())));
 
 /// A variation to explore: the moves played, in order, from a position of a variant.
 #[derive(Clone, Debug)]
@@ -61,12 +52,13 @@ pub struct Explored {
     pub reason: Option<String>,
 }
 
-/// Plays `variation` and says where it leads, on a blocking thread when its turn comes.
+/// Plays `variation` and says where it leads, in the pool of rules work `work` when its
+/// turn comes.
 ///
 /// # Errors
 /// More than [`MAX_MOVES`] moves, an unknown ruleset, an unreadable position, a move the
-/// rules refuse (422); too many questions at once (503).
-pub async fn explore(variation: Variation) -> DomainResult<Explored> {
+/// rules refuse (422); no turn in the pool in time (503, `busy`).
+pub async fn explore(work: &RulesWork, variation: Variation) -> DomainResult<Explored> {
     if variation.moves.len() > MAX_MOVES {
         return Err(DomainError::coded(
             ErrorKind::Invalid,
@@ -74,19 +66,7 @@ pub async fn explore(variation: Variation) -> DomainResult<Explored> {
             format!("At most {MAX_MOVES} moves are played at once, not {}.", variation.moves.len()),
         ));
     }
-    let busy = || {
-        DomainError::coded(ErrorKind::Unavailable, "positions.busy", "Too many positions at once: try again.")
-    };
-    let turn =
-        tokio::time::timeout(QUEUE_WAIT, WORK.acquire()).await.map_err(|_| busy())?.map_err(|_| busy())?;
-    // The turn goes with the work: a client that leaves does not free it while the work
-    // still runs.
-    tokio::task::spawn_blocking(move || {
-        let _turn = turn;
-        explore_now(&variation)
-    })
-    .await
-    .map_err(|e| DomainError::Internal(anyhow::anyhow!("exploring a position failed: {e}")))?
+    work.run(move || explore_now(&variation)).await?
 }
 
 /// [`explore`] on this thread.
@@ -145,7 +125,7 @@ mod tests {
     #[tokio::test]
     async fn too_many_moves_are_refused_before_any_is_played() {
         let moves = vec!["nonsense"; MAX_MOVES + 1];
-        let refused = explore(variation(Variant::Xiangqi, &moves)).await.unwrap_err();
+        let refused = explore(&RulesWork::new(1), variation(Variant::Xiangqi, &moves)).await.unwrap_err();
         assert_eq!(refused.code(), "positions.too-many-moves");
     }
 }

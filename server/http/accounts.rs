@@ -1,14 +1,14 @@
 //! `POST /api/accounts`: register; `GET/PATCH /api/accounts/me`: who am I, and my e-mail
 //! address; `GET /api/admin/accounts/{username}`: an account as an admin sees it.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 
 use super::auth::AuthUser;
 use super::error::{ApiError, ApiResult};
-use super::extract::{ClientAddress, Json};
+use super::extract::{ClientAddress, Json, Path};
 use super::AppState;
 use crate::domain::accounts::{self, Account, Role, Username};
 use crate::domain::email;
@@ -16,10 +16,12 @@ use crate::domain::email;
 /// Registration request.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct Register {
-    /// Login and display name.
+    /// Login and display name: 3 to 32 ASCII letters, digits, `_` or `-`, starting with a
+    /// letter.
+    #[schema(pattern = "^[A-Za-z][A-Za-z0-9_-]{2,31}$")]
     username: String,
     /// At least 8 characters.
-    #[schema(value_type = String, format = Password)]
+    #[schema(value_type = String, format = Password, min_length = 8)]
     password: SecretString,
     /// An e-mail address (optional): a verification mail is sent to it.
     #[serde(default)]
@@ -49,6 +51,7 @@ pub struct AccountPatch {
 #[utoipa::path(
     post,
     path = "/api/accounts",
+    operation_id = "register_account",
     tag = "accounts",
     request_body = Register,
     responses(
@@ -99,6 +102,7 @@ pub async fn me(State(state): State<AppState>, AuthUser(account): AuthUser) -> A
 #[utoipa::path(
     patch,
     path = "/api/accounts/me",
+    operation_id = "update_my_account",
     tag = "accounts",
     request_body = AccountPatch,
     security(("bearer" = []), ("session" = [])),

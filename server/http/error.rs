@@ -319,5 +319,20 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
+/// The answer to a request whose handling panicked (tower-http's `CatchPanicLayer`, see
+/// [`super::router`]): 500 in the one error shape, the panic logged once and counted
+/// (`tavoliere_panics_total`), instead of a connection dropped without an answer.
+pub fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)");
+    tracing::error!(panic = %message, "a request panicked");
+    metrics::counter!("tavoliere_panics_total").increment(1);
+    ApiError::coded(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Something went wrong on the server.")
+        .into_response()
+}
+
 /// Result of a handler.
 pub type ApiResult<T> = Result<T, ApiError>;

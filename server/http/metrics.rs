@@ -3,8 +3,9 @@
 //! `GET /metrics` renders, in Prometheus's text format: requests by route, method and
 //! status with a latency histogram; moves accepted and refused by code; live sockets;
 //! the outbox's pending mails (the notification queue); the pool's connections; whether
-//! the database answers; the background tasks' lag. It is served on the main port to a
-//! bearer of `[metrics] token`, or (no token) to clients on the loopback address only, or
+//! the database answers; the background tasks' lag; the costly rules work running and
+//! waiting (`tavoliere_rules_jobs`); the requests that panicked (`tavoliere_panics_total`).
+//! It is served on the main port to a bearer of `[metrics] token`, or (no token) to clients on the loopback address only, or
 //! on a listener of its own (`[metrics] listen`).
 //!
 //! Every request gets an id (`X-Request-Id`, taken from the request when a proxy set a
@@ -62,6 +63,17 @@ pub fn handle() -> &'static PrometheusHandle {
 /// (issue 40 §5). A metric recorded anywhere in `server/` must be listed here: a test
 /// reads the sources.
 pub const DESCRIPTIONS: &[(&str, Kind, &str)] = &[
+    (
+        "tavoliere_rules_jobs",
+        Kind::Gauge,
+        "Costly rules work (start positions' checks, imports' replays) running and waiting in the bounded pool, by state.",
+    ),
+    ("tavoliere_rules_jobs_max", Kind::Gauge, "How many costly rules jobs may run at once."),
+    (
+        "tavoliere_panics_total",
+        Kind::Counter,
+        "Requests whose handling panicked (answered 500 in the error shape and logged).",
+    ),
     (
         "tavoliere_http_requests_total",
         Kind::Counter,
@@ -271,6 +283,10 @@ pub async fn render(state: &AppState) -> Response {
     metrics::gauge!("tavoliere_database_up").set(if up { 1.0 } else { 0.0 });
     metrics::gauge!("tavoliere_live_sockets").set(state.live.sockets().total() as f64);
     metrics::gauge!("tavoliere_game_cache_games").set(state.domain.games.kept_games() as f64);
+    let rules = &state.domain.rules_work;
+    metrics::gauge!("tavoliere_rules_jobs", "state" => "running").set(rules.running() as f64);
+    metrics::gauge!("tavoliere_rules_jobs", "state" => "waiting").set(rules.waiting() as f64);
+    metrics::gauge!("tavoliere_rules_jobs_max").set(rules.bound() as f64);
     if up {
         if let Ok(pending) = crate::storage::outbox::pending_count(pool).await {
             metrics::gauge!("tavoliere_notification_queue_depth").set(pending as f64);

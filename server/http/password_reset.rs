@@ -25,7 +25,7 @@ pub struct ResetConfirm {
     #[schema(value_type = String, format = Password)]
     token: SecretString,
     /// The new password, at least 8 characters.
-    #[schema(value_type = String, format = Password)]
+    #[schema(value_type = String, format = Password, min_length = 8)]
     password: SecretString,
 }
 

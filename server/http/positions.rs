@@ -5,6 +5,8 @@
 
 use crate::domain::positions::{self, Explored, Variation};
 use crate::domain::rules_adapter;
+use crate::domain::Domain;
+use axum::extract::State;
 use serde::Deserialize;
 
 use super::error::ApiResult;
@@ -49,12 +51,15 @@ pub struct LegalMovesRequest {
 )]
 /// Plays `moves` from `position` by the rules of `variant` and answers the position they
 /// lead to and its legal moves. Nothing is stored.
-pub async fn legal_moves(Json(body): Json<LegalMovesRequest>) -> ApiResult<Json<Explored>> {
+pub async fn legal_moves(
+    State(domain): State<Domain>,
+    Json(body): Json<LegalMovesRequest>,
+) -> ApiResult<Json<Explored>> {
     let variation = Variation {
         variant: rules_adapter::parse_variant(&body.variant)?,
         ruleset: body.ruleset.filter(|r| !r.trim().is_empty()),
         position: body.position.filter(|p| !p.trim().is_empty()),
         moves: body.moves,
     };
-    Ok(Json(positions::explore(variation).await?))
+    Ok(Json(positions::explore(&domain.rules_work, variation).await?))
 }

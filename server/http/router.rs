@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use axum::extract::{MatchedPath, Request};
 use axum::{Extension, Router};
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -42,6 +43,9 @@ where
     let (api, description) = api().split_for_parts();
     let client_address_header = state.client_address_header.clone();
     api.merge(super::pages::router())
+        // A panic in a handler answers 500 in the error shape (and is counted by `track`
+        // as a 500), never a dropped connection.
+        .route_layer(CatchPanicLayer::custom(super::error::panicked))
         .route_layer(sessions)
         .route_layer(axum::middleware::from_fn_with_state(health, super::availability::refuse_while_down))
         .route_layer(axum::middleware::from_fn(super::metrics::track))
@@ -174,6 +178,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
         .routes(routes!(rounds::rounds))
+        .routes(routes!(rounds::pairing_explanation))
         .routes(routes!(desk::desk))
         .routes(routes!(rounds::games_file))
         // Players: profiles, rating histories, leaderboards (issue 18).

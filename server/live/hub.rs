@@ -589,6 +589,7 @@ mod tests {
             ratings: Arc::default(),
             time_zone: Default::default(),
             first_move: Default::default(),
+            rules_work: Arc::default(),
         };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }

@@ -377,6 +377,11 @@ impl Connection {
                 return;
             }
         };
+        // Text here enters as it does through the REST API's bodies: NUL is refused.
+        if crate::http::extract::json_holds_nul(text.as_bytes()) {
+            out.push(error("malformed", "a message holds no NUL character (\\u0000)".to_owned()));
+            return;
+        }
         let action = match message {
             ClientMessage::Ping { id } => {
                 let server_time = self.hub.domain().clock.now();

@@ -38,11 +38,15 @@ pub(crate) struct SectionRow {
     pub(crate) seeding: String,
     /// The vacation allowance of its games (migration 20261127200002).
     pub(crate) vacation_days: Option<i32>,
+    /// Swiss: the edition of the FIDE (Dutch) System and the acceleration (migration
+    /// 20261128300001).
+    pub(crate) dutch_edition: String,
+    pub(crate) acceleration: String,
 }
 
 const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
     vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
-    status, current_round, handicap, rated, seeding, vacation_days"#;
+    status, current_round, handicap, rated, seeding, vacation_days, dutch_edition, acceleration"#;
 
 /// A section to insert, its settings validated and named as stored.
 pub(crate) struct NewSectionRow<'a> {
@@ -64,6 +68,8 @@ pub(crate) struct NewSectionRow<'a> {
     pub(crate) rated: bool,
     pub(crate) seeding: &'a str,
     pub(crate) vacation_days: Option<i32>,
+    pub(crate) dutch_edition: &'a str,
+    pub(crate) acceleration: &'a str,
 }
 
 /// Changes to a section row (`None` keeps a column).
@@ -86,6 +92,8 @@ pub(crate) struct SectionChange<'a> {
     pub(crate) seeding: Option<&'a str>,
     /// `Some(None)` removes the allowance.
     pub(crate) vacation_days: Option<Option<i32>>,
+    pub(crate) dutch_edition: Option<&'a str>,
+    pub(crate) acceleration: Option<&'a str>,
 }
 
 /// The section `section_id`, locked for update when `lock`.
@@ -108,8 +116,8 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Resu
     sqlx::query_scalar(
         r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
                pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points,
-               handicap, rated, seeding, vacation_days)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+               handicap, rated, seeding, vacation_days, dutch_edition, acceleration)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
            returning section_id"#,
     )
     .bind(new.tournament_id)
@@ -130,6 +138,8 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Resu
     .bind(new.rated)
     .bind(new.seeding)
     .bind(new.vacation_days)
+    .bind(new.dutch_edition)
+    .bind(new.acceleration)
     .fetch_one(pool)
     .await
 }
@@ -149,7 +159,8 @@ pub(crate) async fn update(
                bye_points = coalesce($12, bye_points),
                handicap = case when $13 then $14 else handicap end,
                rated = coalesce($15, rated), seeding = coalesce($16, seeding),
-               vacation_days = case when $17 then $18 else vacation_days end
+               vacation_days = case when $17 then $18 else vacation_days end,
+               dutch_edition = coalesce($19, dutch_edition), acceleration = coalesce($20, acceleration)
            where section_id = $1"#,
     )
     .bind(section_id)
@@ -170,6 +181,8 @@ pub(crate) async fn update(
     .bind(change.seeding)
     .bind(change.vacation_days.is_some())
     .bind(change.vacation_days.flatten())
+    .bind(change.dutch_edition)
+    .bind(change.acceleration)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -289,10 +302,13 @@ pub(crate) async fn entered(
 }
 
 /// The accounts that have withdrawn from the section.
-pub(crate) async fn withdrawn(tx: &mut Transaction<'_, Postgres>, section_id: i64) -> sqlx::Result<Vec<i64>> {
+pub(crate) async fn withdrawn(
+    executor: impl sqlx::PgExecutor<'_>,
+    section_id: i64,
+) -> sqlx::Result<Vec<i64>> {
     sqlx::query_scalar("select account_id from entry where section_id = $1 and status = 'withdrawn'")
         .bind(section_id)
-        .fetch_all(&mut **tx)
+        .fetch_all(executor)
         .await
 }
 

@@ -5,6 +5,7 @@ mod accounts;
 mod admin;
 mod anywhere;
 mod archive;
+mod bad_input;
 mod challenges;
 mod clocks;
 mod collections;

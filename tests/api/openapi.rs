@@ -261,3 +261,27 @@ async fn game_and_challenge_schemas_describe_their_fields() {
     let kinds = schemas["TimeControl"]["oneOf"].as_array().expect("TimeControl.oneOf");
     assert!(kinds.len() >= 5, "{kinds:?}");
 }
+
+#[tokio::test]
+async fn every_operation_id_is_unique_and_every_parameter_is_where_the_route_reads_it() {
+    let app = TestApp::spawn().await;
+    let doc = app.get("/api/openapi.json", None).await.expect(StatusCode::OK).clone();
+    let mut seen = std::collections::HashMap::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in METHODS {
+            let Some(operation) = item.get(method) else { continue };
+            let id = operation["operationId"].as_str().unwrap_or_else(|| panic!("{method} {path} has no id"));
+            if let Some(other) = seen.insert(id.to_owned(), format!("{method} {path}")) {
+                panic!("operation id {id} names both {other} and {method} {path}");
+            }
+            // A path parameter is one the path names (a query struct described as a path
+            // parameter made the description invalid).
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                if parameter["in"] == "path" {
+                    let name = parameter["name"].as_str().unwrap();
+                    assert!(path.contains(&format!("{{{name}}}")), "{method} {path}: path parameter {name}");
+                }
+            }
+        }
+    }
+}

@@ -10,7 +10,7 @@ pub enum PairingSystem {
     RoundRobin,
     /// Everyone meets everyone twice, once with each colour.
     DoubleRoundRobin,
-    /// Swiss system (Dutch subset), round by round.
+    /// Swiss system (FIDE Dutch, C.04.3), round by round.
     Swiss,
 }
 
@@ -124,6 +124,12 @@ pub struct NewSection {
     pub start_policy: StartPolicy,
     /// Swiss: the number of rounds planned.
     pub swiss_rounds: Option<u32>,
+    /// Swiss: the edition of the FIDE (Dutch) System, C.04.3 (default `fide-2025`;
+    /// `fide-2017` for events begun under the 2017 rules).
+    pub dutch_edition: Option<DutchEdition>,
+    /// Swiss: the acceleration of the first rounds (default `none`; `baku`, C.04.5.1, needs a
+    /// draw worth half a win and a loss worth nothing).
+    pub acceleration: Option<Acceleration>,
     /// Scoring (default 1 / ½ / 0).
     pub scoring: Option<ScoringSpec>,
     /// Swiss: what a pairing-allocated bye scores: `"win"` (the default, FIDE C.04.1),
@@ -178,6 +184,10 @@ pub struct SectionView {
     pub start_policy: StartPolicy,
     /// Swiss rounds planned.
     pub swiss_rounds: Option<i32>,
+    /// Swiss: the edition of the FIDE (Dutch) System (`null` for round-robins).
+    pub dutch_edition: Option<DutchEdition>,
+    /// Swiss: the acceleration (`null` for round-robins).
+    pub acceleration: Option<Acceleration>,
     /// Points per result.
     pub scoring: Scoring,
     /// Swiss: what a pairing-allocated bye scores (`null` for round-robins, whose byes are
@@ -258,9 +268,41 @@ impl SectionRow {
             scoring: self.scoring.0,
             bye_points: self.bye_points.0.points(&self.scoring.0),
             rounds: self.swiss_rounds.and_then(|rounds| u32::try_from(rounds).ok()),
+            edition: self.dutch_edition(),
+            acceleration: self.acceleration(),
             ..SwissOptions::default()
         }
     }
+
+    pub(crate) fn dutch_edition(&self) -> DutchEdition {
+        DutchEdition::parse(&self.dutch_edition).unwrap_or_default()
+    }
+
+    pub(crate) fn acceleration(&self) -> Acceleration {
+        Acceleration::parse(&self.acceleration).unwrap_or_default()
+    }
+}
+
+/// Checks a section's edition and acceleration: Swiss sections only; the Baku acceleration
+/// adds a win's and a draw's points, so the scoring must make a draw half a win and a loss
+/// nothing (C.04.5.1).
+pub(crate) fn check_swiss_settings(
+    pairing: PairingSystem,
+    edition: Option<DutchEdition>,
+    acceleration: Option<Acceleration>,
+    scoring: &Scoring,
+) -> DomainResult<()> {
+    if pairing != PairingSystem::Swiss && (edition.is_some() || acceleration.is_some()) {
+        return Err(DomainError::Invalid("dutch_edition and acceleration are for Swiss sections".to_owned()));
+    }
+    if acceleration == Some(Acceleration::Baku)
+        && (scoring.loss != Points::ZERO || scoring.draw + scoring.draw != scoring.win)
+    {
+        return Err(DomainError::Invalid(
+            "the Baku acceleration needs a draw worth half a win and a loss worth nothing".to_owned(),
+        ));
+    }
+    Ok(())
 }
 
 /// Checks a section's bye setting: Swiss sections only, never negative.
@@ -368,6 +410,7 @@ pub async fn create_section(
     };
     let scoring = new.scoring.map_or_else(Scoring::default, ScoringSpec::scoring);
     check_bye_points(new.pairing, new.bye_points)?;
+    check_swiss_settings(new.pairing, new.dutch_edition, new.acceleration, &scoring)?;
     let bye_points = new.bye_points.unwrap_or_default();
     let tie_breaks = new.tie_breaks.unwrap_or_else(|| match new.pairing {
         PairingSystem::Swiss => vec![TieBreak::Buchholz, TieBreak::SonnebornBerger, TieBreak::Wins],
@@ -392,6 +435,8 @@ pub async fn create_section(
         rated: new.rated,
         seeding: new.seeding.as_str(),
         vacation_days,
+        dutch_edition: new.dutch_edition.unwrap_or_default().as_str(),
+        acceleration: new.acceleration.unwrap_or_default().as_str(),
     };
     let id = section_store::insert(&domain.pool, &row).await?;
     section(domain, id).await
@@ -405,9 +450,12 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
     let row = load_section(&domain.pool, section_id, false).await?;
     let entries = section_store::entries(&domain.pool, section_id, &row.variant, row.pool().as_str()).await?;
     let pairing = row.pairing()?;
+    let swiss = pairing == PairingSystem::Swiss;
     Ok(SectionView {
         id: row.section_id,
         tournament_id: row.tournament_id,
+        dutch_edition: swiss.then(|| row.dutch_edition()),
+        acceleration: swiss.then(|| row.acceleration()),
         pairing,
         bye_points: (pairing == PairingSystem::Swiss).then_some(row.bye_points.0),
         start_policy: row.start_policy(),
@@ -451,6 +499,10 @@ pub struct SectionPatch {
     pub start_policy: Option<StartPolicy>,
     /// Swiss rounds planned.
     pub swiss_rounds: Option<u32>,
+    /// Swiss: the edition of the FIDE (Dutch) System (before the start).
+    pub dutch_edition: Option<DutchEdition>,
+    /// Swiss: the acceleration (before the start).
+    pub acceleration: Option<Acceleration>,
     /// Scoring.
     pub scoring: Option<ScoringSpec>,
     /// Swiss: what a bye scores (the tables follow at once; pairings from the next round).
@@ -490,10 +542,12 @@ pub async fn update_section(
         || patch.start_policy.is_some()
         || patch.withdrawal_rule.is_some()
         || patch.rated.is_some()
-        || patch.seeding.is_some();
+        || patch.seeding.is_some()
+        || patch.dutch_edition.is_some()
+        || patch.acceleration.is_some();
     if started && fixed_once_started {
         return Err(DomainError::Conflict(
-            "the section has started: its ruleset, time control, handicap, vacation, start policy, withdrawal rule, rating and seeding are fixed"
+            "the section has started: its ruleset, time control, handicap, vacation, start policy, withdrawal rule, rating, seeding, edition and acceleration are fixed"
                 .to_owned(),
         ));
     }
@@ -506,6 +560,11 @@ pub async fn update_section(
         }
     }
     check_bye_points(row.pairing()?, patch.bye_points)?;
+    let scoring_after = patch.scoring.map_or(row.scoring.0, ScoringSpec::scoring);
+    let acceleration_after =
+        patch.acceleration.or((row.acceleration() == Acceleration::Baku).then_some(Acceleration::Baku));
+    check_swiss_settings(row.pairing()?, patch.dutch_edition, patch.acceleration, &scoring_after)?;
+    check_swiss_settings(PairingSystem::Swiss, None, acceleration_after, &scoring_after)?;
     let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
     let name = patch.name.as_deref().map(check_name).transpose()?;
     let ruleset = patch.ruleset.as_deref().map(|r| ruleset_for(variant, Some(r))).transpose()?;
@@ -549,6 +608,8 @@ pub async fn update_section(
         rated: patch.rated,
         seeding: patch.seeding.map(Seeding::as_str),
         vacation_days,
+        dutch_edition: patch.dutch_edition.map(DutchEdition::as_str),
+        acceleration: patch.acceleration.map(Acceleration::as_str),
     };
     section_store::update(&mut tx, section_id, &change).await?;
     tx.commit().await?;

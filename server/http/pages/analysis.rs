@@ -179,7 +179,7 @@ pub async fn show(
         let at = asked.at.unwrap_or(asked.moves.len()).min(asked.moves.len());
         let mut tried = asked.moves[..at].to_vec();
         tried.push(text.trim().to_owned());
-        match positions::explore(variation(tried)).await {
+        match positions::explore(&domain.rules_work, variation(tried)).await {
             Ok(explored) => {
                 let to = address(view.id, ply, &explored.moves, None, asked.flip);
                 return Ok(Redirect::to(&to).into_response());
@@ -192,13 +192,13 @@ pub async fn show(
             }
         }
     }
-    let whole = match positions::explore(variation(asked.moves.clone())).await {
+    let whole = match positions::explore(&domain.rules_work, variation(asked.moves.clone())).await {
         Ok(explored) => explored,
         // A variation the rules refuse (an address edited by hand): from the start again.
         Err(error) if error.kind() != crate::domain::ErrorKind::Internal => {
             page.error = Some(refusal_text(t, &error));
             status = StatusCode::UNPROCESSABLE_ENTITY;
-            positions::explore(variation(Vec::new())).await.map_err(internal)?
+            positions::explore(&domain.rules_work, variation(Vec::new())).await.map_err(internal)?
         }
         Err(error) => return Err(internal(error)),
     };
@@ -207,7 +207,9 @@ pub async fn show(
     let shown: Explored = if at == count {
         whole.clone()
     } else {
-        positions::explore(variation(whole.moves[..at].to_vec())).await.map_err(internal)?
+        positions::explore(&domain.rules_work, variation(whole.moves[..at].to_vec()))
+            .await
+            .map_err(internal)?
     };
     let link = |k: usize| address(view.id, ply, &whole.moves, Some(k), asked.flip);
     page.line = whole

@@ -5,11 +5,10 @@ use axum::extract::State;
 use axum::http::header::RETRY_AFTER;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use secrecy::SecretString;
 use serde::Deserialize;
 
-use super::{render, render_with, store_failure, Chrome, Ctx, PageResult};
+use super::{render, render_with, store_failure, Chrome, Ctx, PageForm, PageResult};
 use crate::domain::accounts::Username;
 use crate::domain::{email, DomainError};
 use crate::http::auth::{SESSION_ACCOUNT_KEY, SESSION_EPOCH_KEY};
@@ -103,7 +102,7 @@ pub async fn signup(
     State(state): State<AppState>,
     client: ClientAddress,
     mut ctx: Ctx,
-    Form(form): Form<AuthForm>,
+    PageForm(form): PageForm<AuthForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = AuthPage::new(&ctx, true, form.username.clone());
@@ -160,7 +159,7 @@ pub async fn login(
     State(state): State<AppState>,
     client: ClientAddress,
     mut ctx: Ctx,
-    Form(form): Form<AuthForm>,
+    PageForm(form): PageForm<AuthForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = AuthPage::new(&ctx, false, form.username.clone());
@@ -193,7 +192,7 @@ pub struct CsrfOnly {
 }
 
 /// `POST /logout`: ends the session.
-pub async fn logout(ctx: Ctx, Form(form): Form<CsrfOnly>) -> PageResult {
+pub async fn logout(ctx: Ctx, PageForm(form): PageForm<CsrfOnly>) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     ctx.session.flush().await.map_err(store_failure)?;
     Ok(Redirect::to("/login").into_response())

@@ -4,14 +4,13 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 
 use tavoliere_rules::game::{Handicap, Ruleset};
 use tavoliere_rules::variant::Variant;
 
 use super::auth::CsrfOnly;
-use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::accounts;
 use crate::domain::challenges::{self, NewChallenge, SeatChoice};
 use crate::domain::time_control::{Accounting, TimeControl};
@@ -279,7 +278,11 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
 }
 
 /// `POST /challenges`: creates a challenge through the same domain function as the API.
-pub async fn create(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<ChallengeForm>) -> PageResult {
+pub async fn create(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    PageForm(form): PageForm<ChallengeForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
     let new = match read(&ctx, &form) {
@@ -357,7 +360,7 @@ pub async fn accept(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<CsrfOnly>,
+    PageForm(form): PageForm<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
@@ -400,7 +403,7 @@ pub async fn cancel(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<CsrfOnly>,
+    PageForm(form): PageForm<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     close(&domain, &ctx, id, Withdrawal::Cancel).await
@@ -411,7 +414,7 @@ pub async fn leave(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<CsrfOnly>,
+    PageForm(form): PageForm<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     close(&domain, &ctx, id, Withdrawal::Leave).await
@@ -422,7 +425,7 @@ pub async fn decline(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<CsrfOnly>,
+    PageForm(form): PageForm<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     close(&domain, &ctx, id, Withdrawal::Decline).await

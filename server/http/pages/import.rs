@@ -6,10 +6,9 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 
-use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PageResult};
 use crate::domain::imports::{self, ImportError, RecordProblem};
 use crate::domain::DomainError;
 use crate::http::AppState;
@@ -68,7 +67,11 @@ fn problem_text(ctx: &Ctx, problem: &RecordProblem) -> String {
 }
 
 /// `POST /import` (the limits of the API's import: games per file, games per day).
-pub async fn submit(State(state): State<AppState>, ctx: Ctx, Form(form): Form<ImportForm>) -> PageResult {
+pub async fn submit(
+    State(state): State<AppState>,
+    ctx: Ctx,
+    PageForm(form): PageForm<ImportForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
     let variant = Some(form.variant.as_str()).filter(|v| !v.is_empty());

@@ -2,15 +2,14 @@
 //! the signed link), the one-click unsubscribe (RFC 8058: the mail client POSTs to the
 //! link; a person gets a confirmation form first), and the password reset forms.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header::RETRY_AFTER;
 use axum::http::StatusCode;
-use axum::Form;
+use axum::response::Response;
 use secrecy::SecretString;
 use serde::Deserialize;
 
-use super::{render, render_with, Chrome, Ctx, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageForm, PageQuery, PageResult};
 use crate::domain::notifications::{self, Kind};
 use crate::domain::{email, DomainError};
 use crate::http::AppState;
@@ -51,10 +50,12 @@ pub struct VerifyQuery {
 pub async fn verify(
     State(state): State<AppState>,
     ctx: Ctx,
-    query: Result<Query<VerifyQuery>, QueryRejection>,
+    query: Result<PageQuery<VerifyQuery>, Response>,
 ) -> PageResult {
     let verified = match query {
-        Ok(Query(q)) => email::verify(&state.domain, &state.mail.links, q.account, q.expires, &q.sig).await,
+        Ok(PageQuery(q)) => {
+            email::verify(&state.domain, &state.mail.links, q.account, q.expires, &q.sig).await
+        }
         Err(_) => Err(DomainError::Invalid("no link".to_owned())),
     };
     match verified {
@@ -100,9 +101,9 @@ fn kind_name(ctx: &Ctx, kind: Kind) -> String {
 pub async fn unsubscribe_form(
     State(state): State<AppState>,
     ctx: Ctx,
-    query: Result<Query<UnsubscribeQuery>, QueryRejection>,
+    query: Result<PageQuery<UnsubscribeQuery>, Response>,
 ) -> PageResult {
-    let Ok(Query(query)) = query else { return invalid_link(&ctx) };
+    let Ok(PageQuery(query)) = query else { return invalid_link(&ctx) };
     let Some(kind) = query.checked(&state) else { return invalid_link(&ctx) };
     let text = ctx.t.get("mail.unsubscribe.confirm").replace("{kind}", &kind_name(&ctx, kind));
     let mut page = NoticePage::new(&ctx, "mail.unsubscribe.title", text);
@@ -119,9 +120,9 @@ pub async fn unsubscribe_form(
 pub async fn unsubscribe(
     State(state): State<AppState>,
     ctx: Ctx,
-    query: Result<Query<UnsubscribeQuery>, QueryRejection>,
+    query: Result<PageQuery<UnsubscribeQuery>, Response>,
 ) -> PageResult {
-    let Ok(Query(query)) = query else { return invalid_link(&ctx) };
+    let Ok(PageQuery(query)) = query else { return invalid_link(&ctx) };
     let Some(kind) = query.checked(&state) else { return invalid_link(&ctx) };
     notifications::unsubscribe(&state.domain, query.account, kind)
         .await
@@ -191,7 +192,7 @@ pub async fn forgot(
     State(state): State<AppState>,
     client: crate::http::extract::ClientAddress,
     ctx: Ctx,
-    Form(form): Form<ForgotForm>,
+    PageForm(form): PageForm<ForgotForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = PasswordPage::forgot(&ctx);
@@ -216,7 +217,7 @@ pub struct ResetQuery {
 
 /// `GET /password/reset?token=...`: the new password form (the token is checked when
 /// the form is sent: reading the page uses nothing up).
-pub async fn reset_form(ctx: Ctx, Query(query): Query<ResetQuery>) -> PageResult {
+pub async fn reset_form(ctx: Ctx, PageQuery(query): PageQuery<ResetQuery>) -> PageResult {
     render(&PasswordPage::reset(&ctx, query.token))
 }
 
@@ -230,7 +231,11 @@ pub struct ResetForm {
 }
 
 /// `POST /password/reset`.
-pub async fn reset(State(state): State<AppState>, ctx: Ctx, Form(form): Form<ResetForm>) -> PageResult {
+pub async fn reset(
+    State(state): State<AppState>,
+    ctx: Ctx,
+    PageForm(form): PageForm<ResetForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = PasswordPage::reset(&ctx, form.token.clone());
     let domain = state.domain.clone();

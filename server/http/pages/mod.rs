@@ -34,7 +34,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use axum::extract::FromRequestParts;
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::header::ACCEPT_LANGUAGE;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
@@ -45,6 +46,7 @@ use tower_sessions::Session;
 
 use super::auth::{new_csrf_token, same_token, signed_in, SESSION_CSRF_KEY};
 use super::error::ApiError;
+use super::extract::{encoded_holds_nul, path_holds_nul, query_holds_nul};
 use super::AppState;
 use crate::domain::accounts::Account;
 use crate::domain::preferences::{self, Preferences};
@@ -207,8 +209,16 @@ impl fmt::Display for FormToken {
     }
 }
 
-/// Path parameters of a page. A path whose parameters do not parse (`/games/abc`) names
-/// no page: the site's 404 page, in the reader's language, not a plain-text 400.
+/// The interface text of an error page answered before [`Ctx`] is read: the language of
+/// the request's `Accept-Language`.
+fn request_texts(parts: &Parts, state: &AppState) -> Texts {
+    let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+    Texts::new(Lang::negotiate(None, accept, state.default_language))
+}
+
+/// Path parameters of a page. A path whose parameters do not parse (`/games/abc`), or
+/// that holds NUL (`%00`, which no name can contain), names no page: the site's 404
+/// page, in the reader's language, not a plain-text 400.
 #[derive(Debug)]
 pub struct PagePath<T>(pub T);
 
@@ -219,13 +229,62 @@ where
     type Rejection = PageError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if path_holds_nul(parts) {
+            return Err(PageError::NotFound(request_texts(parts, state)));
+        }
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(PagePath(value)),
-            Err(_) => {
-                let accept = parts.headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
-                let lang = Lang::negotiate(None, accept, state.default_language);
-                Err(PageError::NotFound(Texts::new(lang)))
-            }
+            Err(_) => Err(PageError::NotFound(request_texts(parts, state))),
+        }
+    }
+}
+
+/// A page's query string: one holding NUL is refused with a 422 page (text that no
+/// PostgreSQL text can hold, never passed on); other refusals are axum's.
+#[derive(Debug)]
+pub struct PageQuery<T>(pub T);
+
+impl<T> FromRequestParts<AppState> for PageQuery<T>
+where
+    T: serde::de::DeserializeOwned,
+{
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if query_holds_nul(parts) {
+            return Err(PageError::InvalidText(request_texts(parts, state)).into_response());
+        }
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(PageQuery(value)),
+            Err(rejection) => Err(rejection.into_response()),
+        }
+    }
+}
+
+/// A page's form (its body, or for a GET its query string): one holding NUL is refused
+/// with a 422 page; other refusals are axum's.
+#[derive(Debug)]
+pub struct PageForm<T>(pub T);
+
+impl<T> FromRequest<AppState> for PageForm<T>
+where
+    T: serde::de::DeserializeOwned,
+{
+    type Rejection = Response;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let (parts, body) = request.into_parts();
+        // Read through the request's own parts, so that the body limit applies.
+        let bytes = match Bytes::from_request(Request::from_parts(parts.clone(), body), state).await {
+            Ok(bytes) => bytes,
+            Err(rejection) => return Err(rejection.into_response()),
+        };
+        if query_holds_nul(&parts) || encoded_holds_nul(&bytes) {
+            return Err(PageError::InvalidText(request_texts(&parts, state)).into_response());
+        }
+        match axum::Form::<T>::from_request(Request::from_parts(parts, Body::from(bytes)), state).await {
+            Ok(axum::Form(value)) => Ok(PageForm(value)),
+            Err(rejection) => Err(rejection.into_response()),
         }
     }
 }
@@ -394,6 +453,8 @@ pub enum PageError {
     Csrf(Texts),
     /// No such page (404).
     NotFound(Texts),
+    /// The address or the form holds text no text may contain, NUL (422).
+    InvalidText(Texts),
     /// Too busy to answer now (503), to be tried again after the given seconds.
     Busy(Texts, u64),
     /// The database cannot be reached (503, the outage page that reloads itself).
@@ -428,6 +489,9 @@ impl IntoResponse for PageError {
             PageError::Csrf(t) => (StatusCode::FORBIDDEN, Html(simple_page(t, "error.csrf"))).into_response(),
             PageError::NotFound(t) => {
                 (StatusCode::NOT_FOUND, Html(simple_page(t, "error.not_found"))).into_response()
+            }
+            PageError::InvalidText(t) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, Html(simple_page(t, "error.invalid_text"))).into_response()
             }
             PageError::Busy(t, seconds) => (
                 StatusCode::SERVICE_UNAVAILABLE,

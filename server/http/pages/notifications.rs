@@ -6,10 +6,9 @@ use std::collections::HashMap;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 
-use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PageResult};
 use crate::domain::notifications::{self, Delivery, KindDelivery, MailSettingsChange, Notification};
 use crate::domain::{email, DomainError};
 use crate::http::AppState;
@@ -66,7 +65,11 @@ pub struct CsrfForm {
 }
 
 /// `POST /notifications/read`: marks every notification read.
-pub async fn mark_read(State(state): State<AppState>, ctx: Ctx, Form(form): Form<CsrfForm>) -> PageResult {
+pub async fn mark_read(
+    State(state): State<AppState>,
+    ctx: Ctx,
+    PageForm(form): PageForm<CsrfForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.id;
     notifications::mark_read(&state.domain, me, None).await.map_err(internal)?;
@@ -157,7 +160,7 @@ pub async fn settings_form(State(state): State<AppState>, ctx: Ctx) -> PageResul
 pub async fn settings_save(
     State(state): State<AppState>,
     ctx: Ctx,
-    Form(form): Form<HashMap<String, String>>,
+    PageForm(form): PageForm<HashMap<String, String>>,
 ) -> PageResult {
     ctx.check_csrf(form.get("csrf").map_or("", String::as_str))?;
     let me = ctx.require_user()?.id;

@@ -161,6 +161,7 @@ impl TestApp {
             ratings: Default::default(),
             time_zone: Default::default(),
             first_move: Default::default(),
+            rules_work: Default::default(),
         };
         TestApp {
             address: address.to_owned(),
