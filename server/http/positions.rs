@@ -1,7 +1,7 @@
 //! `/api/positions`: questions about positions that belong to no game (issue 37 §2: the
 //! analysis board asks where pieces may go after a variation). Stateless: nothing is
 //! stored, anyone may ask, and [`crate::domain::positions`] bounds the work of a question
-//! (its moves, the questions computed at once); this route bounds its body.
+//! (its moves; it runs in the bounded pool of rules work); this route bounds its body.
 
 use crate::domain::positions::{self, Explored, Variation};
 use crate::domain::rules_adapter;
