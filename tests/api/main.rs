@@ -20,6 +20,7 @@ mod errors;
 mod event_rules;
 mod event_vacation;
 mod floods;
+mod game_page;
 mod games;
 mod iccf_days;
 mod imports;

@@ -5,10 +5,12 @@
 mod admin;
 mod browser;
 mod browser_conditional;
+mod browser_game_page;
 mod browser_home;
 mod conditional;
 mod desk_pages;
 mod game_page;
+mod game_study;
 mod home;
 mod import;
 mod live_kingdoms;

@@ -52,6 +52,7 @@ pub(crate) async fn create_game(
         row.time_control.0,
         row.vacation_allowed,
         &[first, second],
+        true,
     )
     .await?;
     section_store::place_game(tx, game_id, row.tournament_id, row.section_id, round as i32, board as i32)

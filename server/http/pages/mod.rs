@@ -12,6 +12,7 @@
 //! that cookie. Signing in gives the stored session a token of its own.
 
 pub mod admin;
+pub mod analysis;
 pub mod archive;
 pub mod archive_export;
 pub mod auth;
@@ -84,6 +85,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/conditional", post(conditional::create))
         .route("/games/{id}/conditional/delete", post(conditional::delete))
         .route("/games/{id}/board.svg", get(board::svg))
+        .route("/games/{id}/analysis", get(analysis::show))
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
         .route("/archive/export/{format}", get(archive_export::export))
