@@ -32,6 +32,10 @@ pub enum Kind {
     VacationEnding,
     /// A tournament round started: your pairing.
     RoundStarted,
+    /// A round of your section (or of an event you follow) has all its results.
+    RoundFinished,
+    /// An event you follow opened its registration.
+    RegistrationOpen,
     /// A director decided one of your games.
     DirectorDecision,
     /// The daily digest of the games where it is your move.
@@ -46,7 +50,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kinds an account chooses a delivery for, in the order the settings list them.
-    pub const CHOSEN: [Kind; 11] = [
+    pub const CHOSEN: [Kind; 13] = [
         Kind::YourMove,
         Kind::Challenge,
         Kind::ChallengeAccepted,
@@ -55,6 +59,8 @@ impl Kind {
         Kind::DeadlineAlarm,
         Kind::VacationEnding,
         Kind::RoundStarted,
+        Kind::RoundFinished,
+        Kind::RegistrationOpen,
         Kind::DirectorDecision,
         Kind::ConditionalMove,
         Kind::Digest,
@@ -71,6 +77,8 @@ impl Kind {
             Kind::DeadlineAlarm => "deadline-alarm",
             Kind::VacationEnding => "vacation-ending",
             Kind::RoundStarted => "round-started",
+            Kind::RoundFinished => "round-finished",
+            Kind::RegistrationOpen => "registration-open",
             Kind::DirectorDecision => "director-decision",
             Kind::Digest => "digest",
             Kind::ConditionalMove => "conditional-move",

@@ -143,6 +143,37 @@ pub async fn create(domain: &Domain, actor: &Account, new: NewTournament) -> Dom
     get(domain, id).await
 }
 
+/// Creates a tournament with its first section in one transaction (the site's form): both
+/// are checked before anything is stored, so a refused section leaves no tournament.
+///
+/// # Errors
+/// Not a director or admin (403), a bad name or section setting (422).
+pub async fn create_with_section(
+    domain: &Domain,
+    actor: &Account,
+    new: NewTournament,
+    first: NewSection,
+) -> DomainResult<TournamentView> {
+    ensure_director_role(actor)?;
+    let name = check_name(&new.name)?;
+    let section = PreparedSection::check(first)?;
+    let now = domain.clock.now();
+    let mut tx = domain.pool.begin().await?;
+    let row = store::NewTournamentRow {
+        name: &name,
+        description: &new.description,
+        season: new.season.as_deref(),
+        grand_prix: new.grand_prix.as_ref(),
+        created_by: actor.id,
+        created_at: now,
+    };
+    let id = store::insert(&mut tx, &row).await?;
+    store::add_director(&mut *tx, id, actor.id).await?;
+    section.insert(&mut *tx, id, now).await?;
+    tx.commit().await?;
+    get(domain, id).await
+}
+
 /// One tournament with its directors and sections.
 ///
 /// # Errors
@@ -276,6 +307,10 @@ pub async fn update(
         grand_prix: patch.grand_prix.as_ref(),
     };
     store::update(&mut tx, tournament_id, &change).await?;
+    if patch.status == Some(TournamentStatus::Registration) && current < TournamentStatus::Registration {
+        // Its followers hear that registration opened, once: the status never goes back.
+        store::notify_registration_open(&mut tx, tournament_id, domain.clock.now()).await?;
+    }
     tx.commit().await?;
     get(domain, tournament_id).await
 }

@@ -100,6 +100,9 @@ pub struct GamePage {
     ruling: Option<String>,
     /// The waiting player's conditional moves (#17 §3), see [`super::conditional`].
     pub(super) conditional: Option<super::conditional::ConditionalCard>,
+    /// A tournament game's event: its page and "Round 3 of <tournament>, <section>"
+    /// (issue 38 §4).
+    pub(super) event: Option<(String, String)>,
 }
 
 pub(super) async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
@@ -223,6 +226,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         claim: claim_words(t, &view.ruleset),
         ruling: ruling_paragraph(ctx, view, variant)?,
         conditional: None,
+        event: None,
     })
 }
 
@@ -234,6 +238,7 @@ pub(super) async fn page_with_lines(
 ) -> Result<GamePage, PageError> {
     let mut page = page(domain, ctx, view)?;
     page.conditional = super::conditional::card(domain, ctx, view).await?;
+    page.event = super::tournaments::event_of_game(domain, ctx.t, view.id).await?;
     Ok(page)
 }
 
