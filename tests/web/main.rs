@@ -16,3 +16,4 @@ mod pages;
 mod settings;
 mod small_things;
 mod support;
+mod tournaments;

@@ -21,7 +21,7 @@ use crate::domain::games::GameStatus;
 use crate::domain::tournaments::{
     self, PairingSystem, RoundGame, SectionView, TournamentStatus, TournamentView,
 };
-use crate::domain::{Domain, DomainError};
+use crate::domain::{Domain, DomainError, ErrorKind};
 use crate::web::i18n::{Lang, Texts};
 use crate::web::records::RecordFormat;
 
@@ -142,7 +142,7 @@ pub async fn list(State(domain): State<Domain>, ctx: Ctx, Query(query): Query<Li
         let page = match tournaments::listed(&domain, group, cursor, size).await {
             Ok(page) => page,
             // A cursor of another page or hand-made: no such page.
-            Err(DomainError::Invalid(_)) => return Err(PageError::NotFound(t)),
+            Err(error) if error.kind() == ErrorKind::Invalid => return Err(PageError::NotFound(t)),
             Err(other) => return Err(internal(other)),
         };
         // The overview shows no empty group but the ones players look for first.
