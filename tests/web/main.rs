@@ -6,6 +6,7 @@ mod admin;
 mod browser;
 mod browser_conditional;
 mod browser_home;
+mod browser_tournaments;
 mod conditional;
 mod desk_pages;
 mod game_page;
