@@ -52,8 +52,10 @@ async fn a_player_joins_and_withdraws_on_a_phone_without_javascript_in_chromium(
     let tournament = api.post("/api/tournaments", Some(&dora), body).await["id"].as_i64().unwrap();
     let section = json!({"name": "Xiangqi A", "variant": "xiangqi", "pairing": "round-robin",
                          "time_control": {"kind": "days-per-move", "days": 3}});
-    let section =
-        api.post(&format!("/api/tournaments/{tournament}/sections"), Some(&dora), section).await["id"].as_i64().unwrap();
+    let section = api.post(&format!("/api/tournaments/{tournament}/sections"), Some(&dora), section).await
+        ["id"]
+        .as_i64()
+        .unwrap();
     reqwest::Client::new()
         .patch(format!("{}/api/tournaments/{tournament}", stage.base))
         .bearer_auth(&dora)

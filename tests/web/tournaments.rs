@@ -434,6 +434,22 @@ async fn a_started_sections_pairings_link_their_games_and_a_games_page_its_tourn
     );
     let dashboard = alice_browser.get("/").await;
     assert!(part(&dashboard, "my-events").contains("No game in play."));
+
+    // A director's action refused says why on the page; the director closes the event.
+    let csrf = dora.get(&page_path).await.csrf();
+    let again = dora.post(&format!("/sections/{section}/start"), &[("csrf", &csrf)]).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert!(part(&again, "tournament-error").contains("Not done: "), "{}", again.body);
+    let closed = post_form(
+        &mut dora,
+        &page_path,
+        &format!("/tournaments/{tournament}/status"),
+        &[("status", "finished")],
+    )
+    .await;
+    assert_eq!(closed.status, StatusCode::SEE_OTHER);
+    let list = visitor.get("/tournaments").await;
+    assert!(part(&list, "group-finished").contains(&format!(r#"href="/tournaments/{tournament}""#)));
 }
 
 #[tokio::test]

@@ -268,6 +268,8 @@ pub struct TournamentPage {
     director: bool,
     /// It is in preparation: its directors may open the registration.
     draft: bool,
+    /// It is being played: its directors may close it.
+    running: bool,
     /// It is over: no more sections.
     finished: bool,
     /// A refusal of a form of the page, in the reader's language.
@@ -554,6 +556,7 @@ pub(crate) async fn page(
             following,
             director,
             draft: view.status == TournamentStatus::Draft,
+            running: view.status == TournamentStatus::Running,
             finished: view.status == TournamentStatus::Finished,
             error,
             sections,
