@@ -225,6 +225,43 @@ pub struct ApplicationSettings {
     /// `https://tavoliere.example`); unset: `http://<host>:<the bound port>`.
     #[serde(default)]
     pub base_url: Option<String>,
+    /// Connections open at once (live sockets included); 0: the open-file limit less a
+    /// reserve for the database connections, files and the cluster's supervision
+    /// (`http::connections`).
+    #[serde(default)]
+    pub max_connections: usize,
+    /// Connections open at once from one client address (IPv6: one /64); 0: no cap. Not
+    /// applied behind a proxy (`client_address_header` set), whose own address every
+    /// connection comes from.
+    #[serde(default = "default_max_connections_per_address")]
+    pub max_connections_per_address: usize,
+    /// A request's head must arrive within this many seconds of the connection's opening
+    /// or of the previous answer on it; a kept-alive connection idle that long is closed.
+    #[serde(default = "default_header_timeout_seconds")]
+    pub header_timeout_seconds: u64,
+    /// A request (its body included) is answered within this many seconds, or gets 408.
+    #[serde(default = "default_request_timeout_seconds")]
+    pub request_timeout_seconds: u64,
+    /// A client that takes nothing of what is written to it (an answer, a live socket's
+    /// events) for this many seconds loses its connection.
+    #[serde(default = "default_write_timeout_seconds")]
+    pub write_timeout_seconds: u64,
+}
+
+fn default_max_connections_per_address() -> usize {
+    256
+}
+
+fn default_header_timeout_seconds() -> u64 {
+    10
+}
+
+fn default_request_timeout_seconds() -> u64 {
+    60
+}
+
+fn default_write_timeout_seconds() -> u64 {
+    30
 }
 
 fn default_shutdown_grace_seconds() -> u64 {

@@ -1,8 +1,6 @@
 //! Building and running the application: bind first, then the database, then serve.
 
-use axum::serve::ListenerExt;
-use std::future::{Future, IntoFuture};
-use std::net::SocketAddr;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,11 +16,15 @@ use crate::domain::clock::{Clock, SystemClock};
 use crate::domain::timeouts::{self, Due};
 use crate::domain::Domain;
 use crate::http::availability::{self, DatabaseHealth};
+use crate::http::connections::{ConnectionLimits, Connections};
 use crate::http::limits::{LoginLimiter, PasswordHashing};
 use crate::http::{self, AppState};
 use crate::live;
 use crate::mail;
 use crate::storage::{self, embedded::EmbeddedPostgres};
+
+/// Connections the `[metrics] listen` address takes at once (scrapers).
+const METRICS_CONNECTIONS: usize = 16;
 
 /// What can be swapped for tests: the time source and the database pool.
 #[derive(Default)]
@@ -52,6 +54,8 @@ pub struct Application {
     metrics_listener: Option<(TcpListener, Router)>,
     mail_sender: Option<(mail::sender::Sender, Duration)>,
     mail_settings: crate::config::MailSettings,
+    /// The listener's connections and their limits.
+    connections: Arc<Connections>,
 }
 
 impl Application {
@@ -178,7 +182,19 @@ impl Application {
                 availability::refuse_while_down,
             ));
         let router = with_security_headers(router, settings.application.secure_cookies)
-            .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes));
+            .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes))
+            .layer(axum::middleware::from_fn_with_state(
+                Duration::from_secs(settings.application.request_timeout_seconds.max(1)),
+                http::connections::within_request_timeout,
+            ));
+        let connection_limits = ConnectionLimits::from_settings(&settings);
+        tracing::info!(
+            max_connections = connection_limits.max_connections,
+            max_per_address = ?connection_limits.max_per_address,
+            open_files = http::connections::open_file_limit(),
+            header_timeout_seconds = connection_limits.header_timeout.as_secs(),
+            "connection limits"
+        );
         let sweep_every = match settings.clocks.sweep_interval_seconds {
             0 => None,
             seconds => Some(Duration::from_secs(seconds)),
@@ -203,6 +219,7 @@ impl Application {
             metrics_listener,
             mail_sender,
             mail_settings: settings.mail.clone(),
+            connections: Connections::new(connection_limits),
         })
     }
 
@@ -287,13 +304,17 @@ impl Application {
         };
         let metrics_server = self.metrics_listener.take().map(|(listener, router)| {
             let mut stop = stop_rx.clone();
+            // A scraper or two: a small cap of its own, the main listener's timeouts.
+            let connections = Connections::new(ConnectionLimits {
+                max_connections: METRICS_CONNECTIONS,
+                max_per_address: None,
+                ..self.connections.limits()
+            });
             tokio::spawn(async move {
                 let stopped = async move {
                     let _ = stop.changed().await;
                 };
-                if let Err(error) = axum::serve(listener, router).with_graceful_shutdown(stopped).await {
-                    tracing::error!(%error, "the metrics listener failed");
-                }
+                http::connections::serve(listener, router, connections, stopped).await;
             })
         });
         let live_listener = tokio::spawn(live::hub::listen(Arc::clone(&self.live), stop_rx));
@@ -312,21 +333,13 @@ impl Application {
             }
             let _ = signalled_tx.send(());
         };
-        // Small writes go out at once (no Nagle delay): a live move's frame, an answer
-        // written in parts.
-        let listener = self.listener.tap_io(|stream| {
-            if let Err(error) = stream.set_nodelay(true) {
-                tracing::debug!(%error, "cannot set TCP_NODELAY on a connection");
-            }
-        });
-        let serving = axum::serve(listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(shutdown)
-            .into_future();
+        let serving =
+            http::connections::serve(self.listener, self.router, Arc::clone(&self.connections), shutdown);
         let grace = self.shutdown_grace;
         // The open requests get the grace to finish (one waiting for an unreachable
         // database would take longer), then they are dropped.
-        let served = tokio::select! {
-            served = serving => served,
+        tokio::select! {
+            () = serving => {}
             () = async {
                 if signalled.await.is_ok() {
                     tokio::time::sleep(grace).await;
@@ -335,9 +348,8 @@ impl Application {
                 }
             } => {
                 tracing::warn!(seconds = grace.as_secs(), "shutdown: open requests did not finish in time; dropped");
-                Ok(())
             }
-        };
+        }
         let _ = stop_tx.send(true);
         let domain = self.domain.clone();
         let cleanup = async move {
@@ -372,16 +384,25 @@ impl Application {
                 "shutdown: background tasks did not finish in time (database unreachable?); left behind"
             );
         }
+        let fatal = fatal_rx.borrow_and_update().clone();
         if let Some(cluster) = self.embedded.take() {
+            // After the supervisor gave up, the cluster is left as it is: stopping is for
+            // a healthy shutdown, and a postmaster that answers again is never stopped by
+            // a server that could not see it (issue 36 §1).
+            let give_up = fatal.is_some();
             let stopped = tokio::task::spawn_blocking(move || {
-                cluster.lock().unwrap_or_else(std::sync::PoisonError::into_inner).stop()
+                let mut cluster = cluster.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if give_up {
+                    cluster.leave_running();
+                    Ok(false)
+                } else {
+                    cluster.stop()
+                }
             });
             if stopped.await?? {
                 tracing::info!("private PostgreSQL cluster stopped");
             }
         }
-        served?;
-        let fatal = fatal_rx.borrow_and_update().clone();
         match fatal {
             Some(reason) => Err(anyhow::anyhow!(reason)),
             None => Ok(()),

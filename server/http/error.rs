@@ -106,6 +106,7 @@ fn status_code(status: StatusCode) -> &'static str {
         StatusCode::FORBIDDEN => "forbidden",
         StatusCode::NOT_FOUND => "not-found",
         StatusCode::METHOD_NOT_ALLOWED => "method-not-allowed",
+        StatusCode::REQUEST_TIMEOUT => "request.timeout",
         StatusCode::CONFLICT => "conflict",
         StatusCode::PAYLOAD_TOO_LARGE => "request.body-too-large",
         StatusCode::UNSUPPORTED_MEDIA_TYPE => "request.unsupported-media-type",

@@ -6,6 +6,7 @@ pub mod auth;
 pub mod availability;
 pub mod challenges;
 pub mod conditional;
+pub mod connections;
 pub mod desk;
 pub mod error;
 pub mod extract;

@@ -35,7 +35,7 @@
 //!
 //! # Supervision
 //!
-//! [`EmbeddedPostgres::is_running`] tells whether the postmaster still lives and
+//! [`EmbeddedPostgres::postmaster_state`] tells whether the postmaster still lives and
 //! [`EmbeddedPostgres::restart`] starts it again in place (`storage::supervise`).
 
 use std::fs::File;
@@ -46,6 +46,41 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+
+/// What a look at the postmaster found.
+#[derive(Debug)]
+pub enum Postmaster {
+    /// Its process lives.
+    Running,
+    /// There is none: no pid file, or no process of that id.
+    Gone,
+    /// The look failed (the reason): nothing is known.
+    Unknown(String),
+}
+
+/// [`EmbeddedPostgres::postmaster_state`] of the cluster in `data_dir`.
+fn postmaster_state_in(data_dir: &Path) -> Postmaster {
+    let pid_file = match std::fs::read_to_string(data_dir.join("postmaster.pid")) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Postmaster::Gone,
+        Err(error) => return Postmaster::Unknown(format!("reading postmaster.pid: {error}")),
+    };
+    // The postmaster writes its pid on the first line as it starts.
+    let Some(pid) = pid_file.lines().next().and_then(|line| line.trim().parse::<libc::pid_t>().ok()) else {
+        return Postmaster::Unknown("postmaster.pid has no process id (yet)".to_owned());
+    };
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    if unsafe { libc::kill(pid, 0) } == 0 {
+        return Postmaster::Running;
+    }
+    let error = std::io::Error::last_os_error();
+    match error.raw_os_error() {
+        // It exists, run by another account (the `postgres` account when we are not root).
+        Some(libc::EPERM) => Postmaster::Running,
+        Some(libc::ESRCH) => Postmaster::Gone,
+        _ => Postmaster::Unknown(format!("signalling the postmaster: {error}")),
+    }
+}
 
 /// The account that runs the cluster when the server runs as root.
 const UNPRIVILEGED_ACCOUNT: &str = "postgres";
@@ -149,19 +184,14 @@ impl EmbeddedPostgres {
     }
 
     /// Whether the postmaster this cluster runs on is alive (a signal 0 to the process
-    /// of `postmaster.pid`: cheap enough to ask every second). `false` after a crash or a
-    /// `kill -9`, even while the stale pid file is still there.
-    pub fn is_running(&self) -> bool {
-        let Ok(pid_file) = std::fs::read_to_string(self.data_dir.join("postmaster.pid")) else {
-            return false;
-        };
-        let Some(pid) = pid_file.lines().next().and_then(|line| line.trim().parse::<libc::pid_t>().ok())
-        else {
-            return false;
-        };
-        // SAFETY: signal 0 only checks that the process exists and may be signalled.
-        let alive = unsafe { libc::kill(pid, 0) } == 0;
-        alive || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    /// of `postmaster.pid`: cheap enough to ask every second). [`Postmaster::Gone`] after a
+    /// crash or a `kill -9`, even while the stale pid file is still there; but only when
+    /// that is known: a pid file that cannot be read (out of file descriptors, say) or
+    /// parsed, or a signal that fails for another reason, is [`Postmaster::Unknown`], never
+    /// a reason to restart or stop a cluster (issue 36 §1: a flood of connections once
+    /// made this read fail and the supervisor stop a healthy cluster).
+    pub fn postmaster_state(&self) -> Postmaster {
+        postmaster_state_in(&self.data_dir)
     }
 
     /// Starts the cluster again on the same port after it died (the pool's connections
@@ -172,8 +202,10 @@ impl EmbeddedPostgres {
     /// its shared memory: the supervisor tries again later).
     pub fn restart(&mut self) -> anyhow::Result<()> {
         let mut start_stop = self.lock_start_stop()?;
-        if self.is_running() {
-            return Ok(());
+        match self.postmaster_state() {
+            Postmaster::Gone => {}
+            Postmaster::Running => return Ok(()),
+            Postmaster::Unknown(reason) => bail!("cannot tell whether the cluster runs: {reason}"),
         }
         self.kill_orphans();
         self.pg_ctl_start()?;
@@ -297,6 +329,15 @@ impl EmbeddedPostgres {
         }
         record_postmaster(&mut start_stop, None)?;
         Ok(true)
+    }
+
+    /// Leaves the cluster running whoever else uses it: after the supervisor gave up on
+    /// it, a server exits without stopping what it could not see (the next start takes a
+    /// running cluster up).
+    pub fn leave_running(&mut self) {
+        if self.using.take().is_some() {
+            tracing::info!("leaving the private PostgreSQL cluster as it is");
+        }
     }
 
     /// Leaves the cluster as [`EmbeddedPostgres::stop`] does and, when nobody else uses
@@ -657,4 +698,41 @@ fn new_password() -> String {
 fn free_port() -> anyhow::Result<u16> {
     let listener = TcpListener::bind("127.0.0.1:0").context("finding a free port")?;
     Ok(listener.local_addr()?.port())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{postmaster_state_in, Postmaster};
+
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("tavoliere-postmaster-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_postmaster_is_gone_only_when_that_is_known() {
+        let dir = temp_dir("states");
+        assert!(matches!(postmaster_state_in(&dir), Postmaster::Gone), "no pid file");
+
+        std::fs::write(dir.join("postmaster.pid"), format!("{}\n/data\n123\n", std::process::id())).unwrap();
+        assert!(matches!(postmaster_state_in(&dir), Postmaster::Running));
+
+        let mut finished = std::process::Command::new("true").spawn().unwrap();
+        let dead = finished.id();
+        finished.wait().unwrap();
+        std::fs::write(dir.join("postmaster.pid"), format!("{dead}\n")).unwrap();
+        assert!(matches!(postmaster_state_in(&dir), Postmaster::Gone), "a pid with no process");
+
+        std::fs::write(dir.join("postmaster.pid"), "").unwrap();
+        assert!(matches!(postmaster_state_in(&dir), Postmaster::Unknown(_)), "a pid file being written");
+
+        // A pid file that cannot be read (here a directory in its place; in the flood of
+        // issue 36, no descriptor left to open it) tells nothing.
+        std::fs::remove_file(dir.join("postmaster.pid")).unwrap();
+        std::fs::create_dir(dir.join("postmaster.pid")).unwrap();
+        assert!(matches!(postmaster_state_in(&dir), Postmaster::Unknown(_)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

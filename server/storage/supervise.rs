@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use super::embedded::EmbeddedPostgres;
+use super::embedded::{EmbeddedPostgres, Postmaster};
 use super::health::DatabaseHealth;
 
 /// How often the postmaster is looked at.
@@ -41,8 +41,18 @@ pub async fn run(
         let fatal = fatal.clone();
         let stop = stop.clone();
         async move {
-            if fatal.borrow().is_some() || *stop.borrow() || lock(&cluster).is_running() {
+            if fatal.borrow().is_some() || *stop.borrow() {
                 return;
+            }
+            let state = lock(&cluster).postmaster_state();
+            match state {
+                Postmaster::Running => return,
+                // Not a death: nothing is done on a guess (issue 36 §1).
+                Postmaster::Unknown(reason) => {
+                    tracing::warn!(%reason, "cannot tell whether the private PostgreSQL cluster runs; looking again in a second");
+                    return;
+                }
+                Postmaster::Gone => {}
             }
             health.mark_down();
             let tail = lock(&cluster).log_tail(LOG_LINES);

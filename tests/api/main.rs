@@ -10,6 +10,7 @@ mod clocks;
 mod collections;
 mod concurrency;
 mod conditional;
+mod connection_limits;
 mod cookies;
 mod desk;
 mod disabled_live;
