@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::support::smtp::{link, SmtpSink};
 use crate::support::{TestApp, User};
-use crate::tournaments::{create_section, create_tournament, patch, start, with_role};
+use crate::tournaments::{create_section, create_tournament, open_registration, patch, start, with_role};
 
 /// Gives `name` a current rating of `rating` in Xiangqi correspondence.
 async fn rate(app: &TestApp, name: &str, rating: f64) {
@@ -76,14 +76,7 @@ async fn a_section_takes_entries_within_its_rating_limits_and_says_why_not() {
     let weak = app.register("weak").await;
     let closed = app.post(&entries, Some(&weak), json!({})).await;
     assert_eq!((closed.status, closed.code()), (StatusCode::CONFLICT, "entry.registration-closed"));
-    patch(
-        &app,
-        &format!("/api/tournaments/{tournament}"),
-        Some(&director),
-        json!({"status": "registration"}),
-    )
-    .await
-    .expect(StatusCode::OK);
+    open_registration(&app, &director, tournament).await;
 
     let unrated = app.post(&entries, Some(&weak), json!({})).await;
     assert_eq!((unrated.status, unrated.code()), (StatusCode::FORBIDDEN, "entry.unrated"));
@@ -216,14 +209,7 @@ async fn followers_are_mailed_when_registration_opens_and_when_a_round_is_final(
     let director = with_role(&app, "director", "director").await;
     let tournament = create_tournament(&app, &director, "Coppa Italia").await;
     follow(&app, "fan", tournament).await;
-    patch(
-        &app,
-        &format!("/api/tournaments/{tournament}"),
-        Some(&director),
-        json!({"status": "registration"}),
-    )
-    .await
-    .expect(StatusCode::OK);
+    open_registration(&app, &director, tournament).await;
     let mail = sink.wait_for_subject("fan@example.org", "Coppa Italia").await;
     let subject = mail["headers"]["subject"].as_str().unwrap();
     assert!(subject.contains("iscrizioni aperte"), "{subject}");
@@ -231,14 +217,7 @@ async fn followers_are_mailed_when_registration_opens_and_when_a_round_is_final(
     assert!(mail["text"].as_str().unwrap().contains(&page), "{}", mail["text"]);
     assert_eq!(app.client.get(&page).send().await.unwrap().status(), StatusCode::OK, "the link works");
     // Opening it again (it is open) tells nobody twice.
-    patch(
-        &app,
-        &format!("/api/tournaments/{tournament}"),
-        Some(&director),
-        json!({"status": "registration"}),
-    )
-    .await
-    .expect(StatusCode::OK);
+    open_registration(&app, &director, tournament).await;
     assert_eq!(notices(&app, &fan, "registration-open").await.len(), 1);
 
     // A round of two players ends: its follower is mailed that its results are final.

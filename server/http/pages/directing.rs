@@ -481,6 +481,29 @@ pub struct ButtonForm {
     csrf: String,
 }
 
+/// What a section's buttons do.
+#[derive(Clone, Copy)]
+enum Pairing {
+    /// Draw the pairings and start the games.
+    Start,
+    /// Pair and start the next round.
+    NextRound,
+}
+
+async fn pair(domain: &Domain, ctx: &Ctx, id: i64, form: &ButtonForm, what: Pairing) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let me = ctx.require_user()?.clone();
+    let section = section_or_404(domain, ctx, id).await?;
+    let done = match what {
+        Pairing::Start => tournaments::start(domain, &me, id).await,
+        Pairing::NextRound => tournaments::next_round(domain, &me, id).await,
+    };
+    match done {
+        Ok(_) => Ok(to_section(&section)),
+        Err(error) => refused(domain, ctx, section.tournament_id, error).await,
+    }
+}
+
 /// `POST /sections/{id}/start`: draws the pairings and starts the games.
 pub async fn start(
     State(domain): State<Domain>,
@@ -488,13 +511,7 @@ pub async fn start(
     PagePath(id): PagePath<i64>,
     Form(form): Form<ButtonForm>,
 ) -> PageResult {
-    ctx.check_csrf(&form.csrf)?;
-    let me = ctx.require_user()?.clone();
-    let section = section_or_404(&domain, &ctx, id).await?;
-    match tournaments::start(&domain, &me, id).await {
-        Ok(_) => Ok(to_section(&section)),
-        Err(error) => refused(&domain, &ctx, section.tournament_id, error).await,
-    }
+    pair(&domain, &ctx, id, &form, Pairing::Start).await
 }
 
 /// `POST /sections/{id}/next-round`: pairs and starts the next round.
@@ -504,11 +521,5 @@ pub async fn next_round(
     PagePath(id): PagePath<i64>,
     Form(form): Form<ButtonForm>,
 ) -> PageResult {
-    ctx.check_csrf(&form.csrf)?;
-    let me = ctx.require_user()?.clone();
-    let section = section_or_404(&domain, &ctx, id).await?;
-    match tournaments::next_round(&domain, &me, id).await {
-        Ok(_) => Ok(to_section(&section)),
-        Err(error) => refused(&domain, &ctx, section.tournament_id, error).await,
-    }
+    pair(&domain, &ctx, id, &form, Pairing::NextRound).await
 }
