@@ -36,6 +36,8 @@ pub enum Kind {
     RoundFinished,
     /// An event you follow opened its registration.
     RegistrationOpen,
+    /// A director of an event you play in or follow announced something.
+    Announcement,
     /// A director decided one of your games.
     DirectorDecision,
     /// The daily digest of the games where it is your move.
@@ -50,7 +52,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kinds an account chooses a delivery for, in the order the settings list them.
-    pub const CHOSEN: [Kind; 13] = [
+    pub const CHOSEN: [Kind; 14] = [
         Kind::YourMove,
         Kind::Challenge,
         Kind::ChallengeAccepted,
@@ -61,6 +63,7 @@ impl Kind {
         Kind::RoundStarted,
         Kind::RoundFinished,
         Kind::RegistrationOpen,
+        Kind::Announcement,
         Kind::DirectorDecision,
         Kind::ConditionalMove,
         Kind::Digest,
@@ -79,6 +82,7 @@ impl Kind {
             Kind::RoundStarted => "round-started",
             Kind::RoundFinished => "round-finished",
             Kind::RegistrationOpen => "registration-open",
+            Kind::Announcement => "announcement",
             Kind::DirectorDecision => "director-decision",
             Kind::Digest => "digest",
             Kind::ConditionalMove => "conditional-move",

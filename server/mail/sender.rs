@@ -234,11 +234,12 @@ impl Sender {
                     }
                 });
             }
-            Kind::RoundFinished | Kind::RegistrationOpen => {
+            Kind::RoundFinished | Kind::RegistrationOpen | Kind::Announcement => {
                 let Some(tournament_id) = row.tournament_id else { return Ok(None) };
                 facts.params.push(("tournament", detail("tournament")));
                 facts.params.push(("section", detail("section")));
                 facts.params.push(("round", detail("round")));
+                facts.params.push(("text", detail("text")));
                 facts.link = Some(links.absolute(&format!("/tournaments/{tournament_id}")));
             }
             Kind::ConditionalMove => {

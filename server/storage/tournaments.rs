@@ -353,6 +353,85 @@ pub(crate) async fn notify_registration_open(
     Ok(())
 }
 
+/// A director's announcement on a tournament's page.
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct AnnouncementRow {
+    pub(crate) author: String,
+    pub(crate) body: String,
+    pub(crate) created_at: OffsetDateTime,
+}
+
+/// How many announcements the tournament has made since `since`.
+pub(crate) async fn announcements_since(
+    tx: &mut Transaction<'_, Postgres>,
+    tournament_id: i64,
+    since: OffsetDateTime,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "select count(*) from tournament_announcement where tournament_id = $1 and created_at > $2",
+    )
+    .bind(tournament_id)
+    .bind(since)
+    .fetch_one(&mut **tx)
+    .await
+}
+
+/// Stores an announcement and, in the same statement, its `announcement` notice to the
+/// tournament's active entrants and followers (each once; not its author).
+pub(crate) async fn announce(
+    tx: &mut Transaction<'_, Postgres>,
+    tournament_id: i64,
+    author_id: i64,
+    body: &str,
+    now: OffsetDateTime,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        r#"with made as (
+               insert into tournament_announcement (tournament_id, author_id, body, created_at)
+               values ($1, $2, $3, $4)
+               returning tournament_id
+           )
+           insert into notification (account_id, kind, tournament_id, details, created_at)
+           select who.account_id, 'announcement', t.tournament_id,
+               jsonb_build_object('tournament', t.name, 'text', $3::text), $4
+           from made
+           join tournament t using (tournament_id)
+           join lateral (
+               select e.account_id from entry e join section s using (section_id)
+               where s.tournament_id = t.tournament_id and e.status = 'active'
+               union
+               select f.account_id from tournament_follower f where f.tournament_id = t.tournament_id
+           ) who on true
+           where who.account_id <> $2"#,
+    )
+    .bind(tournament_id)
+    .bind(author_id)
+    .bind(body)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The tournament's latest `limit` announcements, newest first.
+pub(crate) async fn announcements(
+    pool: &PgPool,
+    tournament_id: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<AnnouncementRow>> {
+    sqlx::query_as::<_, AnnouncementRow>(
+        r#"select a.username as author, n.body, n.created_at
+           from tournament_announcement n join account a on a.account_id = n.author_id
+           where n.tournament_id = $1
+           order by n.created_at desc, n.announcement_id desc
+           limit $2"#,
+    )
+    .bind(tournament_id)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
 /// Notes every round of the section whose games all have their result (finished, or
 /// decided by a director) and was not noted yet, and tells the section's active players
 /// and the tournament's followers that its results are final, in one statement: the

@@ -261,3 +261,85 @@ async fn a_players_events_list_the_deadlines_of_their_games_in_play() {
     let mine = app.get("/api/accounts/me/tournaments", Some(&alice)).await;
     assert_eq!(mine.expect(StatusCode::OK)[0]["games"][0]["deadline"], Value::Null, "none once over");
 }
+
+#[tokio::test]
+async fn a_directors_announcement_is_mailed_to_the_entrants_and_followers_within_its_limits() {
+    use tavoliere::domain::accounts::{account_by_id, account_id_by_username};
+    use tavoliere::domain::tournaments::{announce, announcements, ANNOUNCEMENTS_PER_DAY};
+
+    let sink = SmtpSink::start();
+    let url = sink.url();
+    let app = TestApp::spawn_with(move |settings| {
+        settings.mail.smtp_url = Some(url.into());
+        settings.mail.poll_interval_ms = 100;
+    })
+    .await;
+    let fan = app.register("fan").await;
+    app.patch("/api/accounts/me", Some(&fan), json!({"email": "fan@example.org"}))
+        .await
+        .expect(StatusCode::OK);
+    let mail = sink.wait_for("fan@example.org", 1).await.remove(0);
+    let verify = link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
+    assert_eq!(app.client.get(&verify).send().await.unwrap().status(), StatusCode::OK);
+    app.patch("/api/accounts/me/preferences", Some(&fan), json!({"language": "it"}))
+        .await
+        .expect(StatusCode::OK);
+
+    let director = with_role(&app, "director", "director").await;
+    let other = with_role(&app, "other", "director").await;
+    let tournament = create_tournament(&app, &director, "Coppa Italia").await;
+    let section = create_section(&app, &director, tournament, json!({})).await;
+    open_registration(&app, &director, tournament).await;
+    follow(&app, "fan", tournament).await;
+    let player = app.register("player").await;
+    app.post(&format!("/api/sections/{section}/entries"), Some(&player), json!({}))
+        .await
+        .expect(StatusCode::CREATED);
+    let account = |name: &'static str| {
+        let pool = app.domain.pool.clone();
+        async move { account_by_id(&pool, account_id_by_username(&pool, name).await.unwrap()).await.unwrap() }
+    };
+    let (dora, stranger) = (account("director").await, account("other").await);
+
+    // Another tournament's director may not speak for this one; an empty text says nothing.
+    let refused = announce(&app.domain, &stranger, tournament, "Annullato").await.unwrap_err();
+    assert_eq!(refused.kind(), tavoliere::domain::ErrorKind::Forbidden);
+    assert_eq!(
+        announce(&app.domain, &dora, tournament, " \n ").await.unwrap_err().code(),
+        "announcement.empty"
+    );
+    let long = "é".repeat(2001);
+    assert_eq!(
+        announce(&app.domain, &dora, tournament, &long).await.unwrap_err().code(),
+        "announcement.too-long"
+    );
+    announce(&app.domain, &dora, tournament, "  Il secondo turno inizia lunedì.  ").await.unwrap();
+    let mail = sink.wait_for_subject("fan@example.org", "comunicato").await;
+    let subject = mail["headers"]["subject"].as_str().unwrap();
+    assert!(subject.contains("Coppa Italia"), "{subject}");
+    let text = mail["text"].as_str().unwrap();
+    assert!(text.contains("Il secondo turno inizia lunedì.") && text.contains("comunicano"), "{text}");
+    assert!(text.contains(&format!("{}/tournaments/{tournament}", app.address)), "{text}");
+    let told = notices(&app, &player, "announcement").await;
+    assert_eq!(told.len(), 1, "the entrant too: {told:?}");
+    assert_eq!(told[0]["details"]["text"], "Il secondo turno inizia lunedì.", "trimmed");
+    assert!(notices(&app, &director, "announcement").await.is_empty(), "not its author");
+    assert!(notices(&app, &other, "announcement").await.is_empty(), "nor a stranger");
+    announce(&app.domain, &dora, tournament, &"é".repeat(2000)).await.expect("2000 characters are enough");
+    assert_eq!(notices(&app, &player, "announcement").await.len(), 2);
+
+    // A day's announcements are limited; the next day there is room again.
+    for n in 2..ANNOUNCEMENTS_PER_DAY {
+        announce(&app.domain, &dora, tournament, &format!("Avviso {n}")).await.unwrap();
+    }
+    let limited = announce(&app.domain, &dora, tournament, "Uno di troppo").await.unwrap_err();
+    assert_eq!(
+        (limited.kind(), limited.code()),
+        (tavoliere::domain::ErrorKind::RateLimited, "announcement.too-many")
+    );
+    let shown = announcements(&app.domain, tournament, 100).await.unwrap();
+    assert_eq!(shown.len() as i64, ANNOUNCEMENTS_PER_DAY);
+    assert_eq!(shown[0].body, format!("Avviso {}", ANNOUNCEMENTS_PER_DAY - 1), "newest first");
+    app.clock.advance(time::Duration::hours(25));
+    announce(&app.domain, &dora, tournament, "Un giorno dopo").await.expect("a new day");
+}

@@ -605,3 +605,76 @@ async fn a_director_creates_a_tournament_by_form_and_its_followers_hear_it_open(
     let page = carol.get(&page_path).await;
     assert!(page.body.contains("Iscriviti a questa sezione"), "carol may join now");
 }
+
+#[tokio::test]
+async fn a_director_announces_by_form_to_the_entrants_and_followers_in_either_language() {
+    let app = TestApp::spawn().await;
+    let api = Api::of(&app);
+    let (_, tournament, section) = open_tournament(&app, &api, "Coppa", json!({})).await;
+    let alice = api.register("alice").await;
+    api.post(&format!("/api/sections/{section}/entries"), Some(&alice), json!({})).await;
+    let page_path = format!("/tournaments/{tournament}");
+    let announce = format!("/tournaments/{tournament}/announce");
+    let mut fan = app.browser();
+    fan.sign_up("fan").await;
+    post_form(&mut fan, &page_path, &format!("/tournaments/{tournament}/follow"), &[("follow", "on")]).await;
+    let mut bystander = app.browser();
+    bystander.sign_up("bystander").await;
+
+    // Only its directors see the form, and a stranger's post is not one of their actions.
+    let page = bystander.get(&page_path).await;
+    assert!(!page.body.contains(&format!(r#"action="{announce}""#)));
+    assert!(!page.body.contains(r#"id="announcements""#), "nothing announced yet");
+    let stranger = bystander.post(&announce, &[("csrf", &page.csrf()), ("text", "Falso")]).await;
+    assert_eq!(stranger.status, StatusCode::NOT_FOUND);
+
+    // Refusals keep the text as typed, in the reader's language.
+    let mut dora = log_in(&app, "dora", Some("it")).await;
+    let empty = post_form(&mut dora, &page_path, &announce, &[("text", "   ")]).await;
+    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(part(&empty, "tournament-error").contains("Scrivi prima il comunicato."), "{}", empty.body);
+    let long = "x".repeat(2001);
+    let too_long = post_form(&mut dora, &page_path, &announce, &[("text", &long)]).await;
+    assert_eq!(too_long.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(part(&too_long, "tournament-error").contains("al massimo 2000 caratteri"));
+    assert!(too_long.body.contains(&format!(">{long}</textarea>")), "the text is kept");
+    dora.language = None;
+    let empty = post_form(&mut dora, &page_path, &announce, &[("text", "")]).await;
+    assert!(part(&empty, "tournament-error").contains("Write the announcement first."));
+
+    let text = "Round 2 starts on <Monday>.\nGood luck!";
+    let done = post_form(&mut dora, &page_path, &announce, &[("text", text)]).await;
+    assert_eq!(
+        (done.status, done.location()),
+        (StatusCode::SEE_OTHER, format!("{page_path}#announcements").as_str())
+    );
+
+    // Everyone reads it on the page, escaped, with its author.
+    let mut visitor = app.browser();
+    let page = visitor.get(&page_path).await;
+    let said = part(&page, "announcements");
+    assert!(said.contains("<h2>Announcements</h2>"), "{said}");
+    assert!(said.contains(r#"<a href="/players/dora">dora</a>"#), "{said}");
+    assert!(said.contains("Round 2 starts on &#60;Monday&#62;.\nGood luck!"), "{said}");
+    visitor.language = Some("it");
+    assert!(part(&visitor.get(&page_path).await, "announcements").contains("<h2>Comunicati</h2>"));
+
+    // The entrant and the follower are told; the bystander and the author are not.
+    let mut alice_browser = log_in(&app, "alice", None).await;
+    for (who, browser) in [("alice", &mut alice_browser), ("fan", &mut fan)] {
+        let listed = browser.get("/notifications").await;
+        assert!(
+            part(&listed, "notifications").contains(&format!(
+                r#"<a href="/tournaments/{tournament}">An announcement of an event you play in or follow: Coppa</a>"#
+            )),
+            "{who}: {}",
+            listed.body
+        );
+    }
+    fan.language = Some("it");
+    assert!(part(&fan.get("/notifications").await, "notifications")
+        .contains("Un comunicato di un torneo in cui giochi o che segui: Coppa"));
+    for browser in [&mut bystander, &mut dora] {
+        assert!(!browser.get("/notifications").await.body.contains("/tournaments/"), "not told");
+    }
+}

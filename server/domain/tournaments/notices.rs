@@ -57,3 +57,82 @@ pub async fn note_final_rounds_of_game(domain: &Domain, game_id: i64) {
         tracing::warn!(game.id = game_id, %error, "cannot note the final rounds of a game's section");
     }
 }
+
+/// The longest announcement, in characters: a notice, not a bulletin (the bulletins are the
+/// downloads).
+pub const ANNOUNCEMENT_MAX_CHARS: usize = 2000;
+
+/// How many announcements a tournament makes in a day at most: each one is a notice (and
+/// possibly a mail) to every entrant and follower.
+pub const ANNOUNCEMENTS_PER_DAY: i64 = 10;
+
+/// An announcement on a tournament's page.
+#[derive(Debug, Clone)]
+pub struct Announcement {
+    /// The director who wrote it.
+    pub author: String,
+    /// Its text, as written (trimmed).
+    pub body: String,
+    /// When it was made.
+    pub created_at: OffsetDateTime,
+}
+
+/// A director announces `text` to the tournament's active entrants and followers: it is
+/// shown on the tournament's page and each of them gets an `announcement` notice (in the
+/// site, and by mail as their settings say), in one transaction.
+///
+/// # Errors
+/// Unknown tournament (404), not its director (403), empty or longer than
+/// [`ANNOUNCEMENT_MAX_CHARS`] (422), more than [`ANNOUNCEMENTS_PER_DAY`] in a day (429).
+pub async fn announce(domain: &Domain, actor: &Account, tournament_id: i64, text: &str) -> DomainResult<()> {
+    let body = text.trim();
+    if body.is_empty() {
+        return Err(DomainError::coded(
+            ErrorKind::Invalid,
+            "announcement.empty",
+            "The announcement is empty.",
+        ));
+    }
+    if body.chars().count() > ANNOUNCEMENT_MAX_CHARS {
+        return Err(DomainError::coded(
+            ErrorKind::Invalid,
+            "announcement.too-long",
+            format!("An announcement has at most {ANNOUNCEMENT_MAX_CHARS} characters."),
+        ));
+    }
+    let now = domain.clock.now();
+    let mut tx = domain.pool.begin().await?;
+    // The tournament's row, locked: two announcements at once count each other.
+    store::status(&mut *tx, tournament_id, true)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
+    ensure_directs(&mut *tx, actor, tournament_id).await?;
+    if store::announcements_since(&mut tx, tournament_id, now - time::Duration::DAY).await?
+        >= ANNOUNCEMENTS_PER_DAY
+    {
+        return Err(DomainError::coded(
+            ErrorKind::RateLimited,
+            "announcement.too-many",
+            format!("A tournament makes at most {ANNOUNCEMENTS_PER_DAY} announcements in a day."),
+        ));
+    }
+    store::announce(&mut tx, tournament_id, actor.id, body, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The tournament's latest `limit` announcements, newest first.
+///
+/// # Errors
+/// Database failure.
+pub async fn announcements(
+    domain: &Domain,
+    tournament_id: i64,
+    limit: i64,
+) -> DomainResult<Vec<Announcement>> {
+    Ok(store::announcements(&domain.pool, tournament_id, limit)
+        .await?
+        .into_iter()
+        .map(|row| Announcement { author: row.author, body: row.body, created_at: row.created_at })
+        .collect())
+}

@@ -15,7 +15,7 @@ use tavoliere_rules::variant::Variant;
 
 use super::entries::{refusal_status, section_or_404, to_section};
 use super::forms::{handicap_options, number, ruleset_options, TimeControlFields};
-use super::tournaments::{directs, page};
+use super::tournaments::{directs, page_with_announcement};
 use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
 use crate::domain::accounts::Role;
 use crate::domain::tournaments::{
@@ -440,13 +440,32 @@ pub struct StatusForm {
 
 /// A director's action refused: the tournament page with the refusal.
 async fn refused(domain: &Domain, ctx: &Ctx, tournament_id: i64, error: DomainError) -> PageResult {
+    refused_with(domain, ctx, tournament_id, error, "").await
+}
+
+/// [`refused`], the director's `announcement` kept as typed.
+async fn refused_with(
+    domain: &Domain,
+    ctx: &Ctx,
+    tournament_id: i64,
+    error: DomainError,
+    announcement: &str,
+) -> PageResult {
     match error {
         DomainError::Internal(e) => Err(PageError::Internal(e.to_string())),
         // Not one of its directors: no such action for them.
         DomainError::Forbidden(_) => Err(PageError::NotFound(ctx.t)),
         error => {
             let text = ctx.t.format("directing.refused", &[("why", &super::refusal_text(ctx.t, &error))]);
-            page(domain, ctx, tournament_id, refusal_status(&error), Some(text)).await
+            page_with_announcement(
+                domain,
+                ctx,
+                tournament_id,
+                refusal_status(&error),
+                Some(text),
+                announcement,
+            )
+            .await
         }
     }
 }
@@ -522,4 +541,30 @@ pub async fn next_round(
     Form(form): Form<ButtonForm>,
 ) -> PageResult {
     pair(&domain, &ctx, id, &form, Pairing::NextRound).await
+}
+
+/// The announcement form.
+#[derive(Deserialize)]
+pub struct AnnounceForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// `POST /tournaments/{id}/announce`: a director's announcement, shown on the page and sent
+/// to the event's entrants and followers.
+pub async fn announce(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    PagePath(id): PagePath<i64>,
+    Form(form): Form<AnnounceForm>,
+) -> PageResult {
+    ctx.check_csrf(&form.csrf)?;
+    let me = ctx.require_user()?.clone();
+    match tournaments::announce(&domain, &me, id, &form.text).await {
+        Ok(()) => Ok(Redirect::to(&format!("/tournaments/{id}#announcements")).into_response()),
+        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
+        Err(error) => refused_with(&domain, &ctx, id, error, &form.text).await,
+    }
 }

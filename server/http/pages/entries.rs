@@ -37,6 +37,7 @@ pub(crate) fn refusal_status(error: &DomainError) -> StatusCode {
         ErrorKind::Conflict => StatusCode::CONFLICT,
         ErrorKind::Forbidden => StatusCode::FORBIDDEN,
         ErrorKind::NotFound => StatusCode::NOT_FOUND,
+        ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }

@@ -94,6 +94,7 @@ pub fn router() -> Router<AppState> {
         .route("/tournaments/{id}", get(tournaments::show))
         .route("/tournaments/{id}/follow", post(tournaments::follow))
         .route("/tournaments/{id}/status", post(directing::set_status))
+        .route("/tournaments/{id}/announce", post(directing::announce))
         .route("/tournaments/{id}/sections", post(directing::create_section))
         .route("/tournaments/{id}/sections/new", get(directing::new_section_form))
         .route("/sections/{id}/join", post(entries::join))

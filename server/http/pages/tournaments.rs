@@ -279,6 +279,20 @@ pub struct TournamentPage {
     grand_prix: String,
     grand_prix_tie_breaks: Vec<(String, String)>,
     grand_prix_csv: String,
+    /// The directors' latest announcements, newest first.
+    announcements: Vec<AnnouncementLine>,
+    /// The director's announcement as typed, when it was refused.
+    announcement: String,
+}
+
+/// How many announcements the tournament's page shows.
+const ANNOUNCEMENTS_SHOWN: i64 = 10;
+
+/// A director's announcement on the page.
+pub struct AnnouncementLine {
+    author: String,
+    body: String,
+    when: Option<Deadline>,
 }
 
 fn table_language(lang: Lang) -> Language {
@@ -506,6 +520,18 @@ pub(crate) async fn page(
     status: StatusCode,
     error: Option<String>,
 ) -> PageResult {
+    page_with_announcement(domain, ctx, id, status, error, "").await
+}
+
+/// [`page`] with the director's `announcement` as typed in its form (refused).
+pub(crate) async fn page_with_announcement(
+    domain: &Domain,
+    ctx: &Ctx,
+    id: i64,
+    status: StatusCode,
+    error: Option<String>,
+    announcement: &str,
+) -> PageResult {
     let t = ctx.t;
     let view = match tournaments::get(domain, id).await {
         Ok(view) => view,
@@ -539,6 +565,12 @@ pub(crate) async fn page(
         _ => (String::new(), Vec::new()),
     };
     let listed = tournaments::listed_one(domain, id).await.map_err(internal)?;
+    let announcements = tournaments::announcements(domain, id, ANNOUNCEMENTS_SHOWN)
+        .await
+        .map_err(internal)?
+        .into_iter()
+        .map(|a| AnnouncementLine { author: a.author, body: a.body, when: Deadline::of(Some(a.created_at)) })
+        .collect();
     let dates = listed.map(|l| list_line(t, l).dates).unwrap_or_default();
     let mut chrome = ctx.chrome("tournaments.title");
     chrome.title = view.name.clone();
@@ -563,6 +595,8 @@ pub(crate) async fn page(
             grand_prix,
             grand_prix_tie_breaks,
             grand_prix_csv: format!("/api/tournaments/{id}/grand-prix.csv?lang={}", t.lang().code()),
+            announcements,
+            announcement: announcement.to_owned(),
         },
     )
 }
