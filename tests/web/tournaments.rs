@@ -678,3 +678,75 @@ async fn a_director_announces_by_form_to_the_entrants_and_followers_in_either_la
         assert!(!browser.get("/notifications").await.body.contains("/tournaments/"), "not told");
     }
 }
+
+#[tokio::test]
+async fn a_swiss_sections_standings_next_round_form_and_the_grand_prix_table_are_on_the_page() {
+    let app = TestApp::spawn().await;
+    let api = Api::of(&app);
+    let swiss = json!({"pairing": "swiss", "swiss_rounds": 2});
+    let (dora_token, tournament, section) = open_tournament(&app, &api, "Coppa", swiss).await;
+    let gp = json!({"formula": {"kind": "placement-points", "table": [10, 6, 4, 2]}, "best_sections": null,
+                    "tie_breaks": ["sections-played"]});
+    patch(&app, &format!("/api/tournaments/{tournament}"), &dora_token, json!({"grand_prix": gp})).await;
+    for name in ["ann", "ben", "cat", "dan"] {
+        let token = api.register(name).await;
+        api.post(&format!("/api/sections/{section}/entries"), Some(&token), json!({})).await;
+    }
+    api.post(&format!("/api/sections/{section}/start"), Some(&dora_token), json!({})).await;
+    let rounds_of = || async {
+        reqwest::get(format!("{}/api/sections/{section}/rounds", app.address))
+            .await
+            .unwrap()
+            .json::<Value>()
+            .await
+            .unwrap()["rounds"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let first = rounds_of().await;
+    assert_eq!(first.len(), 1);
+    for game in first[0]["games"].as_array().unwrap() {
+        let id = game["game_id"].as_i64().unwrap();
+        api.post(
+            &format!("/api/games/{id}/adjudicate"),
+            Some(&dora_token),
+            json!({"result": "1-0", "reason": "the first player was winning"}),
+        )
+        .await;
+    }
+
+    // The director pairs round 2 with the page's button; nobody else sees it.
+    let page_path = format!("/tournaments/{tournament}");
+    let next = format!("/sections/{section}/next-round");
+    let mut ann = log_in(&app, "ann", None).await;
+    let page = ann.get(&page_path).await;
+    assert!(!page.body.contains(&format!(r#"action="{next}""#)), "not for a player");
+    assert_eq!(ann.post(&next, &[("csrf", &page.csrf())]).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(rounds_of().await.len(), 1, "nothing paired by her");
+    let mut dora = log_in(&app, "dora", None).await;
+    let paired = post_form(&mut dora, &page_path, &next, &[]).await;
+    assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.body);
+    assert_eq!(rounds_of().await.len(), 2, "round 2 paired");
+
+    // Everyone reads the standings with their tie-breaks named, both rounds, and the Grand Prix.
+    let mut visitor = app.browser();
+    let page = visitor.get(&page_path).await;
+    let a = part(&page, &format!("section-{section}"));
+    assert!(a.contains("<h3>Standings</h3>") && a.contains(r#"<table class="standings">"#), "{a}");
+    assert!(a.contains("<abbr title=") && a.contains(r#"<dl class="tie-breaks">"#), "tie-breaks named: {a}");
+    assert!(a.contains(&format!(r#"id="section-{section}-round-2""#)), "{a}");
+    let gp = part(&page, "grand-prix");
+    assert!(
+        gp.contains("<h2>Grand Prix</h2>") && gp.contains(r#"<table class="grand-prix" lang="en">"#),
+        "{gp}"
+    );
+    for name in ["ann", "ben", "cat", "dan"] {
+        assert!(gp.contains(name), "{name} in the Grand Prix: {gp}");
+    }
+    assert!(gp.contains(&format!(r#"href="/api/tournaments/{tournament}/grand-prix.csv?lang=en""#)), "{gp}");
+    visitor.language = Some("it");
+    let page = visitor.get(&page_path).await;
+    assert!(part(&page, &format!("section-{section}")).contains("<h3>Classifica</h3>"));
+    assert!(part(&page, "grand-prix").contains(r#"<table class="grand-prix" lang="it">"#));
+}
