@@ -291,6 +291,8 @@ async fn a_directors_announcement_is_mailed_to_the_entrants_and_followers_within
     let section = create_section(&app, &director, tournament, json!({})).await;
     open_registration(&app, &director, tournament).await;
     follow(&app, "fan", tournament).await;
+    // Its director follows it too, and is not told what she announced herself.
+    follow(&app, "director", tournament).await;
     let player = app.register("player").await;
     app.post(&format!("/api/sections/{section}/entries"), Some(&player), json!({}))
         .await
