@@ -1,8 +1,9 @@
 //! The tournament pages in headless Chromium at a phone's width (375 CSS pixels, issue
 //! 38): a player with JavaScript switched off finds the event from the header, joins its
 //! section by the form, withdraws after the confirmation and joins again; once the section
-//! is started its page shows the pairings linking their games; no page is wider than the
-//! phone (wide tables scroll inside their box).
+//! is started its page shows the pairings linking their games and the directors'
+//! announcements; no page is wider than the phone (wide tables scroll inside their box,
+//! long words break).
 
 use std::time::Duration;
 
@@ -109,9 +110,21 @@ async fn a_player_joins_and_withdraws_on_a_phone_without_javascript_in_chromium(
         .expect("a pairing's game");
     let href = link.attr("href").await.unwrap().expect("a link");
     assert!(href.starts_with("/games/"), "{href}");
+    // A director's announcement with a word longer than the phone is wide.
+    let long = format!("Avviso: https://example.org/{}", "bando".repeat(60));
+    sqlx::query(
+        r#"insert into tournament_announcement (tournament_id, author_id, body, created_at)
+           select $1, account_id, $2, now() from account where username = 'dora'"#,
+    )
+    .bind(tournament)
+    .bind(&long)
+    .execute(&pool)
+    .await
+    .unwrap();
     ruler.goto(&format!("{}/tournaments/{tournament}", stage.base)).await.unwrap();
     wait_for_text(&ruler, &format!("#section-{section}"), "Crosstable").await;
-    fits_the_phone(&ruler, "the page of a running tournament, crosstable and pairings").await;
+    wait_for_text(&ruler, "#announcements", "Avviso").await;
+    fits_the_phone(&ruler, "the page of a running tournament, announcement, crosstable and pairings").await;
     link.click().await.unwrap();
     wait_for_text(&carol, "#game-event", "Round").await;
     ruler.goto(&format!("{}{href}", stage.base)).await.unwrap();
