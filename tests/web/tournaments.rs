@@ -627,6 +627,8 @@ async fn a_director_announces_by_form_to_the_entrants_and_followers_in_either_la
     assert!(!page.body.contains(r#"id="announcements""#), "nothing announced yet");
     let stranger = bystander.post(&announce, &[("csrf", &page.csrf()), ("text", "Falso")]).await;
     assert_eq!(stranger.status, StatusCode::NOT_FOUND);
+    let empty = bystander.post(&announce, &[("csrf", &page.csrf()), ("text", "")]).await;
+    assert_eq!(empty.status, StatusCode::NOT_FOUND, "not checked for a stranger");
 
     // Refusals keep the text as typed, in the reader's language.
     let mut dora = log_in(&app, "dora", Some("it")).await;

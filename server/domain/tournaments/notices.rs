@@ -85,6 +85,14 @@ pub struct Announcement {
 /// Unknown tournament (404), not its director (403), empty or longer than
 /// [`ANNOUNCEMENT_MAX_CHARS`] (422), more than [`ANNOUNCEMENTS_PER_DAY`] in a day (429).
 pub async fn announce(domain: &Domain, actor: &Account, tournament_id: i64, text: &str) -> DomainResult<()> {
+    let now = domain.clock.now();
+    let mut tx = domain.pool.begin().await?;
+    // The tournament's row, locked: two announcements at once count each other.
+    store::status(&mut *tx, tournament_id, true)
+        .await?
+        .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
+    ensure_directs(&mut *tx, actor, tournament_id).await?;
+    // Checked after who asks: a stranger learns nothing but that it is not theirs.
     let body = text.trim();
     if body.is_empty() {
         return Err(DomainError::coded(
@@ -100,13 +108,6 @@ pub async fn announce(domain: &Domain, actor: &Account, tournament_id: i64, text
             format!("An announcement has at most {ANNOUNCEMENT_MAX_CHARS} characters."),
         ));
     }
-    let now = domain.clock.now();
-    let mut tx = domain.pool.begin().await?;
-    // The tournament's row, locked: two announcements at once count each other.
-    store::status(&mut *tx, tournament_id, true)
-        .await?
-        .ok_or_else(|| DomainError::NotFound(format!("no tournament {tournament_id}")))?;
-    ensure_directs(&mut *tx, actor, tournament_id).await?;
     if store::announcements_since(&mut tx, tournament_id, now - time::Duration::DAY).await?
         >= ANNOUNCEMENTS_PER_DAY
     {
