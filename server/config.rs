@@ -34,6 +34,28 @@ pub struct Settings {
     /// Mail: the SMTP relay, the sender, the outbox workers and the deadline alarms.
     #[serde(default)]
     pub mail: MailSettings,
+    /// Game import: how many games a request and an account may bring in.
+    #[serde(default)]
+    pub imports: ImportSettings,
+}
+
+/// Limits of the game import (`POST /api/games/import`, `/import`): imported games are
+/// history, stored at once; one request or one account must not flood the archive.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct ImportSettings {
+    /// Games one record file may hold; a file with more is refused (413) before any is
+    /// replayed.
+    pub max_games_per_request: usize,
+    /// Games one account may import in 24 hours; an import that would pass it is refused
+    /// (429) and stores nothing.
+    pub games_per_account_per_day: u32,
+}
+
+impl Default for ImportSettings {
+    fn default() -> ImportSettings {
+        ImportSettings { max_games_per_request: 100, games_per_account_per_day: 500 }
+    }
 }
 
 /// Where `GET /metrics` is served and to whom.
@@ -118,6 +140,17 @@ pub struct MailSettings {
     pub alarm_percent_used: u8,
     /// The second deadline alarm: this many hours before the deadline.
     pub alarm_hours_before: u32,
+    /// Address verification mails one account may ask for in `verification_window_seconds`
+    /// (changing its address, or signing up with one); more are refused with 429 (at least
+    /// 1).
+    pub verification_mails_per_account: u32,
+    /// Verification and password reset mails of each kind to one address in
+    /// `verification_window_seconds`, whoever asks: a stranger cannot flood an address by
+    /// naming it in sign-ups or changes (429), nor by asking for resets (the answer is the
+    /// same, no mail goes) (at least 1).
+    pub verification_mails_per_address: u32,
+    /// The window of the two limits above, in seconds.
+    pub verification_window_seconds: u64,
 }
 
 impl Default for MailSettings {
@@ -134,6 +167,9 @@ impl Default for MailSettings {
             alarm_interval_seconds: 60,
             alarm_percent_used: 80,
             alarm_hours_before: 24,
+            verification_mails_per_account: 3,
+            verification_mails_per_address: 3,
+            verification_window_seconds: 3600,
         }
     }
 }
@@ -246,6 +282,11 @@ pub struct ApplicationSettings {
     /// events) for this many seconds loses its connection.
     #[serde(default = "default_write_timeout_seconds")]
     pub write_timeout_seconds: u64,
+    /// Behind a load balancer: after SIGTERM, how long the server goes on serving (with
+    /// `/readyz` answering 503 at once) before it stops taking connections, so that the
+    /// balancer's health checks see it leave before any connection is refused.
+    #[serde(default)]
+    pub drain_seconds: u64,
 }
 
 fn default_max_connections_per_address() -> usize {
@@ -352,8 +393,18 @@ pub struct AuthSettings {
     /// Failed logins allowed per client address in a window, whatever the usernames (one
     /// password tried on many accounts). IPv6 addresses count by /64 network.
     pub login_attempts_per_address: u32,
-    /// Failed logins allowed per username in a window, whatever the addresses.
+    /// Failed logins allowed per username, whatever the addresses, in
+    /// `login_username_window_seconds`: a ceiling against guessing from many addresses,
+    /// high enough that strangers cannot lock the owner out (OWASP ASVS 2.2.1: at most 100
+    /// an hour); the lockout itself is per username and address.
     pub login_attempts_per_username: u32,
+    /// The window of the per-username ceiling, in seconds.
+    pub login_username_window_seconds: u64,
+    /// Accounts made from one client address (IPv6: one /64) in `signup_window_seconds`;
+    /// more sign-ups are refused with 429.
+    pub signups_per_address: u32,
+    /// The window of the sign-up limit, in seconds.
+    pub signup_window_seconds: u64,
     /// Memory for password hashes computed at once, in MiB: each argon2id hash takes
     /// 19 MiB, so this bounds the concurrent hashes (logins, sign-ups) to
     /// `max(1, this / 19)`; further ones wait.
@@ -368,7 +419,10 @@ impl Default for AuthSettings {
             login_attempts: 5,
             login_window_seconds: 60,
             login_attempts_per_address: 20,
-            login_attempts_per_username: 20,
+            login_attempts_per_username: 100,
+            login_username_window_seconds: 3600,
+            signups_per_address: 20,
+            signup_window_seconds: 3600,
             password_hash_memory_mib: 64,
             token_lifetime_days: 90,
         }

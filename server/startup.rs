@@ -15,9 +15,9 @@ use crate::config::Settings;
 use crate::domain::clock::{Clock, SystemClock};
 use crate::domain::timeouts::{self, Due};
 use crate::domain::Domain;
-use crate::http::availability::{self, DatabaseHealth};
+use crate::http::availability::DatabaseHealth;
 use crate::http::connections::{ConnectionLimits, Connections};
-use crate::http::limits::{LoginLimiter, PasswordHashing};
+use crate::http::limits::{LoginLimiter, PasswordHashing, SignupLimiter};
 use crate::http::{self, AppState};
 use crate::live;
 use crate::mail;
@@ -50,6 +50,8 @@ pub struct Application {
     live_flag_every: Option<Duration>,
     password_hashing: Arc<PasswordHashing>,
     shutdown_grace: Duration,
+    /// After SIGTERM, how long to go on serving while `/readyz` answers 503.
+    drain: Duration,
     /// `[metrics] listen`: the listener serving `/metrics` alone, and its router.
     metrics_listener: Option<(TcpListener, Router)>,
     mail_sender: Option<(mail::sender::Sender, Duration)>,
@@ -84,7 +86,11 @@ impl Application {
             }
         };
         let session_store = PostgresStore::new(pool.clone());
-        session_store.migrate().await?;
+        let at_start = Duration::from_secs(settings.database.connect_at_start_seconds);
+        storage::at_start("migrating the sessions' table", at_start, || async {
+            Ok(session_store.migrate().await?)
+        })
+        .await?;
         let domain = Domain {
             announcer: storage::notify::Announcer::start(&pool),
             moves: storage::move_writes::MoveWriter::new(
@@ -104,6 +110,7 @@ impl Application {
             ratings: Arc::new(settings.ratings.clone()),
             time_zone: crate::domain::iccf_days::ZoneName::parse(&settings.clocks.time_zone)
                 .map_err(|e| anyhow::anyhow!("clocks.time_zone: {e}"))?,
+            rules_work: Arc::default(),
         };
         if let Err(error) = domain.moves.connections().open_all().await {
             tracing::warn!(%error, "cannot open the moves' connections yet: they open when first needed");
@@ -114,8 +121,11 @@ impl Application {
             .base_url
             .clone()
             .unwrap_or_else(|| format!("http://{}:{port}", settings.application.host));
-        let key = storage::outbox::signing_key(&domain.pool).await?;
-        let mailer = mail::Mailer::new(&settings.mail, base_url, key)?;
+        let key = storage::at_start("reading the signing key", at_start, || async {
+            Ok(storage::outbox::signing_key(&domain.pool).await?)
+        })
+        .await?;
+        let mailer = mail::Mailer::new(&settings.mail, base_url, key.clone())?;
         if !mailer.has_relay() {
             tracing::info!("no SMTP relay configured ([mail] smtp_url): mails are logged and listed on /admin/outbox, not sent");
         }
@@ -136,7 +146,11 @@ impl Application {
             domain: domain.clone(),
             login_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
             reset_limiter: Arc::new(LoginLimiter::new(&settings.auth)),
+            signup_limiter: Arc::new(SignupLimiter::new(&settings.auth)),
             password_hashing: Arc::new(PasswordHashing::new(settings.auth.password_hash_memory_mib)),
+            mail_quota: crate::domain::email::MailQuota::of(&settings.mail),
+            import_limits: crate::domain::imports::ImportLimits::of(&settings.imports),
+            form_cookie: http::pages::FormCookie::new(&key, settings.application.secure_cookies),
             client_address_header: client_address_header(&settings)?,
             live: Arc::new(live::Hub::new(domain.clone(), settings.live.clone())),
             default_language: settings.application.default_language,
@@ -154,8 +168,6 @@ impl Application {
             .with_http_only(true)
             .with_same_site(tower_sessions::cookie::SameSite::Lax)
             .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(30)));
-        // Outside the sessions, whose store is the database: during an outage requests are
-        // answered 503 before anything waits for a connection.
         // The recorder is installed before the first request is counted.
         http::metrics::handle();
         let metrics_listener = match &settings.metrics.listen {
@@ -174,19 +186,14 @@ impl Application {
             }
             None => None,
         };
-        let router = http::router(state)
-            .nest_service("/static", http::static_files::service())
-            .layer(sessions)
-            .layer(axum::middleware::from_fn_with_state(
-                Arc::clone(&database_health),
-                availability::refuse_while_down,
-            ));
+        let router = http::router(
+            state,
+            sessions,
+            Arc::clone(&database_health),
+            Duration::from_secs(settings.application.request_timeout_seconds.max(1)),
+        );
         let router = with_security_headers(router, settings.application.secure_cookies)
-            .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes))
-            .layer(axum::middleware::from_fn_with_state(
-                Duration::from_secs(settings.application.request_timeout_seconds.max(1)),
-                http::connections::within_request_timeout,
-            ));
+            .layer(DefaultBodyLimit::max(settings.application.body_limit_bytes));
         let connection_limits = ConnectionLimits::from_settings(&settings);
         tracing::info!(
             max_connections = connection_limits.max_connections,
@@ -216,6 +223,7 @@ impl Application {
             live_flag_every,
             password_hashing,
             shutdown_grace: Duration::from_secs(settings.application.shutdown_grace_seconds),
+            drain: Duration::from_secs(settings.application.drain_seconds),
             metrics_listener,
             mail_sender,
             mail_settings: settings.mail.clone(),
@@ -321,16 +329,30 @@ impl Application {
         tracing::info!(port = self.port, "serving");
         let (signalled_tx, signalled) = tokio::sync::oneshot::channel();
         let mut fatal_seen = fatal_rx.clone();
+        let health = Arc::clone(&self.database_health);
+        let drain = self.drain;
+        let live_sockets = Arc::clone(&self.live);
         let shutdown = async move {
-            tokio::select! {
-                () = shutdown => {}
+            let fatal = tokio::select! {
+                () = shutdown => false,
                 () = async {
                     // No supervisor (an external database): no fatal word ever comes.
                     if fatal_seen.wait_for(Option::is_some).await.is_err() {
                         std::future::pending::<()>().await;
                     }
-                } => {}
+                } => true,
+            };
+            // Not ready from now on: a load balancer stops sending anything new, while
+            // what it still sends during the drain is served (issue 40 §3).
+            health.stop_readiness();
+            if !fatal && !drain.is_zero() {
+                tracing::info!(
+                    seconds = drain.as_secs(),
+                    "draining: /readyz answers 503; serving until the balancer has seen it"
+                );
+                tokio::time::sleep(drain).await;
             }
+            live_sockets.close_sockets();
             let _ = signalled_tx.send(());
         };
         let serving =

@@ -4,10 +4,16 @@
 //! the checks the server makes before touching the database (a challenge's variant,
 //! ruleset, handicap, start position, seats and time control; a preferences patch), and a
 //! refusal there must be a 4xx too.
+//!
+//! Text parameters too (issue 36 §6): the rest read as any JSON body, as a query string
+//! and as a path parameter by the server's extractors must either be refused with a 4xx or
+//! give text without NUL, the one character PostgreSQL text cannot hold.
 #![no_main]
 
 use axum::body::Body;
-use axum::extract::FromRequest;
+use std::collections::HashMap;
+
+use axum::extract::{FromRequest, FromRequestParts};
 use axum::http::{header, Request};
 use libfuzzer_sys::fuzz_target;
 use tavoliere::domain::challenges::NewChallenge;
@@ -17,7 +23,7 @@ use tavoliere::domain::tournaments::{NewSection, NewTournament, SectionPatch, To
 use tavoliere::domain::DomainError;
 use tavoliere::http::accounts::Register;
 use tavoliere::http::error::ApiError;
-use tavoliere::http::extract::Json;
+use tavoliere::http::extract::{Json, Path, Query};
 use tavoliere::http::games::{CheckRequest, MoveRequest};
 use tavoliere::http::tokens::Credentials;
 use tavoliere::http::tournaments::{DecisionBody, EntryRequest, ReasonBody, SeedRequest, UsernameBody};
@@ -38,6 +44,41 @@ fn read<T: serde::de::DeserializeOwned>(body: &[u8]) -> Option<T> {
             None
         }
     }
+}
+
+/// Whether a JSON value holds NUL in a string or a key.
+fn holds_nul(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::String(text) => text.contains('\0'),
+        serde_json::Value::Array(items) => items.iter().any(holds_nul),
+        serde_json::Value::Object(fields) => fields.iter().any(|(key, v)| key.contains('\0') || holds_nul(v)),
+        _ => false,
+    }
+}
+
+/// `raw` as a query string, then as a path parameter (`/fuzz/{name}`), read by the
+/// server's extractors: refused with a 4xx, or text without NUL.
+fn check_parameters(raw: &[u8]) {
+    let Ok(raw) = std::str::from_utf8(raw) else { return };
+    if let Ok(request) = Request::builder().uri(format!("/fuzz?{raw}")).body(()) {
+        let (mut parts, ()) = request.into_parts();
+        match futures::executor::block_on(Query::<HashMap<String, String>>::from_request_parts(&mut parts, &())) {
+            Ok(Query(fields)) => {
+                assert!(fields.iter().all(|(k, v)| !k.contains('\0') && !v.contains('\0')), "{raw:?}")
+            }
+            Err(refusal) => assert_client_error(refusal),
+        }
+    }
+    let Ok(uri) = format!("/fuzz/{raw}").parse::<axum::http::Uri>() else { return };
+    let router = axum::Router::new().route(
+        "/fuzz/{name}",
+        axum::routing::get(|Path(name): Path<String>| async move {
+            assert!(!name.contains('\0'), "{name:?}");
+        }),
+    );
+    let request = Request::builder().uri(uri).body(Body::empty()).expect("a valid request");
+    let response = futures::executor::block_on(tower::ServiceExt::oneshot(router, request)).expect("infallible");
+    assert!(response.status().is_success() || response.status().is_client_error(), "{raw:?}");
 }
 
 fn assert_client_error(error: impl Into<ApiError>) {
@@ -75,7 +116,7 @@ fn check_challenge(new: NewChallenge) {
 
 fuzz_target!(|data: &[u8]| {
     let Some((selector, body)) = tavoliere_fuzz::split_selector(data) else { return };
-    match selector % 16 {
+    match selector % 18 {
         0 => {
             if let Some(new) = read::<NewChallenge>(body) {
                 check_challenge(new);
@@ -99,6 +140,12 @@ fuzz_target!(|data: &[u8]| {
         12 => drop(read::<EntryRequest>(body)),
         13 => drop(read::<SeedRequest>(body)),
         14 => drop(read::<ReasonBody>(body)),
-        _ => drop(read::<DecisionBody>(body)),
+        15 => drop(read::<DecisionBody>(body)),
+        16 => {
+            if let Some(value) = read::<serde_json::Value>(body) {
+                assert!(!holds_nul(&value), "{value}");
+            }
+        }
+        _ => check_parameters(body),
     }
 });

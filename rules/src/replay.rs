@@ -186,6 +186,33 @@ pub fn replay_bytes(variant: Variant, bytes: &[u8], options: &ReplayOptions) -> 
     replay_text(variant, &decode(bytes), options)
 }
 
+/// How many games [`replay_text`] would replay from `text` for `variant`, found by
+/// splitting the record without replaying any (the files of Shogi records and PGN by their
+/// games, move lines by their lines): a reader can refuse a file of too many games before
+/// the work of replaying them.
+///
+/// ```
+/// use tavoliere_rules::replay::count_games;
+/// use tavoliere_rules::variant::Variant;
+/// assert_eq!(count_games(Variant::Xiangqi, "h2e2 h9g7\nb0c2\n# a comment\n"), 2);
+/// ```
+pub fn count_games(variant: Variant, text: &str) -> usize {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if matches!(variant, Variant::Flickering | Variant::SevenKingdoms) {
+        return 1;
+    }
+    let shogi = variant != Variant::Xiangqi;
+    match detect_format(text) {
+        format @ (RecordFormat::Csa | RecordFormat::Kif | RecordFormat::Ki2) if shogi => {
+            files::split_games(text, format == RecordFormat::Csa).len()
+        }
+        RecordFormat::Lines => {
+            text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).count()
+        }
+        _ => record::split_games(text).len(),
+    }
+}
+
 /// Replays every game in `text`.
 pub fn replay_text(variant: Variant, text: &str, options: &ReplayOptions) -> Vec<GameReport> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -533,6 +560,22 @@ fn normalise_result(result: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn games_are_counted_as_the_replay_splits_them() {
+        let pgn = "[Event \"a\"]\n1. h2e2 h9g7 1-0\n\n[Event \"b\"]\n1. h2e2 h9g7 0-1\n";
+        for (variant, text) in [
+            (Variant::Xiangqi, pgn),
+            (Variant::Xiangqi, "h2e2 h9g7\n\nb0c2 h7h0\n"),
+            (Variant::Shogi, "7g7f 3c3d\n2g2f 8c8d\n"),
+        ] {
+            assert_eq!(
+                count_games(variant, text),
+                replay_text(variant, text, &ReplayOptions::default()).len(),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn formats_are_detected() {

@@ -4,7 +4,12 @@
 //!
 //! A restore loads the file into a new database `<name>_restoring` first, and only when
 //! that succeeded replaces the configured database with it: a damaged file leaves the
-//! database as it was. Stop the servers before a restore (their connections are ended).
+//! database as it was. It is refused while another process uses the database (issue 36
+//! §5), unless `--force`: on the private cluster, a process holding its users lock (a
+//! server, or another command; the restore holds the cluster alone while it works, so a
+//! server starting meanwhile waits for it); on any database, another session of
+//! [`storage::APPLICATION_NAME`] connected to it (a server on another machine, which holds
+//! no lock here).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,12 +20,19 @@ use secrecy::ExposeSecret;
 use crate::config::Settings;
 use crate::storage::{self, embedded};
 
-/// Writes the configured database to `file`; prints `backup written to <file> (<n> bytes)`.
+/// The refusal of a restore beside another process.
+const IN_USE: &str = "another process uses the database (a running server?): stop it first, or \
+                      give --force to replace the database under it; the database is unchanged";
+
+/// Writes `database` (the configured one) to `file`; prints `backup written to <file> (<n>
+/// bytes)`.
 ///
 /// # Errors
-/// The database cannot be reached or `pg_dump` fails.
-pub async fn backup(settings: &Settings, file: &Path) -> anyhow::Result<()> {
-    let database = storage::open(&settings.database).await?;
+/// `pg_dump` fails.
+pub async fn backup(settings: &Settings, database: storage::Database, file: &Path) -> anyhow::Result<()> {
+    // The file holds password hashes, tokens and addresses: readable by its owner alone,
+    // from its first byte (pg_dump keeps the mode of a file it truncates).
+    private_file(file)?;
     let url = database_url(settings, &database);
     let dumped = run(
         "pg_dump",
@@ -33,25 +45,38 @@ pub async fn backup(settings: &Settings, file: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Replaces the configured database with the backup `file`; prints `restored <file>`.
+/// Replaces `database` (the configured one) with the backup `file`; prints `restored
+/// <file>`. Refused while another process uses the database, unless `force`.
 ///
 /// # Errors
-/// The file cannot be read by `pg_restore`, or the database cannot be replaced.
-pub async fn restore(settings: &Settings, file: &Path) -> anyhow::Result<()> {
-    if !file.is_file() {
-        bail!("no backup file {}", file.display());
-    }
-    let database = storage::open(&settings.database).await?;
+/// Another process uses the database (without `force`), the file cannot be read by
+/// `pg_restore`, or the database cannot be replaced.
+pub async fn restore(
+    settings: &Settings,
+    mut database: storage::Database,
+    file: &Path,
+    force: bool,
+) -> anyhow::Result<()> {
     let url = database_url(settings, &database);
     database.pool.close().await;
-    let result = replace(&url, file).await;
+    let held_alone = match (&mut database.embedded, force) {
+        (Some(cluster), false) => Some(cluster.try_use_alone()?),
+        _ => None,
+    };
+    let result = match held_alone {
+        Some(false) => Err(anyhow::anyhow!(IN_USE)),
+        _ => replace(&url, file, force).await,
+    };
+    if let (Some(true), Some(cluster)) = (held_alone, &mut database.embedded) {
+        cluster.share()?;
+    }
     super::leave(database).await?;
     result?;
     println!("restored {}", file.display());
     Ok(())
 }
 
-async fn replace(url: &str, file: &Path) -> anyhow::Result<()> {
+async fn replace(url: &str, file: &Path, force: bool) -> anyhow::Result<()> {
     let mut parsed = url::Url::parse(url).context("the database URL")?;
     let name = parsed.path().trim_start_matches('/').to_owned();
     if name.is_empty() || name.contains('"') {
@@ -60,6 +85,10 @@ async fn replace(url: &str, file: &Path) -> anyhow::Result<()> {
     let restoring = format!("{name}_restoring");
     parsed.set_path("/postgres");
     let admin = storage::connect(parsed.as_str(), 1).await?;
+    if !force && others_connected(&admin, &name).await? {
+        admin.close().await;
+        bail!(IN_USE);
+    }
     // Identifiers cannot be bound; both names are checked above and quoted.
     sqlx::query(&format!(r#"drop database if exists "{restoring}" with (force)"#)).execute(&admin).await?;
     sqlx::query(&format!(r#"create database "{restoring}""#)).execute(&admin).await?;
@@ -76,6 +105,44 @@ async fn replace(url: &str, file: &Path) -> anyhow::Result<()> {
     sqlx::query(&format!(r#"alter database "{restoring}" rename to "{name}""#)).execute(&admin).await?;
     admin.close().await;
     Ok(())
+}
+
+/// Creates `file` (or empties it) with mode 0600, whatever the umask and the mode it had.
+fn private_file(file: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(file)
+        .with_context(|| format!("creating {}", file.display()))?;
+    opened
+        .set_permissions(std::fs::Permissions::from_mode(0o600))
+        .with_context(|| format!("making {} private", file.display()))?;
+    Ok(())
+}
+
+/// Whether sessions of another Tavoliere process are connected to database `name` (a
+/// server keeps at least its listening connection open). This command's own pool is closed
+/// by now, but the backends of its connections may take a moment to go: looked at for up
+/// to two seconds before the answer is yes.
+async fn others_connected(admin: &sqlx::PgPool, name: &str) -> anyhow::Result<bool> {
+    for _ in 0..20 {
+        let others: i64 = sqlx::query_scalar(
+            r#"select count(*) from pg_stat_activity
+               where datname = $1 and application_name = $2 and pid <> pg_backend_pid()"#,
+        )
+        .bind(name)
+        .bind(storage::APPLICATION_NAME)
+        .fetch_one(admin)
+        .await?;
+        if others == 0 {
+            return Ok(false);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Ok(true)
 }
 
 fn database_url(settings: &Settings, database: &storage::Database) -> String {

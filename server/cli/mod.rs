@@ -17,10 +17,14 @@ use crate::domain::admin;
 use crate::startup::Application;
 use crate::{storage, telemetry};
 
+/// `tavoliere --version`: the package's version and the commit it was built from
+/// (`-dirty` when the tree had changes not committed), e.g. `0.1.0 (3f2a9c1b07de)`.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TAVOLIERE_COMMIT"), ")");
+
 /// Tavoliere: online play server for Xiangqi, Shogi, MiniShogi, Flickering chess and the
 /// Seven Kingdoms.
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version = VERSION, about)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -33,14 +37,34 @@ pub enum Command {
     /// Serve HTTP (starts the private PostgreSQL cluster when no database URL is set).
     Serve,
     /// Run the database migrations and exit.
-    Migrate,
+    Migrate(DatabaseArgs),
     /// Administration.
-    #[command(subcommand)]
-    Admin(AdminCommand),
+    Admin(AdminArgs),
     /// Count move-generation leaf nodes.
     Perft(perft::Args),
     /// Replay a game record.
     Replay(replay::Args),
+}
+
+/// Which database an operator command may use.
+#[derive(Debug, clap::Args)]
+pub struct DatabaseArgs {
+    /// Create the private PostgreSQL cluster when the configured data directory has none
+    /// (otherwise the command refuses: run from the wrong directory, it would work on a new
+    /// empty database).
+    #[arg(long, global = true)]
+    pub create_database: bool,
+}
+
+/// `tavoliere admin ...`.
+#[derive(Debug, clap::Args)]
+pub struct AdminArgs {
+    /// The database choice.
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: AdminCommand,
 }
 
 /// Administration subcommands.
@@ -72,10 +96,15 @@ pub enum AdminCommand {
         /// The file to write.
         file: std::path::PathBuf,
     },
-    /// Replace the configured database with a backup (stop the servers first).
+    /// Replace the configured database with a backup. Refused while another process uses
+    /// the database (a server: stop it first).
     Restore {
         /// The backup file.
         file: std::path::PathBuf,
+        /// Replace the database even while other processes use it (their connections are
+        /// ended; what they write meanwhile is lost).
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -137,13 +166,21 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
             raise_open_file_limit();
             Application::build(settings).await?.run_until_stopped().await
         }
-        Command::Migrate => {
-            let database = storage::open(&settings.database).await?;
+        Command::Migrate(choice) => {
+            let database = open_for_command(&settings, &choice).await?;
             leave(database).await?;
             println!("migrations applied");
             Ok(())
         }
-        Command::Admin(AdminCommand::CreateUser { name, role, password_stdin }) => {
+        Command::Admin(AdminArgs { database: choice, command }) => admin(command, &settings, &choice).await,
+        Command::Perft(_) | Command::Replay(_) => anyhow::bail!("perft and replay run without a runtime"),
+    }
+}
+
+/// Runs an administration command.
+async fn admin(command: AdminCommand, settings: &Settings, choice: &DatabaseArgs) -> anyhow::Result<()> {
+    match command {
+        AdminCommand::CreateUser { name, role, password_stdin } => {
             let username = Username::parse(&name)?;
             let password = if password_stdin {
                 let mut text = String::new();
@@ -154,7 +191,7 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
                     anyhow::anyhow!("give the password with --password-stdin or TAVOLIERE_ADMIN_PASSWORD")
                 })?
             };
-            let database = storage::open(&settings.database).await?;
+            let database = open_for_command(settings, choice).await?;
             let result =
                 accounts::register(&database.pool, &username, SecretString::from(password), role).await;
             leave(database).await?;
@@ -162,18 +199,34 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
             println!("created {} ({})", account.username, account.role.as_str());
             Ok(())
         }
-        Command::Admin(AdminCommand::SetRole { name, role }) => {
-            let database = storage::open(&settings.database).await?;
+        AdminCommand::SetRole { name, role } => {
+            let database = open_for_command(settings, choice).await?;
             let result = admin::set_role_by_command(&database.pool, &name, role).await;
             leave(database).await?;
             let account = result?;
             println!("{} is now {}", account.username, account.role);
             Ok(())
         }
-        Command::Admin(AdminCommand::Backup { file }) => backup::backup(&settings, &file).await,
-        Command::Admin(AdminCommand::Restore { file }) => backup::restore(&settings, &file).await,
-        Command::Perft(_) | Command::Replay(_) => anyhow::bail!("perft and replay run without a runtime"),
+        AdminCommand::Backup { file } => {
+            let database = open_for_command(settings, choice).await?;
+            backup::backup(settings, database, &file).await
+        }
+        AdminCommand::Restore { file, force } => {
+            if !file.is_file() {
+                anyhow::bail!("no backup file {}", file.display());
+            }
+            let database = open_for_command(settings, choice).await?;
+            backup::restore(settings, database, &file, force).await
+        }
     }
+}
+
+/// Opens the configured database for an operator command (a new private cluster only with
+/// `--create-database`) and prints which one it is: `database: <where>`.
+async fn open_for_command(settings: &Settings, choice: &DatabaseArgs) -> anyhow::Result<storage::Database> {
+    let database = storage::open_existing(&settings.database, choice.create_database).await?;
+    println!("database: {}", database.describe(&settings.database));
+    Ok(database)
 }
 
 /// Closes the pool and leaves the private cluster: a command run beside a running server

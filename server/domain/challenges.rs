@@ -148,7 +148,15 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
     };
     let start_position = new.start_position.as_deref().map(str::trim).filter(|s| !s.is_empty());
     // The rules judge the start position now, so that accepting cannot fail on it.
-    rules_adapter::new_game(variant, &ruleset, handicap.as_deref(), start_position, seats as usize)?;
+    rules_adapter::judged_game(
+        domain,
+        variant,
+        &ruleset,
+        handicap.as_deref(),
+        start_position,
+        seats as usize,
+    )
+    .await?;
     if new.rated {
         super::ratings::check_rateable(variant, handicap.as_deref(), start_position, seats)?;
     }

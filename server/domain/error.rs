@@ -77,6 +77,16 @@ pub enum DomainError {
         /// A sentence for people.
         detail: String,
     },
+    /// A limit used up (HTTP 429), with its code and when it has room again.
+    #[error("{detail}")]
+    Limited {
+        /// The stable code, e.g. `email.too-many-mails`.
+        code: &'static str,
+        /// A sentence for people.
+        detail: String,
+        /// Seconds until the limit has room again (the `Retry-After`).
+        retry_after: u64,
+    },
     /// A move refused by the rules (HTTP 422; 409 when the game is over).
     #[error("{0}")]
     Move(#[from] MoveError),
@@ -132,7 +142,7 @@ impl DomainError {
             DomainError::Unauthenticated(_) => ErrorKind::Unauthenticated,
             DomainError::Forbidden(_) => ErrorKind::Forbidden,
             DomainError::Conflict(_) => ErrorKind::Conflict,
-            DomainError::RateLimited(_) => ErrorKind::RateLimited,
+            DomainError::RateLimited(_) | DomainError::Limited { .. } => ErrorKind::RateLimited,
             DomainError::Coded { kind, .. } => *kind,
             DomainError::Move(e) if e.refusal == MoveRefusal::GameOver => ErrorKind::Conflict,
             DomainError::Move(_) | DomainError::Claim(_) | DomainError::Setup(_) => ErrorKind::Invalid,
@@ -148,12 +158,20 @@ impl DomainError {
     /// `unauthorized`, `forbidden`, `conflict`, `rate-limited`, `internal`).
     pub fn code(&self) -> &'static str {
         match self {
-            DomainError::Coded { code, .. } => code,
+            DomainError::Coded { code, .. } | DomainError::Limited { code, .. } => code,
             DomainError::Move(e) => e.code(),
             DomainError::Claim(e) => e.code(),
             DomainError::Leave(e) => e.code(),
             DomainError::Setup(e) => e.code(),
             other => other.kind().code(),
+        }
+    }
+
+    /// When a used-up limit has room again, in seconds (a 429's `Retry-After`).
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            DomainError::Limited { retry_after, .. } => Some(*retry_after),
+            _ => None,
         }
     }
 

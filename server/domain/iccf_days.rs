@@ -228,11 +228,12 @@ pub fn capped(periods: &[Period], from: OffsetDateTime, days: i64, zone: &TimeZo
 }
 
 /// The end of a leave of `days` whole days taken at `from`: the local midnight after its
-/// last day, the day it is taken counting as the first.
-pub fn leave_end(from: OffsetDateTime, days: i64, zone: &TimeZone) -> OffsetDateTime {
+/// last day, the day it is taken counting as the first. `None` past the calendar's end
+/// (jiff's spans and dates are bounded; a span that large panics if built unchecked).
+pub fn leave_end(from: OffsetDateTime, days: i64, zone: &TimeZone) -> Option<OffsetDateTime> {
     let first = date_of(from, zone);
-    let after = first.checked_add(jiff::Span::new().days(days)).unwrap_or(first);
-    start_of(after, zone)
+    let span = jiff::Span::new().try_days(days).ok()?;
+    Some(start_of(first.checked_add(span).ok()?, zone))
 }
 
 /// The year of `at` in `zone`.
@@ -398,14 +399,21 @@ mod tests {
     #[test]
     fn a_leave_of_n_days_ends_at_the_midnight_after_its_nth_day() {
         let taken = datetime!(2026-03-28 15:00 UTC);
-        assert_eq!(leave_end(taken, 1, &TimeZone::UTC), datetime!(2026-03-29 0:00 UTC), "today only");
+        assert_eq!(
+            leave_end(taken, 1, &TimeZone::UTC).unwrap(),
+            datetime!(2026-03-29 0:00 UTC),
+            "today only"
+        );
         // In Rome across the change to summer time: the 29th and 30th, ending at midnight CEST.
-        assert_eq!(leave_end(taken, 3, &rome()), datetime!(2026-03-30 22:00 UTC));
-        let leave = [Period { starts_at: taken, ends_at: leave_end(taken, 3, &rome()) }];
+        assert_eq!(leave_end(taken, 3, &rome()).unwrap(), datetime!(2026-03-30 22:00 UTC));
+        let leave = [Period { starts_at: taken, ends_at: leave_end(taken, 3, &rome()).unwrap() }];
         assert_eq!(leave_days_in_year(&leave, 2026, &rome()), 3);
         // Ended early on its second day: two days begun.
         let ended = [Period { starts_at: taken, ends_at: datetime!(2026-03-29 08:00 UTC) }];
         assert_eq!(leave_days_in_year(&ended, 2026, &rome()), 2);
+        // Past jiff's calendar: no end, not a panic (a span of 999,999,999 days panicked).
+        assert_eq!(leave_end(taken, 999_999_999, &rome()), None);
+        assert_eq!(leave_end(taken, i64::MAX, &TimeZone::UTC), None);
     }
 
     #[test]

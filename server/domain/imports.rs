@@ -7,7 +7,9 @@
 //! game is stored up to that ply, with the law's result and its ruling.
 
 use serde::Serialize;
-use tavoliere_rules::replay::{detect_format, replay_text, GameReport, RecordFormat, ReplayOptions};
+use tavoliere_rules::replay::{
+    count_games, detect_format, replay_text, GameReport, RecordFormat, ReplayOptions,
+};
 use tavoliere_rules::variant::{AnyGame, Variant};
 
 use super::error::{DomainError, ErrorKind};
@@ -22,6 +24,29 @@ const UNNAMED: &str = "N.N.";
 /// The variants a record can be imported for: the two-player games whose records the
 /// replay reads in the formats above.
 const IMPORTABLE: [Variant; 3] = [Variant::Xiangqi, Variant::Shogi, Variant::MiniShogi];
+
+/// How many games an import may bring in (issue 36 §4): per request (the games of one
+/// file) and per account in 24 hours.
+#[derive(Clone, Copy, Debug)]
+pub struct ImportLimits {
+    /// Games one file may hold.
+    pub per_request: usize,
+    /// Games one account may import in 24 hours.
+    pub per_day: u32,
+}
+
+impl ImportLimits {
+    /// The limits of `[imports]`.
+    pub fn of(settings: &crate::config::ImportSettings) -> ImportLimits {
+        ImportLimits {
+            per_request: settings.max_games_per_request,
+            per_day: settings.games_per_account_per_day,
+        }
+    }
+}
+
+/// The window of the per-account limit.
+const IMPORT_WINDOW: time::Duration = time::Duration::DAY;
 
 /// A record that cannot be imported: where and why (the rules' own code and sentence).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +76,13 @@ pub enum ImportError {
     /// Games of a file of several do not replay: each one's problem (HTTP 422; nothing
     /// is stored, not even the good games).
     Records(Vec<RecordProblem>),
+    /// The file holds more games than one request may import (HTTP 413).
+    TooManyGames {
+        /// Games in the file.
+        games: usize,
+        /// The most one request may import.
+        limit: usize,
+    },
     /// Anything else the domain refuses or fails at.
     Domain(DomainError),
 }
@@ -245,9 +277,9 @@ fn replay_record(
 }
 
 /// A replayed game ready to store.
-struct Prepared<'a> {
-    report: &'a GameReport,
-    start: Option<&'a str>,
+struct Prepared {
+    report: GameReport,
+    start: Option<String>,
     result: Option<GameResult>,
     reason: Option<GameReason>,
     /// Each move's seat, turn and the key of the position after it.
@@ -258,14 +290,11 @@ struct Prepared<'a> {
 /// The stored rows of a replayed game: the seat that made each move, its turn, the key of
 /// the position after it; its result and reason. The replay accepted the moves, so a
 /// refusal here is a defect.
-fn prepare<'a>(
-    variant: Variant,
-    standard: &str,
-    report: &'a GameReport,
-) -> Result<Prepared<'a>, ImportError> {
+fn prepare(variant: Variant, standard: &str, report: GameReport) -> Result<Prepared, ImportError> {
     let defect = |e: String| DomainError::Internal(anyhow::anyhow!("import replay: {e}"));
-    let start = (report.start != standard).then_some(report.start.as_str());
-    let mut game = rules_adapter::new_game(variant, variant.default_ruleset().name(), None, start, 2)?;
+    let start = (report.start != standard).then(|| report.start.clone());
+    let mut game =
+        rules_adapter::new_game(variant, variant.default_ruleset().name(), None, start.as_deref(), 2)?;
     let mut rows = Vec::with_capacity(report.moves.len());
     let mut turn = 0;
     let mut last_seat = None;
@@ -293,31 +322,57 @@ fn prepare<'a>(
     Ok(Prepared { report, start, result, reason, rows, turn_seat: game.seat_to_move() as i32 })
 }
 
-/// Imports a record for `uploader`: replays every game of it with the rules, then stores
-/// the games, their seats (the players as the record names them) and their moves in one
-/// transaction.
-///
-/// # Errors
-/// [`ImportError::Record`] (422) for a record that does not replay, with its line, column
-/// and token, or [`ImportError::Records`] naming each game of a file of several that does
-/// not; an unknown or unsupported variant (422); nothing is stored then.
-pub async fn import(
-    domain: &Domain,
+/// Refuses an import that would bring `uploader`'s imports of the last 24 hours past the
+/// day's limit (429, with the seconds until enough of them leave the window); takes the
+/// uploader's lock so that parallel imports are counted one after the other.
+async fn check_daily_limit(
+    tx: &mut sqlx::PgConnection,
+    limits: ImportLimits,
     uploader: i64,
-    variant: Option<&str>,
-    text: &str,
-) -> Result<ImportedGame, ImportError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim().is_empty() {
-        return Err(problem("import.empty", "The record is empty."));
+    games: usize,
+    now: time::OffsetDateTime,
+) -> Result<(), ImportError> {
+    let limit = limits.per_day as usize;
+    let times = storage::imported_since(tx, uploader, now - IMPORT_WINDOW).await?;
+    if times.len() + games <= limit {
+        return Ok(());
     }
+    // Room for these games once the `len + games - limit` oldest have left the window
+    // (never, for more games than a day allows: a whole day).
+    let wait = match times.get(times.len() + games - limit - 1) {
+        Some(&at) if games <= limit => (at + IMPORT_WINDOW - now).whole_seconds().max(1),
+        _ => IMPORT_WINDOW.whole_seconds(),
+    };
+    Err(ImportError::Domain(DomainError::Limited {
+        code: "import.daily-limit",
+        detail: format!(
+            "An account may import at most {limit} games in 24 hours; {} were imported in the \
+             last 24 hours and this record holds {games}.",
+            times.len()
+        ),
+        retry_after: u64::try_from(wait).unwrap_or(1),
+    }))
+}
+
+/// A record read and every game of it replayed, ready to store.
+struct ReadRecord {
+    /// The format's name as stored.
+    format: &'static str,
+    variant: Variant,
+    games: Vec<Prepared>,
+}
+
+/// Reads a record (its format, its variant: `asked`, else what the record says) and
+/// replays every game of it with the rules: the costly part of an import, run in the
+/// domain's bounded pool of rules work.
+fn read_record(text: &str, asked: Option<&str>) -> Result<ReadRecord, ImportError> {
     let usi = usi_position(text);
     let (text, from) = match &usi {
         Some((from, moves)) => (moves.as_str(), from.clone()),
         None => (text, None),
     };
     let format = detect_format(text);
-    let variant = match (&usi, variant.filter(|v| !v.trim().is_empty())) {
+    let variant = match (&usi, asked.filter(|v| !v.trim().is_empty())) {
         // A USI command is Shogi, MiniShogi when its board has five ranks.
         (Some((sfen, _)), None) => {
             match sfen.as_deref().map(|s| s.split(' ').next().unwrap_or("").split('/').count()) {
@@ -327,13 +382,58 @@ pub async fn import(
         }
         (_, asked) => variant_for(text, asked, format)?,
     };
-    let format_label = if usi.is_some() { "usi" } else { format_name(format) };
+    let label = if usi.is_some() { "usi" } else { format_name(format) };
     let reports = replay_record(text, variant, format, from)?;
     let standard = AnyGame::new(variant, None).map_err(DomainError::from)?.start_fen();
-    let prepared = reports.iter().map(|r| prepare(variant, &standard, r)).collect::<Result<Vec<_>, _>>()?;
+    let games = reports.into_iter().map(|r| prepare(variant, &standard, r)).collect::<Result<Vec<_>, _>>()?;
+    Ok(ReadRecord { format: label, variant, games })
+}
+
+/// Imports a record for `uploader`: replays every game of it with the rules, then stores
+/// the games, their seats (the players as the record names them) and their moves in one
+/// transaction.
+///
+/// # Errors
+/// [`ImportError::Record`] (422) for a record that does not replay, with its line, column
+/// and token, or [`ImportError::Records`] naming each game of a file of several that does
+/// not; an unknown or unsupported variant (422); a file of more games than a request may
+/// import ([`ImportError::TooManyGames`], 413, before any is replayed); more games than
+/// the account may import today (429 `import.daily-limit`); nothing is stored then.
+pub async fn import(
+    domain: &Domain,
+    limits: ImportLimits,
+    uploader: i64,
+    variant: Option<&str>,
+    text: &str,
+) -> Result<ImportedGame, ImportError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(problem("import.empty", "The record is empty."));
+    }
+    // A decoded file (`record_base64`, the page's upload) is text no extractor saw: NUL,
+    // which no stored text (a player's name) can hold, is refused here.
+    if text.contains('\0') {
+        return Err(problem(
+            "import.invalid-text",
+            "The record holds a NUL character: it is not a text record.",
+        ));
+    }
+    // Counted before any game is replayed (the variant's detection replays): the files of
+    // the Japanese formats split as Shogi's, anything else the same for either game.
+    let counted = usi_position(text).map_or_else(|| text.to_owned(), |(_, moves)| moves);
+    let japanese =
+        matches!(detect_format(&counted), RecordFormat::Kif | RecordFormat::Ki2 | RecordFormat::Csa);
+    let games = count_games(if japanese { Variant::Shogi } else { Variant::Xiangqi }, &counted);
+    if games > limits.per_request {
+        return Err(ImportError::TooManyGames { games, limit: limits.per_request });
+    }
+    let (owned, asked) = (text.to_owned(), variant.map(str::to_owned));
+    let ReadRecord { format: format_label, variant, games: prepared } =
+        domain.rules_work.run(move || read_record(&owned, asked.as_deref())).await??;
     let ruleset = variant.default_ruleset();
     let now = domain.clock.now();
     let mut tx = domain.pool.begin().await?;
+    check_daily_limit(&mut tx, limits, uploader, prepared.len(), now).await?;
     let mut games = Vec::with_capacity(prepared.len());
     for (index, game) in prepared.iter().enumerate() {
         let stored_seats: Vec<ImportedSeat> = game
@@ -362,7 +462,7 @@ pub async fn import(
         let stored = ImportedGameRow {
             variant: variant.name(),
             ruleset: ruleset.name(),
-            start_position: game.start,
+            start_position: game.start.as_deref(),
             result: game.result.as_ref(),
             reason: game.reason,
             plies: game.report.moves.len() as i32,
@@ -400,7 +500,9 @@ impl ImportError {
     /// The error's kind (for a status): a record's problem is invalid input.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            ImportError::Record(_) | ImportError::Records(_) => ErrorKind::Invalid,
+            ImportError::Record(_) | ImportError::Records(_) | ImportError::TooManyGames { .. } => {
+                ErrorKind::Invalid
+            }
             ImportError::Domain(e) => e.kind(),
         }
     }

@@ -17,6 +17,7 @@ pub mod players;
 pub mod preferences;
 pub mod ratings;
 pub mod rules_adapter;
+pub mod rules_work;
 pub mod time_control;
 pub mod timeouts;
 pub mod tournaments;
@@ -53,6 +54,8 @@ pub struct Domain {
     /// The server's time zone (`clocks.time_zone`): the days of the ICCF accounting and
     /// of leave (see [`iccf_days`]).
     pub time_zone: iccf_days::ZoneName,
+    /// The bounded pool of costly rules work, off the async workers (see [`rules_work`]).
+    pub rules_work: Arc<rules_work::RulesWork>,
 }
 
 /// The sockets of this instance watching games (`crate::live::Hub`), as the domain sees

@@ -140,6 +140,29 @@ pub fn new_game(
     Ok(game)
 }
 
+/// [`new_game`] run where its cost belongs: a set-up from a supplied start position is
+/// judged in the domain's bounded pool of rules work ([`super::rules_work`]; judging a
+/// Flickering chess start searches for mate, up to the rules' start-position budget),
+/// the standard start at once.
+///
+/// # Errors
+/// As [`new_game`]; 503 when the pool is too busy.
+pub async fn judged_game(
+    domain: &super::Domain,
+    variant: Variant,
+    ruleset: &str,
+    handicap: Option<&str>,
+    start: Option<&str>,
+    seats: usize,
+) -> Result<AnyGame, DomainError> {
+    let Some(start) = start else { return new_game(variant, ruleset, handicap, None, seats) };
+    let (ruleset, handicap, start) = (ruleset.to_owned(), handicap.map(str::to_owned), start.to_owned());
+    domain
+        .rules_work
+        .run(move || new_game(variant, &ruleset, handicap.as_deref(), Some(&start), seats))
+        .await?
+}
+
 /// A refused move as a domain error (422, or 409 when the game is over), typed.
 pub fn move_error(error: MoveError) -> DomainError {
     DomainError::Move(error)

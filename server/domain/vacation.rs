@@ -45,24 +45,34 @@ pub async fn status(domain: &Domain, account_id: i64) -> DomainResult<VacationSt
     Ok(VacationStatus { allowance_days, used_days, on_leave_until })
 }
 
+/// The longest leave one request may start: a year (an account's yearly allowance is at
+/// most 366 days, the database's `account_vacation_days_check`).
+pub const MAX_LEAVE_DAYS: u32 = 366;
+
 /// Starts `days` whole days of leave now: today is the first, the leave ends at the
 /// local midnight after the last (the server's zone, `clocks.time_zone`). Each year's
 /// days come out of that year's allowance (#17 §4: a leave over the new year is charged
 /// to each year apart).
 ///
 /// # Errors
-/// Already on leave (409), or more days than the allowance left in a year (422).
+/// Already on leave (409), more days than [`MAX_LEAVE_DAYS`] or than the allowance left
+/// in a year (422).
 pub async fn start(domain: &Domain, account_id: i64, days: u32) -> DomainResult<VacationStatus> {
     let now = domain.clock.now();
     if days == 0 {
         return Err(DomainError::Invalid("a leave lasts at least one day".to_owned()));
+    }
+    if days > MAX_LEAVE_DAYS {
+        return Err(DomainError::Invalid(format!("a leave lasts at most {MAX_LEAVE_DAYS} days")));
     }
     let current = status(domain, account_id).await?;
     if current.on_leave_until.is_some() {
         return Err(DomainError::Conflict("you are already on leave".to_owned()));
     }
     let zone = domain.time_zone.zone();
-    let leave = Period { starts_at: now, ends_at: iccf_days::leave_end(now, i64::from(days), &zone) };
+    let ends_at = iccf_days::leave_end(now, i64::from(days), &zone)
+        .ok_or_else(|| DomainError::Invalid(format!("a leave of {days} days ends past the calendar")))?;
+    let leave = Period { starts_at: now, ends_at };
     let last_year = iccf_days::year_of(leave.ends_at - Duration::nanoseconds(1), &zone);
     for year in iccf_days::year_of(now, &zone)..=last_year {
         let used = used_in_year(domain, account_id, year).await?;

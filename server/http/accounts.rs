@@ -1,14 +1,14 @@
 //! `POST /api/accounts`: register; `GET/PATCH /api/accounts/me`: who am I, and my e-mail
 //! address; `GET /api/admin/accounts/{username}`: an account as an admin sees it.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 
 use super::auth::AuthUser;
 use super::error::{ApiError, ApiResult};
-use super::extract::Json;
+use super::extract::{ClientAddress, Json, Path};
 use super::AppState;
 use crate::domain::accounts::{self, Account, Role, Username};
 use crate::domain::email;
@@ -16,10 +16,12 @@ use crate::domain::email;
 /// Registration request.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct Register {
-    /// Login and display name.
+    /// Login and display name: 3 to 32 ASCII letters, digits, `_` or `-`, starting with a
+    /// letter.
+    #[schema(pattern = "^[A-Za-z][A-Za-z0-9_-]{2,31}$")]
     username: String,
     /// At least 8 characters.
-    #[schema(value_type = String, format = Password)]
+    #[schema(value_type = String, format = Password, min_length = 8)]
     password: SecretString,
     /// An e-mail address (optional): a verification mail is sent to it.
     #[serde(default)]
@@ -49,31 +51,38 @@ pub struct AccountPatch {
 #[utoipa::path(
     post,
     path = "/api/accounts",
+    operation_id = "register_account",
     tag = "accounts",
     request_body = Register,
-    responses((status = 201, description = "created", body = Me))
+    responses(
+        (status = 201, description = "created", body = Me),
+        (status = 429, description = "too many sign-ups from this client address (`signup.rate-limited`), or too many verification mails to the address given (`email.too-many-mails`): nothing is created; `Retry-After` says when to try again")
+    )
 )]
-/// Creates a player account (with an optional e-mail address, verified by mail).
+/// Creates a player account (with an optional e-mail address, verified by mail). Sign-ups
+/// are limited per client address, and the verification mails per address mailed.
 #[tracing::instrument(skip_all)]
 pub async fn register(
     State(state): State<AppState>,
+    client: ClientAddress,
     Json(body): Json<Register>,
 ) -> ApiResult<(StatusCode, Json<Me>)> {
     let username = Username::parse(&body.username)?;
-    // A bad address is refused before the account exists.
-    let address = match body.email.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(text) => Some(email::parse_address(text)?),
-    };
-    let pool = state.domain.pool.clone();
-    let account = state
-        .password_hashing
-        .run(async move { accounts::register(&pool, &username, body.password, Role::Player).await })
-        .await??;
-    let address = match address {
-        Some(text) => email::set_address(&state.domain, account.id, Some(&text)).await?,
-        None => email::address(&state.domain, account.id).await?,
-    };
+    // A bad address or password is refused before anything is counted or made.
+    if let Some(text) = body.email.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
+        email::parse_address(text)?;
+    }
+    accounts::check_password_length(&body.password)?;
+    state.signup_limiter.begin(client.0)?;
+    let domain = state.domain.clone();
+    let quota = state.mail_quota;
+    let (account, address) =
+        state
+            .password_hashing
+            .run(async move {
+                email::register(&domain, quota, &username, body.password, body.email.as_deref()).await
+            })
+            .await??;
     Ok((StatusCode::CREATED, Json(Me { account, address })))
 }
 
@@ -93,10 +102,14 @@ pub async fn me(State(state): State<AppState>, AuthUser(account): AuthUser) -> A
 #[utoipa::path(
     patch,
     path = "/api/accounts/me",
+    operation_id = "update_my_account",
     tag = "accounts",
     request_body = AccountPatch,
     security(("bearer" = []), ("session" = [])),
-    responses((status = 200, description = "the caller after the change", body = Me))
+    responses(
+        (status = 200, description = "the caller after the change", body = Me),
+        (status = 429, description = "too many verification mails asked for this account or this address in the hour (`email.too-many-mails`, the same answer either way): nothing changed; `Retry-After` says when to try again")
+    )
 )]
 /// Sets the caller's e-mail address and sends the verification mail to it (a plain GET
 /// of the mail's link verifies it).
@@ -106,7 +119,8 @@ pub async fn update(
     AuthUser(account): AuthUser,
     Json(patch): Json<AccountPatch>,
 ) -> ApiResult<Json<Me>> {
-    let address = email::set_address(&state.domain, account.id, patch.email.as_deref()).await?;
+    let address =
+        email::set_address(&state.domain, state.mail_quota, account.id, patch.email.as_deref()).await?;
     Ok(Json(Me { account, address }))
 }
 

@@ -137,6 +137,7 @@ where
             .and_then(|h| h.strip_prefix("Bearer "))
             .ok_or_else(|| ApiError::unauthorized("expected 'Authorization: Bearer <token>'"))?;
         let account = accounts::account_for_token(&domain, token.trim()).await?;
+        in_access_log(parts, &account);
         return Ok(Some(account));
     }
     let Ok(session) = Session::from_request_parts(parts, state).await else {
@@ -155,9 +156,20 @@ where
     }
     let epoch = session.get::<i32>(SESSION_EPOCH_KEY).await.map_err(store_error)?.unwrap_or(0);
     match accounts::account_for_session(&domain.pool, id, epoch).await {
-        Ok(account) => Ok(Some(account)),
+        Ok(account) => {
+            in_access_log(parts, &account);
+            Ok(Some(account))
+        }
         Err(DomainError::NotFound(_)) => Ok(None),
         Err(other) => Err(other.into()),
+    }
+}
+
+/// Names the signed-in account in the request's span, so the access log line says who
+/// asked (issue 40 §5).
+fn in_access_log(parts: &Parts, account: &Account) {
+    if let Some(super::metrics::RequestSpan(span)) = parts.extensions.get() {
+        span.record("account", account.username.as_str());
     }
 }
 

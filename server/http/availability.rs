@@ -49,7 +49,7 @@ pub async fn refuse_while_down(
 
 /// The page a browser gets during an outage: it says what happened and reloads itself
 /// (a `Refresh` header: the content security policy forbids inline scripts).
-fn busy_page() -> Response {
+pub(crate) fn busy_page() -> Response {
     let page = "<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>Tavoliere: back in a \
                 moment</title></head>\n<body>\n<h1>Back in a moment</h1>\n<p>The server cannot \
                 reach its database just now, so nothing can be shown or changed. This page \

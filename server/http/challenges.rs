@@ -14,6 +14,7 @@ use crate::domain::{Domain, DomainError};
 #[utoipa::path(
     post,
     path = "/api/challenges",
+    operation_id = "create_challenge",
     tag = "challenges",
     request_body = NewChallenge,
     security(("bearer" = []), ("session" = [])),
@@ -59,6 +60,7 @@ impl ChallengeRequest {
 #[utoipa::path(
     get,
     path = "/api/challenges",
+    operation_id = "list_challenges",
     tag = "challenges",
     params(ChallengeQuery),
     security((), ("bearer" = []), ("session" = [])),
@@ -88,6 +90,7 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/api/challenges/{id}",
+    operation_id = "show_challenge",
     tag = "challenges",
     params(("id" = i64, Path, description = "Challenge id")),
     security((), ("bearer" = []), ("session" = [])),

@@ -29,6 +29,7 @@ pub struct LineRequest {
 #[utoipa::path(
     get,
     path = "/api/games/{id}/conditional-moves",
+    operation_id = "list_conditional_moves",
     tag = "games",
     params(("id" = i64, Path, description = "Game id")),
     security(("bearer" = []), ("session" = [])),
@@ -50,6 +51,7 @@ pub async fn list(
 #[utoipa::path(
     post,
     path = "/api/games/{id}/conditional-moves",
+    operation_id = "create_conditional_moves",
     tag = "games",
     params(("id" = i64, Path, description = "Game id")),
     request_body = LineRequest,
@@ -113,6 +115,7 @@ pub async fn delete_one(
 
 /// A line being entered.
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct NextQuery {
     /// The moves so far in any notation of the variant, separated by spaces (empty: the
     /// opponent's possible moves now).

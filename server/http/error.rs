@@ -138,7 +138,10 @@ impl ApiError {
             code: Cow::Borrowed(error.code()),
             meta: meta_of(error),
             detail: error.to_string(),
-            retry_after: (error.kind() == ErrorKind::Unavailable).then_some(DATABASE_RETRY_AFTER_SECONDS),
+            retry_after: error
+                .retry_after()
+                .map(|seconds| seconds.max(1))
+                .or_else(|| (error.kind() == ErrorKind::Unavailable).then_some(DATABASE_RETRY_AFTER_SECONDS)),
             more: None,
         }
     }
@@ -314,6 +317,21 @@ impl From<QueryRejection> for ApiError {
         };
         ApiError::coded(rejection.status(), "request.invalid-query", detail)
     }
+}
+
+/// The answer to a request whose handling panicked (tower-http's `CatchPanicLayer`, see
+/// [`super::router`]): 500 in the one error shape, the panic logged once and counted
+/// (`tavoliere_panics_total`), instead of a connection dropped without an answer.
+pub fn panicked(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)");
+    tracing::error!(panic = %message, "a request panicked");
+    metrics::counter!("tavoliere_panics_total").increment(1);
+    ApiError::coded(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Something went wrong on the server.")
+        .into_response()
 }
 
 /// Result of a handler.

@@ -15,6 +15,7 @@ use crate::domain::{preferences, Domain, DomainError};
 #[utoipa::path(
     get,
     path = "/api/games/{id}",
+    operation_id = "show_game",
     tag = "games",
     params(("id" = i64, Path, description = "Game id"), ShowQuery),
     responses((status = 200, description = "the game", body = GameView))
@@ -51,17 +52,31 @@ pub struct ShowQuery {
     notation: Option<String>,
 }
 
+/// A game's status as the list filters it (schema only).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub enum GameStatusName {
+    /// Being played.
+    Active,
+    /// Ended with a result.
+    Finished,
+    /// Stopped without one.
+    Aborted,
+}
+
 /// The status filter of the game list.
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only games with this status (`active`, `finished`, `aborted`).
+    #[param(value_type = Option<GameStatusName>, inline)]
     status: Option<String>,
 }
 
 #[utoipa::path(
     get,
     path = "/api/games",
+    operation_id = "list_games",
     tag = "games",
     params(ListQuery, ArchiveQuery),
     security((), ("bearer" = []), ("session" = [])),

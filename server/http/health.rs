@@ -30,11 +30,20 @@ pub async fn healthz() -> &'static str {
     tag = "service",
     responses(
         (status = 200, description = "the database answers", body = String, content_type = "text/plain"),
-        (status = 503, description = "the database is unreachable (with Retry-After)", body = super::openapi::Errors)
+        (status = 503, description = "the database is unreachable (with Retry-After), or the server is stopping (code `unavailable.stopping`)", body = super::openapi::Errors)
     )
 )]
-/// Readiness: 200 "ready" when the database answers a query now, 503 otherwise.
+/// Readiness: 200 "ready" when the database answers a query now, 503 otherwise, and 503
+/// at once from the moment the server is told to stop (a load balancer then drains it
+/// while it still serves what it is sent).
 pub async fn readyz(State(health): State<Arc<DatabaseHealth>>) -> ApiResult<&'static str> {
+    if health.is_stopping() {
+        return Err(ApiError::coded(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable.stopping",
+            "the server is stopping",
+        ));
+    }
     // While the probe or the supervisor says the database is down, at once; otherwise
     // asked now.
     if health.is_up() && health.probe().await {

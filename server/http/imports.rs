@@ -10,8 +10,8 @@ use serde_json::json;
 use super::auth::AuthUser;
 use super::error::{ApiError, ApiResult};
 use super::extract::Json;
+use super::AppState;
 use crate::domain::imports::{self, ImportError, ImportedGame, RecordProblem};
-use crate::domain::Domain;
 
 /// A record to import.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -70,6 +70,12 @@ impl From<ImportError> for ApiError {
                     None => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "The record does not replay."),
                 }
             }
+            ImportError::TooManyGames { games, limit } => ApiError::coded(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "import.too-many-games",
+                format!("The record holds {games} games; at most {limit} are imported by one request."),
+            )
+            .with_meta(json!({"games": games, "limit": limit})),
             ImportError::Domain(error) => error.into(),
         }
     }
@@ -106,19 +112,23 @@ fn record_text(body: &ImportRequest) -> ApiResult<String> {
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 201, description = "the game (every game of a file of several: `games`), stored", body = ImportedGame),
-        (status = 422, description = "the record does not replay: `meta` names line, column, token and ply; in a file of several games one error per game that does not replay, `meta.game` its number, and nothing is stored")
+        (status = 413, description = "the file holds more games than one request may import (`import.too-many-games`, `meta.limit` the most, `meta.games` the file's): nothing is replayed or stored"),
+        (status = 422, description = "the record does not replay: `meta` names line, column, token and ply; in a file of several games one error per game that does not replay, `meta.game` its number, and nothing is stored"),
+        (status = 429, description = "the account would pass the games it may import in 24 hours (`import.daily-limit`): nothing is stored; `Retry-After` says when there is room")
     )
 )]
 /// Imports a game record → 201 with the stored game (every game of a KIF, KI2, CSA or
 /// PGN file of several). The record is validated move by move with the rules; a bad
-/// record (any bad game of a file) stores nothing.
+/// record (any bad game of a file) stores nothing. Imported games are history: they are
+/// in the archive, never in the home page's latest results or the games being played.
 #[tracing::instrument(skip_all)]
 pub async fn import(
-    State(domain): State<Domain>,
+    State(state): State<AppState>,
     AuthUser(me): AuthUser,
     Json(body): Json<ImportRequest>,
 ) -> ApiResult<(StatusCode, Json<ImportedGame>)> {
     let text = record_text(&body)?;
-    let imported = imports::import(&domain, me.id, body.variant.as_deref(), &text).await?;
+    let imported =
+        imports::import(&state.domain, state.import_limits, me.id, body.variant.as_deref(), &text).await?;
     Ok((StatusCode::CREATED, Json(imported)))
 }

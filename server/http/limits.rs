@@ -1,19 +1,23 @@
-//! Limits against password guessing and against exhausting the server by hashing:
+//! Limits against password guessing, sign-up floods and exhausting the server by hashing:
 //!
-//! - [`LoginLimiter`]: failed logins per username and address, per address (one password
-//!   tried on many accounts) and per username (one account tried from many addresses),
-//!   each in a sliding window. An attempt is counted *before* its password is checked,
-//!   under one lock, so that parallel attempts cannot all pass the check before any is
-//!   recorded; a successful one is taken back.
+//! - [`LoginLimiter`]: failed logins per username and address (the lockout), per address
+//!   (one password tried on many accounts), each in a sliding window, and a ceiling per
+//!   username whatever the addresses, over a longer window and high enough that strangers
+//!   guessing from a few addresses cannot lock the owner out (OWASP ASVS 2.2.1: at most
+//!   100 failures an hour on one account). An attempt is counted *before* its password is
+//!   checked, under one lock, so that parallel attempts cannot all pass the check before
+//!   any is recorded; a successful one is taken back.
+//! - [`SignupLimiter`]: sign-ups per client address in a sliding window.
 //! - [`PasswordHashing`]: at most a few argon2id hashes at once (each takes 19 MiB and a
 //!   core for a while), so that a burst of logins or sign-ups costs bounded memory and
 //!   leaves the other requests their share of the CPU.
 //!
 //! Only failures count against the login limits (many people behind one address log in
 //! successfully); `governor`'s quotas have no way to give a cell back, hence this small
-//! window counter.
+//! window counter ([`Windows`]).
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -26,29 +30,118 @@ use super::error::ApiError;
 use crate::config::AuthSettings;
 use crate::domain::DomainError;
 
+/// At most `limit` events in any `window`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Quota {
+    limit: u32,
+    window: Duration,
+}
+
+impl Quota {
+    fn new(limit: u32, window_seconds: u64) -> Quota {
+        Quota { limit, window: Duration::from_secs(window_seconds.max(1)) }
+    }
+}
+
+/// How many keys a counter holds before it drops the expired ones.
+const PRUNE_ABOVE: usize = 10_000;
+
+/// Sliding-window counts of events per key: for each key, the times of its counted events
+/// still in its window, oldest first.
+#[derive(Debug)]
+struct Windows<K> {
+    times: Mutex<HashMap<K, VecDeque<Instant>>>,
+    /// The longest window of any quota: a key whose last event is older counts nothing.
+    longest: Duration,
+}
+
+impl<K: Clone + Eq + Hash> Windows<K> {
+    fn new(quotas: &[Quota]) -> Windows<K> {
+        let longest = quotas.iter().map(|quota| quota.window).max().unwrap_or(Duration::ZERO);
+        Windows { times: Mutex::new(HashMap::new()), longest }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, VecDeque<Instant>>> {
+        // A panic while holding the lock leaves counts behind, never a broken map.
+        self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Counts an event at `now` against every key under its quota, or against none of
+    /// them when one quota is used up: then the wait until that quota has room again.
+    fn count(&self, keys: &[(K, Quota)], now: Instant) -> Result<(), Duration> {
+        let mut times = self.lock();
+        if times.len() > PRUNE_ABOVE {
+            times.retain(|_, at| at.back().is_some_and(|&t| now.duration_since(t) < self.longest));
+        }
+        let mut wait = Duration::ZERO;
+        for (key, quota) in keys {
+            let limit = quota.limit as usize;
+            let Some(at) = times.get_mut(key) else {
+                if limit == 0 {
+                    wait = wait.max(quota.window);
+                }
+                continue;
+            };
+            while at.front().is_some_and(|&t| now.duration_since(t) >= quota.window) {
+                at.pop_front();
+            }
+            if at.len() >= limit {
+                // The event that makes room is the one `len - limit` from the oldest.
+                let freeing = at.get(at.len() - limit).copied().unwrap_or(now);
+                wait = wait.max(quota.window.saturating_sub(now.duration_since(freeing)));
+            }
+        }
+        if !wait.is_zero() {
+            return Err(wait);
+        }
+        for (key, _) in keys {
+            times.entry(key.clone()).or_default().push_back(now);
+        }
+        Ok(())
+    }
+
+    /// Takes back the event of `key` counted at `at`, or with `None` every event of `key`.
+    fn take_back(&self, key: &K, at: Option<Instant>) {
+        let mut times = self.lock();
+        if let Some(counted) = times.get_mut(key) {
+            match at {
+                None => counted.clear(),
+                Some(at) => {
+                    if let Some(position) = counted.iter().rposition(|&t| t == at) {
+                        counted.remove(position);
+                    }
+                }
+            }
+            if counted.is_empty() {
+                times.remove(key);
+            }
+        }
+    }
+}
+
+/// Whole seconds of `wait`, rounded up (a `Retry-After`).
+fn seconds(wait: Duration) -> u64 {
+    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+}
+
 /// What a login attempt is counted against.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum LoginKey {
-    /// One username from one address.
+    /// One username from one address: the lockout.
     Pair(String, IpAddr),
     /// Every username from one address (IPv6: its /64 network).
     Address(IpAddr),
-    /// One username from every address.
+    /// One username from every address: the ceiling.
     Username(String),
 }
-
-/// How many keys the limiter holds before it drops the expired ones.
-const PRUNE_ABOVE: usize = 10_000;
 
 /// Counts failed logins; see the module documentation.
 #[derive(Debug)]
 pub struct LoginLimiter {
-    window: Duration,
-    per_pair: u32,
-    per_address: u32,
-    per_username: u32,
-    /// For each key, the times of its counted attempts in the window, oldest first.
-    attempts: Mutex<HashMap<LoginKey, VecDeque<Instant>>>,
+    per_pair: Quota,
+    per_address: Quota,
+    per_username: Quota,
+    windows: Windows<LoginKey>,
 }
 
 /// A login attempt counted against its limits: it stays counted (as a failure) unless
@@ -65,21 +158,12 @@ impl LoginAttempt<'_> {
     /// The password was right: the attempt does not count, and the earlier failures of
     /// this username from this address are forgotten.
     pub fn succeeded(self) {
-        let mut attempts = self.limiter.lock();
         for key in &self.keys {
-            if let Some(times) = attempts.get_mut(key) {
-                match key {
-                    LoginKey::Pair(..) => times.clear(),
-                    _ => {
-                        if let Some(position) = times.iter().rposition(|&t| t == self.at) {
-                            times.remove(position);
-                        }
-                    }
-                }
-                if times.is_empty() {
-                    attempts.remove(key);
-                }
-            }
+            let at = match key {
+                LoginKey::Pair(..) => None,
+                _ => Some(self.at),
+            };
+            self.limiter.windows.take_back(key, at);
         }
     }
 }
@@ -87,18 +171,16 @@ impl LoginAttempt<'_> {
 impl LoginLimiter {
     /// The limits of `settings`.
     pub fn new(settings: &AuthSettings) -> LoginLimiter {
+        let per_pair = Quota::new(settings.login_attempts, settings.login_window_seconds);
+        let per_address = Quota::new(settings.login_attempts_per_address, settings.login_window_seconds);
+        let per_username =
+            Quota::new(settings.login_attempts_per_username, settings.login_username_window_seconds);
         LoginLimiter {
-            window: Duration::from_secs(settings.login_window_seconds.max(1)),
-            per_pair: settings.login_attempts,
-            per_address: settings.login_attempts_per_address,
-            per_username: settings.login_attempts_per_username,
-            attempts: Mutex::new(HashMap::new()),
+            per_pair,
+            per_address,
+            per_username,
+            windows: Windows::new(&[per_pair, per_address, per_username]),
         }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<LoginKey, VecDeque<Instant>>> {
-        // A panic while holding the lock leaves counts behind, never a broken map.
-        self.attempts.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Counts an attempt to log in as `username` from `address`, or refuses it when one
@@ -115,45 +197,47 @@ impl LoginLimiter {
             LoginKey::Username(username),
         ];
         let now = Instant::now();
-        let mut attempts = self.lock();
-        if attempts.len() > PRUNE_ABOVE {
-            attempts.retain(|_, times| times.back().is_some_and(|&t| now.duration_since(t) < self.window));
-        }
-        let mut wait = Duration::ZERO;
-        for key in &keys {
-            let limit = self.limit_of(key) as usize;
-            let Some(times) = attempts.get_mut(key) else {
-                if limit == 0 {
-                    wait = wait.max(self.window);
-                }
-                continue;
-            };
-            while times.front().is_some_and(|&t| now.duration_since(t) >= self.window) {
-                times.pop_front();
-            }
-            if times.len() >= limit {
-                // The attempt that makes room is the one `len - limit` from the oldest.
-                let freeing = times.get(times.len() - limit).copied().unwrap_or(now);
-                wait = wait.max(self.window.saturating_sub(now.duration_since(freeing)));
-            }
-        }
-        if !wait.is_zero() {
-            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            return Err(ApiError::too_many_requests("too many failed logins; try again later", seconds));
-        }
-        for key in &keys {
-            attempts.entry(key.clone()).or_default().push_back(now);
-        }
-        drop(attempts);
+        let quotas = [
+            (keys[0].clone(), self.per_pair),
+            (keys[1].clone(), self.per_address),
+            (keys[2].clone(), self.per_username),
+        ];
+        self.windows.count(&quotas, now).map_err(|wait| {
+            ApiError::too_many_requests("too many failed logins; try again later", seconds(wait))
+        })?;
         Ok(LoginAttempt { limiter: self, keys, at: now })
     }
+}
 
-    fn limit_of(&self, key: &LoginKey) -> u32 {
-        match key {
-            LoginKey::Pair(..) => self.per_pair,
-            LoginKey::Address(_) => self.per_address,
-            LoginKey::Username(_) => self.per_username,
-        }
+/// Counts sign-ups per client address (IPv6: its /64 network): each one hashes a password
+/// and makes an account, so one client may make only a few an hour.
+#[derive(Debug)]
+pub struct SignupLimiter {
+    quota: Quota,
+    windows: Windows<IpAddr>,
+}
+
+impl SignupLimiter {
+    /// The limit of `settings` (`signups_per_address` in `signup_window_seconds`).
+    pub fn new(settings: &AuthSettings) -> SignupLimiter {
+        let quota = Quota::new(settings.signups_per_address, settings.signup_window_seconds);
+        SignupLimiter { quota, windows: Windows::new(&[quota]) }
+    }
+
+    /// Counts a sign-up from `address`, or refuses it when the address has used its
+    /// sign-ups.
+    ///
+    /// # Errors
+    /// 429 with `Retry-After`.
+    pub fn begin(&self, address: IpAddr) -> Result<(), ApiError> {
+        self.windows.count(&[(address_group(address), self.quota)], Instant::now()).map_err(|wait| {
+            ApiError::coded(
+                StatusCode::TOO_MANY_REQUESTS,
+                "signup.rate-limited",
+                "too many accounts were made from this address; try again later",
+            )
+            .with_retry_after(seconds(wait))
+        })
     }
 }
 
@@ -186,11 +270,12 @@ pub struct PasswordHashing {
     counts: Arc<HashCounts>,
 }
 
-/// How many hashes run now, and the most that ever ran at once.
+/// How many hashes run now, the most that ever ran at once, and how many ran in all.
 #[derive(Debug, Default)]
 struct HashCounts {
     running: AtomicUsize,
     peak: AtomicUsize,
+    started: AtomicUsize,
 }
 
 /// One hash counted as running until dropped (also when it panics).
@@ -198,6 +283,7 @@ struct Running(Arc<HashCounts>);
 
 impl Running {
     fn start(counts: &Arc<HashCounts>) -> Running {
+        counts.started.fetch_add(1, Ordering::SeqCst);
         let running = counts.running.fetch_add(1, Ordering::SeqCst) + 1;
         counts.peak.fetch_max(running, Ordering::SeqCst);
         Running(Arc::clone(counts))
@@ -225,6 +311,11 @@ impl PasswordHashing {
     /// The most hashes that ever ran at once.
     pub fn peak(&self) -> usize {
         self.counts.peak.load(Ordering::SeqCst)
+    }
+
+    /// How many works (hashes or checks of a password) were given a turn so far.
+    pub fn started(&self) -> usize {
+        self.counts.started.load(Ordering::SeqCst)
     }
 
     /// Runs `work` (which hashes or checks a password) when its turn comes. The work runs

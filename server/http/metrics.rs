@@ -3,8 +3,9 @@
 //! `GET /metrics` renders, in Prometheus's text format: requests by route, method and
 //! status with a latency histogram; moves accepted and refused by code; live sockets;
 //! the outbox's pending mails (the notification queue); the pool's connections; whether
-//! the database answers; the background tasks' lag. It is served on the main port to a
-//! bearer of `[metrics] token`, or (no token) to clients on the loopback address only, or
+//! the database answers; the background tasks' lag; the costly rules work running and
+//! waiting (`tavoliere_rules_jobs`); the requests that panicked (`tavoliere_panics_total`).
+//! It is served on the main port to a bearer of `[metrics] token`, or (no token) to clients on the loopback address only, or
 //! on a listener of its own (`[metrics] listen`).
 //!
 //! Every request gets an id (`X-Request-Id`, taken from the request when a proxy set a
@@ -48,12 +49,134 @@ pub fn handle() -> &'static PrometheusHandle {
         let builder = PrometheusBuilder::new()
             .set_buckets_for_metric(Matcher::Suffix("_seconds".to_owned()), &LATENCY_BUCKETS)
             .expect("buckets are not empty");
-        match builder.install_recorder() {
+        let handle = match builder.install_recorder() {
             Ok(handle) => handle,
             // Another recorder is installed (a test harness): render ours unregistered.
             Err(_) => PrometheusBuilder::new().build_recorder().handle(),
-        }
+        };
+        describe();
+        handle
     })
+}
+
+/// Every metric the server records, with its kind and the `# HELP` line a scraper shows
+/// (issue 40 §5). A metric recorded anywhere in `server/` must be listed here: a test
+/// reads the sources.
+pub const DESCRIPTIONS: &[(&str, Kind, &str)] = &[
+    (
+        "tavoliere_rules_jobs",
+        Kind::Gauge,
+        "Costly rules work (start positions' checks, imports' replays) running and waiting in the bounded pool, by state.",
+    ),
+    ("tavoliere_rules_jobs_max", Kind::Gauge, "How many costly rules jobs may run at once."),
+    (
+        "tavoliere_panics_total",
+        Kind::Counter,
+        "Requests whose handling panicked (answered 500 in the error shape and logged).",
+    ),
+    (
+        "tavoliere_http_requests_total",
+        Kind::Counter,
+        "HTTP requests answered, by route pattern, method and status (503s of an outage included).",
+    ),
+    (
+        "tavoliere_http_request_duration_seconds",
+        Kind::Histogram,
+        "Time to answer an HTTP request, by route pattern and method.",
+    ),
+    ("tavoliere_http_connections", Kind::Gauge, "HTTP connections open now, live sockets included."),
+    (
+        "tavoliere_http_connections_refused_total",
+        Kind::Counter,
+        "Connections closed at once: reason=address (the address's cap) or full (the cap, nothing idle).",
+    ),
+    (
+        "tavoliere_http_connections_closed_total",
+        Kind::Counter,
+        "Idle connections closed to make room for a newcomer at the cap (reason=newcomer).",
+    ),
+    (
+        "tavoliere_http_request_timeouts_total",
+        Kind::Counter,
+        "Requests answered 408 because they were not complete within application.request_timeout_seconds.",
+    ),
+    (
+        "tavoliere_http_accept_errors_total",
+        Kind::Counter,
+        "Failed accepts for want of file descriptors or memory.",
+    ),
+    (
+        "tavoliere_moves_total",
+        Kind::Counter,
+        "Moves submitted, by result (accepted or refused) and refusal code.",
+    ),
+    (
+        "tavoliere_moves_by_path_total",
+        Kind::Counter,
+        "Moves stored, by path: on the instance's copy of the game (one statement) or under the row lock.",
+    ),
+    (
+        "tavoliere_moves_written_total",
+        Kind::Counter,
+        "Moves stored by the fast path's statements: alone, or together with other games' moves.",
+    ),
+    ("tavoliere_move_writes_waiting", Kind::Gauge, "Moves waiting for a statement of the fast path."),
+    (
+        "tavoliere_game_cache_games",
+        Kind::Gauge,
+        "Games whose rules state this instance keeps for their next move.",
+    ),
+    ("tavoliere_live_sockets", Kind::Gauge, "Live (WebSocket) sockets open on this instance."),
+    ("tavoliere_notification_queue_depth", Kind::Gauge, "Mails waiting in the outbox."),
+    (
+        "tavoliere_db_pool_connections",
+        Kind::Gauge,
+        "The database pool's connections, by state (idle, in_use).",
+    ),
+    (
+        "tavoliere_db_pool_max_connections",
+        Kind::Gauge,
+        "The database pool's size (database.max_connections).",
+    ),
+    (
+        "tavoliere_db_move_connections",
+        Kind::Gauge,
+        "The move fast path's own connections, by state (idle, in_use).",
+    ),
+    (
+        "tavoliere_db_move_connections_max",
+        Kind::Gauge,
+        "The move fast path's connections at most (database.move_connections).",
+    ),
+    ("tavoliere_database_up", Kind::Gauge, "1 while the database answers the probe, 0 during an outage."),
+    (
+        "tavoliere_database_outages_total",
+        Kind::Counter,
+        "Outages of the database seen by the probe (each start of one).",
+    ),
+    ("tavoliere_task_lag_seconds", Kind::Gauge, "How late each background task's last run started, by task."),
+];
+
+/// A metric's kind, for its description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Only goes up.
+    Counter,
+    /// Goes up and down.
+    Gauge,
+    /// A distribution in buckets.
+    Histogram,
+}
+
+/// Gives the recorder every description of [`DESCRIPTIONS`].
+fn describe() {
+    for (name, kind, help) in DESCRIPTIONS {
+        match kind {
+            Kind::Counter => metrics::describe_counter!(*name, *help),
+            Kind::Gauge => metrics::describe_gauge!(*name, *help),
+            Kind::Histogram => metrics::describe_histogram!(*name, *help),
+        }
+    }
 }
 
 /// Drains the histograms' recorded samples into their buckets every few seconds until
@@ -98,6 +221,18 @@ pub async fn request_id(mut request: Request, next: Next) -> Response {
     let mut response = REQUEST_ID.scope(id, next.run(request)).await;
     response.headers_mut().insert(REQUEST_ID_HEADER, value);
     response
+}
+
+/// The request's span (the access log's line), for fields known only later: the
+/// signed-in account is read by the handler's extractors, inside other spans (the
+/// session layer's), so `Span::current()` there is not the request's.
+#[derive(Clone, Debug)]
+pub struct RequestSpan(pub tracing::Span);
+
+/// The layer just inside the tracing layer: keeps the request's span in the request.
+pub async fn remember_request_span(mut request: Request, next: Next) -> Response {
+    request.extensions_mut().insert(RequestSpan(tracing::Span::current()));
+    next.run(request).await
 }
 
 #[utoipa::path(
@@ -148,6 +283,10 @@ pub async fn render(state: &AppState) -> Response {
     metrics::gauge!("tavoliere_database_up").set(if up { 1.0 } else { 0.0 });
     metrics::gauge!("tavoliere_live_sockets").set(state.live.sockets().total() as f64);
     metrics::gauge!("tavoliere_game_cache_games").set(state.domain.games.kept_games() as f64);
+    let rules = &state.domain.rules_work;
+    metrics::gauge!("tavoliere_rules_jobs", "state" => "running").set(rules.running() as f64);
+    metrics::gauge!("tavoliere_rules_jobs", "state" => "waiting").set(rules.waiting() as f64);
+    metrics::gauge!("tavoliere_rules_jobs_max").set(rules.bound() as f64);
     if up {
         if let Ok(pending) = crate::storage::outbox::pending_count(pool).await {
             metrics::gauge!("tavoliere_notification_queue_depth").set(pending as f64);
@@ -161,4 +300,66 @@ pub async fn render(state: &AppState) -> Response {
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0_u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, DESCRIPTIONS};
+
+    /// Every `metrics::counter!` / `gauge!` / `histogram!` of the sources, as (name, kind).
+    fn recorded() -> Vec<(String, Kind, String)> {
+        let mut found = Vec::new();
+        let mut stack = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("server")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|ext| ext != "rs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (macro_name, kind) in [
+                    ("metrics::counter!(", Kind::Counter),
+                    ("metrics::gauge!(", Kind::Gauge),
+                    ("metrics::histogram!(", Kind::Histogram),
+                ] {
+                    for (at, _) in text.match_indices(macro_name) {
+                        let rest = text[at + macro_name.len()..].trim_start();
+                        let Some(quoted) = rest.strip_prefix('"') else { continue };
+                        let name: String = quoted.chars().take_while(|c| *c != '"').collect();
+                        // (This scan's own patterns are not metrics.)
+                        if name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+                            found.push((name, kind, path.display().to_string()));
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_metric_recorded_is_described_and_every_description_is_recorded() {
+        let recorded = recorded();
+        assert!(recorded.len() > 15, "the scan finds the metrics: {recorded:?}");
+        for (name, kind, file) in &recorded {
+            let described = DESCRIPTIONS.iter().find(|(described, _, _)| described == name);
+            match described {
+                Some((_, described_kind, _)) => {
+                    assert_eq!(described_kind, kind, "{name} ({file}) is described as another kind");
+                }
+                None => panic!("{name}, recorded in {file}, has no # HELP line: add it to DESCRIPTIONS"),
+            }
+        }
+        for (name, _, help) in DESCRIPTIONS {
+            assert!(
+                recorded.iter().any(|(recorded, _, _)| recorded == name),
+                "{name} is described but never recorded"
+            );
+            assert!(help.ends_with('.') && help.len() > 20, "{name}: say what it counts");
+        }
+    }
 }

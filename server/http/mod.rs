@@ -36,7 +36,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 
 use crate::domain::Domain;
-use limits::{LoginLimiter, PasswordHashing};
+use limits::{LoginLimiter, PasswordHashing, SignupLimiter};
 
 pub use router::router;
 
@@ -70,8 +70,16 @@ pub struct SharedState {
     pub login_limiter: Arc<LoginLimiter>,
     /// Password reset requests, limited as logins are (per address mailed, per client).
     pub reset_limiter: Arc<LoginLimiter>,
+    /// Sign-ups per client address.
+    pub signup_limiter: Arc<SignupLimiter>,
     /// The bound on password hashes computed at once.
     pub password_hashing: Arc<PasswordHashing>,
+    /// The limits on verification and reset mails (`[mail] verification_*`).
+    pub mail_quota: crate::domain::email::MailQuota,
+    /// The game import's limits (`[imports]`).
+    pub import_limits: crate::domain::imports::ImportLimits,
+    /// The signed cookie carrying a visitor's form token ([`pages::FormCookie`]).
+    pub form_cookie: pages::FormCookie,
     /// The header a trusted proxy puts the client's address in, if configured
     /// ([`extract::ClientAddress`]).
     pub client_address_header: Option<axum::http::HeaderName>,

@@ -3,13 +3,13 @@
 //! is mailed, the digest's hour and time zone), `GET /api/admin/outbox` (the mails, for
 //! admins).
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use serde::{Deserialize, Serialize};
 
 use super::accounts::require_admin;
 use super::auth::AuthUser;
 use super::error::ApiResult;
-use super::extract::Json;
+use super::extract::{Json, Query};
 use super::AppState;
 use crate::domain::notifications::{self, MailSettings, MailSettingsChange, Notification};
 use crate::storage::outbox::{self, OutboxRow};
@@ -52,6 +52,7 @@ pub struct Unread {
 #[utoipa::path(
     get,
     path = "/api/notifications",
+    operation_id = "list_notifications",
     tag = "notifications",
     params(ListQuery),
     security(("bearer" = []), ("session" = [])),

@@ -45,6 +45,31 @@ pub struct ErrorDetail {
     pub meta: Option<serde_json::Value>,
 }
 
+/// A rated variant's name, as the rating paths spell it (schema only: the handlers read
+/// the text; the Seven Kingdoms are not rated).
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+pub enum RatedVariantName {
+    /// Xiangqi.
+    Xiangqi,
+    /// Shogi.
+    Shogi,
+    /// MiniShogi.
+    Minishogi,
+    /// Flickering chess.
+    Flickering,
+}
+
+/// A language of the pages and tables (schema only).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub enum LanguageName {
+    /// English.
+    En,
+    /// Italian.
+    It,
+}
+
 /// The name of the shared error response in `components.responses`.
 const ERROR_RESPONSE: &str = "Error";
 

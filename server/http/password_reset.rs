@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::error::ApiResult;
 use super::extract::{ClientAddress, Json};
 use super::AppState;
-use crate::domain::email;
+use crate::domain::{accounts, email};
 
 /// A reset request.
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -25,7 +25,7 @@ pub struct ResetConfirm {
     #[schema(value_type = String, format = Password)]
     token: SecretString,
     /// The new password, at least 8 characters.
-    #[schema(value_type = String, format = Password)]
+    #[schema(value_type = String, format = Password, min_length = 8)]
     password: SecretString,
 }
 
@@ -40,7 +40,9 @@ pub struct ResetConfirm {
     )
 )]
 /// Asks for a password reset mail. The answer never says whether the address is
-/// registered; requests are limited per address and per client as logins are.
+/// registered, neither in its words nor in its time: the work is done after the answer
+/// ([`email::request_reset_in_background`]). Requests are limited per address and per
+/// client as logins are, and the mails per address.
 #[tracing::instrument(skip_all)]
 pub async fn request(
     State(state): State<AppState>,
@@ -49,7 +51,7 @@ pub async fn request(
 ) -> ApiResult<StatusCode> {
     // Every request counts (none "succeeds"): the limits of the login, keyed by address.
     let _counted = state.reset_limiter.begin(&body.email.trim().to_lowercase(), client.0)?;
-    email::request_reset(&state.domain, &body.email).await?;
+    email::request_reset_in_background(&state.domain, state.mail_quota, body.email);
     Ok(StatusCode::ACCEPTED)
 }
 
@@ -63,11 +65,15 @@ pub async fn request(
         (status = 422, description = "unknown, used or expired token, or a short password")
     )
 )]
-/// Sets a new password with the token of a reset mail (once, within the hour).
+/// Sets a new password with the token of a reset mail (once, within the hour). The token
+/// is checked before the password waits for its turn to be hashed: a forged token costs
+/// no hash.
 #[tracing::instrument(skip_all)]
 pub async fn confirm(State(state): State<AppState>, Json(body): Json<ResetConfirm>) -> ApiResult<StatusCode> {
     let domain = state.domain.clone();
     let token = secrecy::ExposeSecret::expose_secret(&body.token).to_owned();
+    accounts::check_password_length(&body.password)?;
+    email::check_reset_token(&domain, &token).await?;
     state
         .password_hashing
         .run(async move { email::reset_password(&domain, &token, body.password).await })

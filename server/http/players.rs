@@ -14,6 +14,7 @@ use crate::domain::Domain;
 #[utoipa::path(
     get,
     path = "/api/players",
+    operation_id = "list_players",
     tag = "players",
     params(PlayerQuery),
     security((), ("bearer" = []), ("session" = [])),
@@ -40,6 +41,7 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/api/players/{username}",
+    operation_id = "show_player",
     tag = "players",
     params(("username" = String, Path, description = "The player's name")),
     security((), ("bearer" = []), ("session" = [])),
@@ -56,7 +58,7 @@ pub async fn show(State(domain): State<Domain>, Path(username): Path<String>) ->
     tag = "players",
     params(
         ("username" = String, Path, description = "The player's name"),
-        ("variant" = String, Path, description = "xiangqi, shogi, minishogi or flickering"),
+        ("variant" = inline(super::openapi::RatedVariantName), Path, description = "xiangqi, shogi, minishogi or flickering"),
         ("pool" = Pool, Path, description = "correspondence or live"),
     ),
     security((), ("bearer" = []), ("session" = [])),
@@ -84,7 +86,7 @@ pub struct LeaderboardQuery {
     path = "/api/leaderboards/{variant}/{pool}",
     tag = "players",
     params(
-        ("variant" = String, Path, description = "xiangqi, shogi, minishogi or flickering"),
+        ("variant" = inline(super::openapi::RatedVariantName), Path, description = "xiangqi, shogi, minishogi or flickering"),
         ("pool" = Pool, Path, description = "correspondence or live"),
         LeaderboardQuery,
     ),

@@ -12,6 +12,7 @@ use crate::domain::Domain;
 #[utoipa::path(
     get,
     path = "/api/accounts/me/preferences",
+    operation_id = "show_preferences",
     tag = "accounts",
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, description = "the caller's preferences", body = Preferences))
@@ -25,6 +26,7 @@ pub async fn show(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiRe
 #[utoipa::path(
     patch,
     path = "/api/accounts/me/preferences",
+    operation_id = "update_preferences",
     tag = "accounts",
     request_body = PreferencesPatch,
     security(("bearer" = []), ("session" = [])),

@@ -2,34 +2,66 @@
 //! routes its handlers and describes them in `GET /api/openapi.json` (their
 //! `#[utoipa::path]` annotations), and the HTML pages of [`super::pages::router`].
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use axum::extract::{MatchedPath, Request};
 use axum::{Extension, Router};
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::availability::DatabaseHealth;
 use super::error::ApiError;
+use super::extract::ClientAddress;
 use super::openapi::{self, ApiDocument};
 use super::{
     accounts, admin, challenges, conditional, desk, games, health, imports, notifications, password_reset,
     players, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
 };
 
-/// The application's routes with the per-request tracing span (method and matched path;
-/// never headers or bodies, which may carry secrets). Session and body-limit layers are
-/// added by [`crate::startup`].
-pub fn router(state: AppState) -> Router {
+/// The application's routes, wrapped (from the handler outwards) in: the session (its store
+/// is the database); the refusal of every request while the database is unreachable
+/// (`availability`); the per-route metrics; the request timeout; the per-request tracing
+/// span, whose closing line is the access log (method, matched path, status, the client's
+/// address and the signed-in account; never headers or bodies, which may carry secrets);
+/// and the request id. So an outage's 503s and a timeout's 408s carry their request id,
+/// are in the access log and are counted by route (issue 40 §5). The static files skip
+/// the session and the outage (they are built into the binary). The security headers and
+/// the body limit are added by [`crate::startup`].
+pub fn router<Store>(
+    state: AppState,
+    sessions: tower_sessions::SessionManagerLayer<Store>,
+    health: Arc<DatabaseHealth>,
+    request_timeout: Duration,
+) -> Router
+where
+    Store: tower_sessions::SessionStore + Clone,
+{
     let (api, description) = api().split_for_parts();
+    let client_address_header = state.client_address_header.clone();
     api.merge(super::pages::router())
+        // A panic in a handler answers 500 in the error shape (and is counted by `track`
+        // as a 500), never a dropped connection.
+        .route_layer(CatchPanicLayer::custom(super::error::panicked))
+        .route_layer(sessions)
+        .route_layer(axum::middleware::from_fn_with_state(health, super::availability::refuse_while_down))
         .route_layer(axum::middleware::from_fn(super::metrics::track))
         .fallback(|| async { ApiError::not_found() })
         .method_not_allowed_fallback(|| async {
             ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "method not allowed")
         })
+        .nest_service("/static", super::static_files::service())
+        .layer(axum::middleware::from_fn_with_state(
+            request_timeout,
+            super::connections::within_request_timeout,
+        ))
         .layer(Extension(ApiDocument::new(description)))
+        .layer(axum::middleware::from_fn(super::metrics::remember_request_span))
         .layer(
             TraceLayer::new_for_http()
-                .make_span_with(|request: &Request| {
+                .make_span_with(move |request: &Request| {
                     let path = request
                         .extensions()
                         .get::<MatchedPath>()
@@ -41,10 +73,27 @@ pub fn router(state: AppState) -> Router {
                         .and_then(|value| value.to_str().ok())
                         .unwrap_or("")
                         .to_owned();
-                    tracing::info_span!("request", method = %request.method(), path = %path, request_id = %id)
+                    let client = ClientAddress::of_request(
+                        request.extensions(),
+                        request.headers(),
+                        client_address_header.as_ref(),
+                    );
+                    // `account` is recorded once the request's credentials are read
+                    // (`auth::signed_in`, through `metrics::RequestSpan`).
+                    tracing::info_span!(
+                        "request",
+                        method = %request.method(),
+                        path = %path,
+                        request_id = %id,
+                        client = %client.0,
+                        account = tracing::field::Empty,
+                    )
                 })
-                // One line per answer (the access log), with the span's request id.
-                .on_response(tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO)),
+                // One line per answer (the access log), with the span's fields.
+                .on_response(tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO))
+                // A 5xx is in the access line already (a 503 during an outage or a drain
+                // is expected): no second line at ERROR.
+                .on_failure(tower_http::trace::DefaultOnFailure::new().level(tracing::Level::DEBUG)),
         )
         .layer(axum::middleware::from_fn(super::metrics::request_id))
         .with_state(state)

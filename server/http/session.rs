@@ -56,8 +56,8 @@ pub async fn login(
     delete,
     path = "/api/session",
     tag = "accounts",
-    security(("session" = [])),
-    responses((status = 204, description = "signed out"))
+    security((), ("session" = [])),
+    responses((status = 204, description = "signed out (also when nobody was signed in)"))
 )]
 /// Logs out: the session is deleted (a cookie-authenticated request, so from this site
 /// only: see [`super::auth`]).

@@ -199,6 +199,7 @@ pub struct TableQuery {
     format: Option<String>,
     /// `it` or `en` (default: by the Accept-Language header, else the site's default
     /// language).
+    #[param(value_type = Option<super::openapi::LanguageName>, inline)]
     lang: Option<String>,
 }
 

@@ -72,6 +72,7 @@ pub(crate) async fn check_credentials(
 #[utoipa::path(
     post,
     path = "/api/tokens",
+    operation_id = "create_token",
     tag = "accounts",
     request_body = TokenRequest,
     responses((status = 201, description = "the token, shown once", body = TokenCreated))
@@ -116,6 +117,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 #[utoipa::path(
     get,
     path = "/api/tokens",
+    operation_id = "list_tokens",
     tag = "accounts",
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, description = "the caller's tokens, newest first", body = Vec<TokenView>))

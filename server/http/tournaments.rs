@@ -22,6 +22,7 @@ use crate::domain::Domain;
 #[utoipa::path(
     post,
     path = "/api/tournaments",
+    operation_id = "create_tournament",
     tag = "tournaments",
     request_body = NewTournament,
     security(("bearer" = []), ("session" = [])),
@@ -40,6 +41,7 @@ pub async fn create(
 #[utoipa::path(
     get,
     path = "/api/tournaments",
+    operation_id = "list_tournaments",
     tag = "tournaments",
     params(TournamentQuery),
     responses((
@@ -65,6 +67,7 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/api/tournaments/{id}",
+    operation_id = "show_tournament",
     tag = "tournaments",
     params(("id" = i64, Path, description = "Tournament id")),
     responses((status = 200, description = "the tournament", body = TournamentView))
@@ -77,6 +80,7 @@ pub async fn show(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResul
 #[utoipa::path(
     patch,
     path = "/api/tournaments/{id}",
+    operation_id = "update_tournament",
     tag = "tournaments",
     params(("id" = i64, Path, description = "Tournament id")),
     request_body = TournamentPatch,
@@ -200,6 +204,7 @@ pub struct EntryRequest {
 #[utoipa::path(
     post,
     path = "/api/sections/{id}/entries",
+    operation_id = "register_entry",
     tag = "tournaments",
     params(("id" = i64, Path, description = "Section id")),
     request_body(
@@ -282,6 +287,7 @@ pub async fn withdraw(
 #[utoipa::path(
     post,
     path = "/api/sections/{id}/start",
+    operation_id = "start_section",
     tag = "tournaments",
     params(("id" = i64, Path, description = "Section id")),
     security(("bearer" = []), ("session" = [])),

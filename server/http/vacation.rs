@@ -12,6 +12,7 @@ use crate::domain::Domain;
 #[utoipa::path(
     get,
     path = "/api/vacation",
+    operation_id = "show_vacation",
     tag = "vacation",
     security(("bearer" = []), ("session" = [])),
     responses((status = 200, description = "the leave status", body = VacationStatus))
@@ -24,13 +25,16 @@ pub async fn show(State(domain): State<Domain>, AuthUser(me): AuthUser) -> ApiRe
 /// A leave request.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct StartLeave {
-    /// Length of the leave in days.
+    /// Length of the leave in days: 1 to 366 (`MAX_LEAVE_DAYS`), and no more than the
+    /// allowance left in each year it touches.
+    #[schema(minimum = 1, maximum = 366)]
     days: u32,
 }
 
 #[utoipa::path(
     post,
     path = "/api/vacation",
+    operation_id = "start_vacation",
     tag = "vacation",
     request_body = StartLeave,
     security(("bearer" = []), ("session" = [])),

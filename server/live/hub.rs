@@ -101,6 +101,9 @@ pub struct Hub {
     /// [`Hub::refresh_all`]), so that a pass finding many games to read leaves the pool's
     /// other connections to the moves.
     catch_up_reads: Arc<tokio::sync::Semaphore>,
+    /// Set when the server stops: every socket closes with 1001, so that its client
+    /// reconnects (behind a load balancer, to another instance) and resumes.
+    closing: tokio::sync::watch::Sender<bool>,
 }
 
 /// Game reads a catch-up pass runs at once.
@@ -163,7 +166,18 @@ impl Hub {
             accounts: Arc::default(),
             disabled: DisabledAccounts::default(),
             catch_up_reads: Arc::new(tokio::sync::Semaphore::new(CATCH_UP_READS)),
+            closing: tokio::sync::watch::Sender::new(false),
         }
+    }
+
+    /// Closes every socket of this instance (1001, "server restarting"): the server stops.
+    pub fn close_sockets(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Tells a socket when to close because the server stops.
+    pub fn closing(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.closing.subscribe()
     }
 
     /// A hub that counts only its own sockets and never touches the presence table.
@@ -574,6 +588,7 @@ mod tests {
             rooms: Arc::default(),
             ratings: Arc::default(),
             time_zone: Default::default(),
+            rules_work: Arc::default(),
         };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))
     }

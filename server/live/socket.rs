@@ -191,6 +191,7 @@ impl Connection {
             }
         }
         let idle = Duration::from_secs(self.hub.settings().idle_timeout_seconds.max(1));
+        let mut closing = self.hub.closing();
         loop {
             for text in out.drain(..) {
                 if sink.send(Message::Text(text.into())).await.is_err() {
@@ -198,6 +199,13 @@ impl Connection {
                 }
             }
             tokio::select! {
+                // The server stops: the client reconnects (to another instance behind a
+                // load balancer) and resumes from its ply (docs/live-protocol.md).
+                Ok(()) = async { closing.wait_for(|closing| *closing).await.map(|_| ()) } => {
+                    let close = CloseFrame { code: 1001, reason: "server restarting".into() };
+                    let _ = sink.send(Message::Close(Some(close))).await;
+                    return;
+                }
                 frame = tokio::time::timeout(idle, stream.next()) => match frame {
                     Err(_) => {
                         let close = CloseFrame { code: 1001, reason: "idle timeout".into() };
@@ -369,6 +377,11 @@ impl Connection {
                 return;
             }
         };
+        // Text here enters as it does through the REST API's bodies: NUL is refused.
+        if crate::http::extract::json_holds_nul(text.as_bytes()) {
+            out.push(error("malformed", "a message holds no NUL character (\\u0000)".to_owned()));
+            return;
+        }
         let action = match message {
             ClientMessage::Ping { id } => {
                 let server_time = self.hub.domain().clock.now();

@@ -18,7 +18,7 @@ pub(crate) struct AccountRow {
 
 /// Inserts an account → its id (a taken name is the `account_username_key` conflict).
 pub(crate) async fn insert_account(
-    pool: &PgPool,
+    executor: impl sqlx::PgExecutor<'_>,
     username: &str,
     password_hash: &str,
     role: &str,
@@ -30,7 +30,7 @@ pub(crate) async fn insert_account(
     .bind(username)
     .bind(password_hash)
     .bind(role)
-    .fetch_one(pool)
+    .fetch_one(executor)
     .await
 }
 

@@ -25,6 +25,86 @@ pub async fn address(pool: &PgPool, account_id: i64) -> DomainResult<AddressRow>
         .await?)
 }
 
+/// The address of `account_id`, its row locked until the transaction ends: one account's
+/// changes of address (and the count of its verification mails) go one at a time.
+///
+/// # Errors
+/// Database failure (or no such account).
+pub async fn lock_address(connection: &mut PgConnection, account_id: i64) -> DomainResult<AddressRow> {
+    Ok(sqlx::query_as(
+        r#"select email, email_verified_at from account where account_id = $1 for no key update"#,
+    )
+    .bind(account_id)
+    .fetch_one(connection)
+    .await?)
+}
+
+/// Locks the mails to `email` (any case) until the transaction ends, so that two requests
+/// naming one address are counted one after the other (a transaction-scoped advisory
+/// lock: the two-key form, in a namespace of its own).
+///
+/// # Errors
+/// Database failure.
+pub async fn lock_mails_to(connection: &mut PgConnection, email: &str) -> DomainResult<()> {
+    sqlx::query(r#"select pg_advisory_xact_lock(1835100525, hashtext(lower($1)))"#)
+        .bind(email)
+        .execute(connection)
+        .await?;
+    Ok(())
+}
+
+/// When the `n`th newest account mail of `kind` queued for `account_id` since `since` was
+/// queued, if there are `n` of them (`n` at least 1).
+///
+/// # Errors
+/// Database failure.
+pub async fn nth_mail_of_account(
+    connection: &mut PgConnection,
+    kind: &str,
+    account_id: i64,
+    since: OffsetDateTime,
+    n: u32,
+) -> DomainResult<Option<OffsetDateTime>> {
+    // Index `notification_account_mail_of_account` (migration 20261128100001).
+    Ok(sqlx::query_scalar(
+        r#"select created_at from notification
+           where account_id = $1 and to_address is not null and kind = $2 and created_at > $3
+           order by created_at desc offset $4 limit 1"#,
+    )
+    .bind(account_id)
+    .bind(kind)
+    .bind(since)
+    .bind(i64::from(n.max(1)) - 1)
+    .fetch_optional(connection)
+    .await?)
+}
+
+/// When the `n`th newest account mail of `kind` queued for the address `email` (any
+/// case, whichever account) since `since` was queued, if there are `n` of them.
+///
+/// # Errors
+/// Database failure.
+pub async fn nth_mail_to_address(
+    connection: &mut PgConnection,
+    kind: &str,
+    email: &str,
+    since: OffsetDateTime,
+    n: u32,
+) -> DomainResult<Option<OffsetDateTime>> {
+    // Index `notification_account_mail_to_address` (migration 20261128100002).
+    Ok(sqlx::query_scalar(
+        r#"select created_at from notification
+           where lower(to_address) = lower($1) and kind = $2 and created_at > $3
+           order by created_at desc offset $4 limit 1"#,
+    )
+    .bind(email)
+    .bind(kind)
+    .bind(since)
+    .bind(i64::from(n.max(1)) - 1)
+    .fetch_optional(connection)
+    .await?)
+}
+
 /// Sets (or with `None` removes) the address of `account_id`, unverified.
 ///
 /// # Errors
@@ -124,6 +204,22 @@ pub async fn use_reset(
     .bind(token_hash)
     .bind(now)
     .fetch_optional(connection)
+    .await?)
+}
+
+/// Whether a reset whose token digest is `token_hash` is unused and unexpired at `now`
+/// (read only: [`use_reset`] uses it).
+///
+/// # Errors
+/// Database failure.
+pub async fn reset_is_usable(pool: &PgPool, token_hash: &[u8], now: OffsetDateTime) -> DomainResult<bool> {
+    Ok(sqlx::query_scalar(
+        r#"select exists (select 1 from password_reset
+                          where token_hash = $1 and used_at is null and expires_at > $2)"#,
+    )
+    .bind(token_hash)
+    .bind(now)
+    .fetch_one(pool)
     .await?)
 }
 

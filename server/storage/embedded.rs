@@ -30,8 +30,11 @@
 //! The cluster asks for a password (`scram-sha-256`), not `trust`, so that other local
 //! users cannot connect as its superuser: `initdb` is given a generated secret, kept in
 //! `<data dir>/tavoliere.password` (mode 0600, read by every Tavoliere process that uses
-//! the cluster). A cluster created by an older Tavoliere with `trust` gets a password and
-//! its `pg_hba.conf` switched to `scram-sha-256` at its next start.
+//! the cluster). A cluster created by an older Tavoliere with `trust` gets a password at
+//! its next start, and its `pg_hba.conf` switched to `scram-sha-256` once no other process
+//! uses it: an older release still serving beside the new one (a rolling upgrade) connects
+//! without a password and would be refused from the switch on (issue 40 §1). The
+//! supervisor tries again every few seconds until the older processes have left.
 //!
 //! # Supervision
 //!
@@ -71,7 +74,10 @@ fn postmaster_state_in(data_dir: &Path) -> Postmaster {
     };
     // SAFETY: signal 0 only checks that the process exists and may be signalled.
     if unsafe { libc::kill(pid, 0) } == 0 {
-        return Postmaster::Running;
+        // A killed postmaster stays a zombie until its parent (init, or a container's
+        // first process, which may be slow to reap) collects it, and a zombie takes
+        // signals: it is gone all the same.
+        return if is_zombie(pid) { Postmaster::Gone } else { Postmaster::Running };
     }
     let error = std::io::Error::last_os_error();
     match error.raw_os_error() {
@@ -82,12 +88,24 @@ fn postmaster_state_in(data_dir: &Path) -> Postmaster {
     }
 }
 
+/// Whether process `pid` has exited and waits to be reaped (state `Z` or `X` in
+/// `/proc/<pid>/stat`); `false` when that cannot be read.
+fn is_zombie(pid: libc::pid_t) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // `pid (command) state ...`: the command may hold spaces and parentheses.
+    let state = stat.rfind(')').and_then(|end| stat[end + 1..].split_whitespace().next());
+    matches!(state, Some("Z" | "X"))
+}
+
 /// The account that runs the cluster when the server runs as root.
 const UNPRIVILEGED_ACCOUNT: &str = "postgres";
 /// The superuser created by `initdb` and the database the server uses.
 pub const EMBEDDED_USER: &str = "tavoliere";
 /// Name of the application database inside the embedded cluster.
 pub const EMBEDDED_DATABASE: &str = "tavoliere";
+/// How often a cluster still trusting local users is looked at for the switch to its
+/// password (the lock files only).
+const PASSWORD_SWITCH_EVERY: Duration = Duration::from_secs(5);
 /// The file in the data directory that holds the superuser's password.
 const PASSWORD_FILE: &str = "tavoliere.password";
 
@@ -106,6 +124,12 @@ pub struct EmbeddedPostgres {
     durable: bool,
     /// The superuser's password (empty only for [`EmbeddedPostgres::running_port_in`]).
     password: String,
+    /// `pg_hba.conf` still trusts local users (a cluster of an older Tavoliere, switched
+    /// once no other process uses it: [`EmbeddedPostgres::require_password_when_alone`]).
+    trusting: bool,
+    /// When the switch was last tried, and whether its deferral was logged.
+    switch_tried: Option<std::time::Instant>,
+    deferral_logged: bool,
 }
 
 impl EmbeddedPostgres {
@@ -147,21 +171,25 @@ impl EmbeddedPostgres {
             using: None,
             durable,
             password: String::new(),
+            trusting: false,
+            switch_tried: None,
+            deferral_logged: false,
         };
         let mut start_stop = cluster.lock_start_stop()?;
         cluster.prepare_directory()?;
         if !cluster.data_dir.join("PG_VERSION").exists() {
             cluster.initdb()?;
         }
-        let trusting = match std::fs::read_to_string(cluster.data_dir.join(PASSWORD_FILE)) {
+        let has_password = match std::fs::read_to_string(cluster.data_dir.join(PASSWORD_FILE)) {
             Ok(password) => {
                 cluster.password = password.trim().to_owned();
-                false
+                true
             }
             // A cluster created with `trust` by an older Tavoliere: given a password below.
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => true,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => false,
             Err(error) => return Err(error).context("reading the cluster's password file"),
         };
+        cluster.trusting = cluster.hba_trusts()?;
         if let Some(running_port) = cluster.running_port() {
             tracing::info!(port = running_port, "reusing the running private PostgreSQL cluster");
             cluster.port = running_port;
@@ -176,8 +204,11 @@ impl EmbeddedPostgres {
         using.lock_shared().context("taking the shared lock on the cluster")?;
         cluster.using = Some(using);
         cluster.wait_ready()?;
-        if trusting {
-            cluster.require_password()?;
+        if !has_password {
+            cluster.set_password()?;
+        }
+        if cluster.trusting {
+            cluster.switch_to_password_if_alone()?;
         }
         drop(start_stop);
         Ok(cluster)
@@ -269,8 +300,61 @@ impl EmbeddedPostgres {
             using: None,
             durable: true,
             password: String::new(),
+            trusting: false,
+            switch_tried: None,
+            deferral_logged: false,
         };
         Ok(cluster.running_port())
+    }
+
+    /// Whether a cluster was created in the data directory `data_dir` (configured as for
+    /// [`EmbeddedPostgres::start`]), running or not: operator commands do not create one
+    /// unless asked to (issue 36 §5).
+    ///
+    /// # Errors
+    /// No current directory to resolve a relative path.
+    pub fn exists_in(data_dir: &Path) -> anyhow::Result<bool> {
+        Ok(effective_data_dir(data_dir, is_root())?.join("PG_VERSION").exists())
+    }
+
+    /// Takes the cluster for this process alone when no other process uses it: the shared
+    /// lock on `<data dir>.users.lock` becomes an exclusive one (under the start-stop lock,
+    /// so nobody joins or leaves meanwhile), and a process starting to use the cluster
+    /// waits until [`EmbeddedPostgres::share`]. Returns whether it did (`false`: another
+    /// process uses the cluster, and this one keeps its shared lock). For `admin restore`,
+    /// which must not replace the database under a running server.
+    ///
+    /// # Errors
+    /// The lock files cannot be used, or this process has left the cluster.
+    pub fn try_use_alone(&mut self) -> anyhow::Result<bool> {
+        let Some(using) = &self.using else { bail!("this process no longer uses the cluster") };
+        let start_stop = self.lock_start_stop()?;
+        let alone = match using.try_lock() {
+            Ok(()) => true,
+            Err(std::fs::TryLockError::WouldBlock) => {
+                // A conversion refused may have dropped the shared lock (flock(2)).
+                using.lock_shared().context("taking the shared lock on the cluster again")?;
+                false
+            }
+            Err(std::fs::TryLockError::Error(error)) => {
+                return Err(error).context("locking the cluster's users file");
+            }
+        };
+        drop(start_stop);
+        Ok(alone)
+    }
+
+    /// Shares the cluster again after [`EmbeddedPostgres::try_use_alone`] (call it before
+    /// leaving: [`EmbeddedPostgres::stop`] waits for a process that is starting, which
+    /// waits for the exclusive lock to go).
+    ///
+    /// # Errors
+    /// The lock cannot be changed.
+    pub fn share(&mut self) -> anyhow::Result<()> {
+        if let Some(using) = &self.using {
+            using.lock_shared().context("sharing the cluster again")?;
+        }
+        Ok(())
     }
 
     /// The TCP port on 127.0.0.1.
@@ -432,10 +516,10 @@ impl EmbeddedPostgres {
         Ok(())
     }
 
-    /// Gives a cluster created with `trust` (by an older Tavoliere) a password and makes
-    /// it ask for it: `ALTER ROLE` through `psql` while it still trusts, then
-    /// `pg_hba.conf` switched to `scram-sha-256` and reloaded.
-    fn require_password(&mut self) -> anyhow::Result<()> {
+    /// Gives a cluster created with `trust` (by an older Tavoliere) a password: `ALTER
+    /// ROLE` through `psql` while it still trusts, and the password file. It goes on
+    /// trusting local users until [`EmbeddedPostgres::switch_to_password_if_alone`].
+    fn set_password(&mut self) -> anyhow::Result<()> {
         let password = new_password();
         let port = self.port.to_string();
         let statement = format!("alter role {EMBEDDED_USER} password '{password}'");
@@ -462,6 +546,92 @@ impl EmbeddedPostgres {
         if !output.status.success() {
             bail!("setting the cluster's password failed: {}", String::from_utf8_lossy(&output.stderr));
         }
+        self.write_secret(&self.data_dir.join(PASSWORD_FILE), &password)?;
+        self.password = password;
+        Ok(())
+    }
+
+    /// Whether `pg_hba.conf` has a line (not a comment) that trusts.
+    fn hba_trusts(&self) -> anyhow::Result<bool> {
+        let hba = match std::fs::read_to_string(self.data_dir.join("pg_hba.conf")) {
+            Ok(text) => text,
+            // Not created yet (initdb writes it with scram-sha-256).
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(error) => return Err(error).context("reading pg_hba.conf"),
+        };
+        Ok(hba.lines().any(|line| {
+            let line = line.trim_start();
+            !line.starts_with('#') && line.split_whitespace().any(|word| word == "trust")
+        }))
+    }
+
+    /// Whether the cluster still trusts local users, waiting for the processes of an older
+    /// release to leave (the supervisor calls [`EmbeddedPostgres::require_password_when_alone`]).
+    pub fn awaits_password_switch(&self) -> bool {
+        self.trusting
+    }
+
+    /// Switches a cluster that still trusts local users to `scram-sha-256` once this
+    /// process is the only one using it; returns whether it asks for the password now.
+    ///
+    /// # Errors
+    /// The lock files, `pg_hba.conf` or `pg_ctl reload` fail.
+    pub fn require_password_when_alone(&mut self) -> anyhow::Result<bool> {
+        if !self.trusting {
+            return Ok(true);
+        }
+        if self.switch_tried.is_some_and(|tried| tried.elapsed() < PASSWORD_SWITCH_EVERY) {
+            return Ok(false);
+        }
+        self.switch_tried = Some(std::time::Instant::now());
+        let start_stop = self.lock_start_stop()?;
+        let switched = self.switch_to_password_if_alone();
+        drop(start_stop);
+        switched?;
+        Ok(!self.trusting)
+    }
+
+    /// Under the start-stop lock: switches `pg_hba.conf` from `trust` to `scram-sha-256`
+    /// and reloads, but only when no other process holds the users lock (issue 40 §1: an
+    /// older release still running connects without a password, and would be refused on
+    /// every new connection from the switch on). Its shared lock is turned into an
+    /// exclusive one to tell: granted only when nobody else holds it, and turned back.
+    fn switch_to_password_if_alone(&mut self) -> anyhow::Result<()> {
+        let Some(using) = &self.using else { return Ok(()) };
+        // A failed conversion (`flock`) drops the shared lock: taken again at once (only a
+        // stopping process, which needs the start-stop lock we hold, ever locks it
+        // exclusively).
+        let alone = match using.try_lock() {
+            Ok(()) => true,
+            Err(std::fs::TryLockError::WouldBlock) => false,
+            Err(std::fs::TryLockError::Error(error)) => {
+                using.lock_shared().context("taking the shared lock on the cluster again")?;
+                return Err(error).context("locking the cluster's users file");
+            }
+        };
+        if !alone {
+            using.lock_shared().context("taking the shared lock on the cluster again")?;
+            if std::mem::replace(&mut self.deferral_logged, true) {
+                return Ok(());
+            }
+            tracing::info!(
+                "the private PostgreSQL cluster keeps trusting local users while another process \
+                 (an older release) uses it; it asks for its password once that one has stopped"
+            );
+            return Ok(());
+        }
+        let switched = self.switch_hba_to_password();
+        using.lock_shared().context("taking the shared lock on the cluster again")?;
+        switched?;
+        self.trusting = false;
+        tracing::info!(
+            "the private PostgreSQL cluster now asks for a password (it trusted every local user)"
+        );
+        Ok(())
+    }
+
+    /// `pg_hba.conf` switched from `trust` to `scram-sha-256`, and reloaded.
+    fn switch_hba_to_password(&self) -> anyhow::Result<()> {
         let hba_path = self.data_dir.join("pg_hba.conf");
         let hba = std::fs::read_to_string(&hba_path).context("reading pg_hba.conf")?;
         let asking: Vec<String> = hba
@@ -475,16 +645,11 @@ impl EmbeddedPostgres {
             })
             .collect();
         std::fs::write(&hba_path, asking.join("\n") + "\n").context("writing pg_hba.conf")?;
-        self.write_secret(&self.data_dir.join(PASSWORD_FILE), &password)?;
         let data_dir = self.data_dir.display().to_string();
         let output = self.run(&self.bin_dir.join("pg_ctl"), &["reload", "-D", &data_dir])?;
         if !output.status.success() {
             bail!("pg_ctl reload failed: {}", String::from_utf8_lossy(&output.stderr));
         }
-        tracing::info!(
-            "the private PostgreSQL cluster now asks for a password (it trusted every local user)"
-        );
-        self.password = password;
         Ok(())
     }
 
@@ -724,6 +889,22 @@ mod tests {
         finished.wait().unwrap();
         std::fs::write(dir.join("postmaster.pid"), format!("{dead}\n")).unwrap();
         assert!(matches!(postmaster_state_in(&dir), Postmaster::Gone), "a pid with no process");
+
+        // Killed but not yet reaped (here our own child, not waited for): gone as well.
+        let mut zombie = std::process::Command::new("true").spawn().unwrap();
+        std::fs::write(dir.join("postmaster.pid"), format!("{}\n", zombie.id())).unwrap();
+        let mut exited = false;
+        for _ in 0..200 {
+            let stat = std::fs::read_to_string(format!("/proc/{}/stat", zombie.id())).unwrap_or_default();
+            if stat.contains(") Z") {
+                exited = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(exited, "the child exited and waits to be reaped");
+        assert!(matches!(postmaster_state_in(&dir), Postmaster::Gone), "a zombie postmaster");
+        zombie.wait().unwrap();
 
         std::fs::write(dir.join("postmaster.pid"), "").unwrap();
         assert!(matches!(postmaster_state_in(&dir), Postmaster::Unknown(_)), "a pid file being written");

@@ -21,6 +21,9 @@ pub const PROBE_INTERVAL: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub struct DatabaseHealth {
     up: AtomicBool,
+    /// The server is stopping: not ready any more, whatever the database's state, so that
+    /// a load balancer sends it nothing new (issue 40 §3).
+    stopping: AtomicBool,
     /// Probes in a row that got no answer in time (a loaded machine, or a partition).
     unanswered: std::sync::atomic::AtomicU32,
     pool: PgPool,
@@ -29,7 +32,12 @@ pub struct DatabaseHealth {
 impl DatabaseHealth {
     /// Health of the database behind `pool`, taken as up until a probe says otherwise.
     pub fn new(pool: PgPool) -> Arc<DatabaseHealth> {
-        Arc::new(DatabaseHealth { up: AtomicBool::new(true), unanswered: Default::default(), pool })
+        Arc::new(DatabaseHealth {
+            up: AtomicBool::new(true),
+            stopping: AtomicBool::new(false),
+            unanswered: Default::default(),
+            pool,
+        })
     }
 
     /// Whether the last probe reached the database.
@@ -37,11 +45,21 @@ impl DatabaseHealth {
         self.up.load(Ordering::Relaxed)
     }
 
+    /// The server stops: readiness answers 503 from now on.
+    pub fn stop_readiness(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the server is stopping.
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
+    }
+
     /// Records that the database is down without asking (the supervisor saw the embedded
     /// cluster die: connections to its orphaned backends may still answer for a moment).
     pub fn mark_down(&self) {
         if self.up.swap(false, Ordering::Relaxed) {
-            tracing::error!("the database is unreachable: answering 503 until it is back");
+            went_down();
         }
     }
 
@@ -71,7 +89,7 @@ impl DatabaseHealth {
         };
         let was_up = self.up.swap(up, Ordering::Relaxed);
         match (was_up, up) {
-            (true, false) => tracing::error!("the database is unreachable: answering 503 until it is back"),
+            (true, false) => went_down(),
             (false, true) => tracing::info!("the database is reachable again"),
             _ => {}
         }
@@ -92,4 +110,11 @@ impl DatabaseHealth {
         })
         .await;
     }
+}
+
+/// The start of an outage: logged, and counted (a gauge alone misses an outage shorter than
+/// the scrape interval).
+fn went_down() {
+    metrics::counter!("tavoliere_database_outages_total").increment(1);
+    tracing::error!("the database is unreachable: answering 503 until it is back");
 }

@@ -113,10 +113,12 @@ pub(crate) async fn games_in_play(pool: &PgPool, limit: i64) -> sqlx::Result<Vec
     Ok(cards)
 }
 
-/// The latest finished games (at most `limit`).
+/// The latest finished games played here (at most `limit`): imported games are history,
+/// not results of play (issue 36 §4); index `game_finished_played_idx` (migration
+/// 20261128100003).
 pub(crate) async fn recent_results(pool: &PgPool, limit: i64) -> sqlx::Result<Vec<GameCard>> {
     sqlx::query_as::<_, GameCard>(&format!(
-        r#"select {CARD_COLUMNS} from game g where g.status = 'finished'
+        r#"select {CARD_COLUMNS} from game g where g.status = 'finished' and g.imported_by is null
            order by g.finished_at desc, g.game_id desc limit $1"#
     ))
     .bind(limit)

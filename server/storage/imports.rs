@@ -40,6 +40,30 @@ pub(crate) struct ImportedMove<'a> {
     pub(crate) position_key: i64,
 }
 
+/// When each game `uploader` imported since `since` was imported, oldest first; the
+/// uploader's account row is locked until the transaction ends, so that parallel imports
+/// of one account are counted one after the other.
+pub(crate) async fn imported_since(
+    connection: &mut sqlx::PgConnection,
+    uploader: i64,
+    since: OffsetDateTime,
+) -> sqlx::Result<Vec<OffsetDateTime>> {
+    sqlx::query("select 1 from account where account_id = $1 for no key update")
+        .bind(uploader)
+        .execute(&mut *connection)
+        .await?;
+    // Index `game_imported_by_idx` (migration 20261128100004); an imported game's
+    // `finished_at` is when it was imported.
+    sqlx::query_scalar(
+        r#"select finished_at from game where imported_by = $1 and finished_at > $2
+           order by finished_at"#,
+    )
+    .bind(uploader)
+    .bind(since)
+    .fetch_all(connection)
+    .await
+}
+
 /// Inserts the game, its seats (no accounts: the record's names) and its moves → its id.
 pub(crate) async fn insert_imported(
     tx: &mut Transaction<'_, Postgres>,

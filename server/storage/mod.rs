@@ -46,6 +46,58 @@ pub struct Database {
     pub embedded: Option<EmbeddedPostgres>,
 }
 
+/// The `application_name` of every connection Tavoliere opens: `admin restore` looks for
+/// other sessions of it on an external database (a server using it).
+pub const APPLICATION_NAME: &str = "tavoliere";
+
+impl Database {
+    /// Which database this is, for the output of an operator command: the private
+    /// cluster's directory and port, or the external URL without its password.
+    pub fn describe(&self, settings: &DatabaseSettings) -> String {
+        match (&self.embedded, &settings.url) {
+            (Some(cluster), _) => {
+                format!("the private cluster in {} (port {})", cluster.data_dir().display(), cluster.port())
+            }
+            (None, Some(url)) => match url::Url::parse(url.expose_secret()) {
+                Ok(mut parsed) => {
+                    let _ = parsed.set_password(None);
+                    parsed.to_string()
+                }
+                Err(_) => "the configured database URL".to_owned(),
+            },
+            (None, None) => "the configured database".to_owned(),
+        }
+    }
+}
+
+/// [`open`] for an operator command (`migrate`, `admin ...`): with no database URL, the
+/// private cluster must already exist in the configured data directory, unless `create`
+/// (`--create-database`): run from the wrong directory, a command would otherwise make a
+/// new empty cluster there and work on it.
+///
+/// # Errors
+/// No cluster and not `create`, or as [`open`].
+pub async fn open_existing(settings: &DatabaseSettings, create: bool) -> anyhow::Result<Database> {
+    if settings.url.is_none() && !create && !EmbeddedPostgres::exists_in(&settings.embedded_data_dir)? {
+        anyhow::bail!(
+            "no database in {}: an operator command uses the database `tavoliere serve` uses, \
+             found from the working directory's config/ and the TAVOLIERE_ variables (run it \
+             where the server runs, or set TAVOLIERE_DATABASE__EMBEDDED_DATA_DIR or \
+             TAVOLIERE_DATABASE__URL); give --create-database to make a new one there",
+            settings.embedded_data_dir.display()
+        );
+    }
+    // A command may wait for its connection longer than a request does (the short wait
+    // answers clients at once during an outage): a cluster just started, on a busy
+    // machine, may take more than a second.
+    let mut settings = settings.clone();
+    settings.acquire_timeout_ms = settings.acquire_timeout_ms.max(COMMAND_ACQUIRE_TIMEOUT_MS);
+    open(&settings).await
+}
+
+/// How long an operator command waits for a database connection, at least.
+const COMMAND_ACQUIRE_TIMEOUT_MS: u64 = 10_000;
+
 /// Connects to the configured database, starting the private cluster when no URL is set,
 /// and runs the migrations.
 ///
@@ -67,11 +119,94 @@ pub async fn open(settings: &DatabaseSettings) -> anyhow::Result<Database> {
             (cluster.url(EMBEDDED_DATABASE), Some(cluster))
         }
     };
-    let pool =
-        connect_waiting(&url, settings.max_connections, Duration::from_millis(settings.acquire_timeout_ms))
-            .await?;
-    migrate(&pool).await?;
+    log_where(settings, &url, embedded.as_ref());
+    let limit = Duration::from_secs(settings.connect_at_start_seconds);
+    let acquire_timeout = Duration::from_millis(settings.acquire_timeout_ms);
+    let pool = at_start("opening the pool", limit, || async {
+        connect_waiting(&url, settings.max_connections, acquire_timeout).await
+    })
+    .await?;
+    at_start("migrating", limit, || migrate(&pool)).await?;
     Ok(Database { pool, embedded })
+}
+
+/// Runs a step of the start until it succeeds, fails for another reason than a database
+/// that is unreachable or too slow to hand out a connection (a machine loaded at the
+/// start of a rolling restart: the serving pool gives up after a second), or `limit` has
+/// passed; each failed try is logged.
+///
+/// # Errors
+/// The step's last error.
+pub async fn at_start<T, Fut>(
+    what: &'static str,
+    limit: Duration,
+    mut step: impl FnMut() -> Fut,
+) -> anyhow::Result<T>
+where
+    Fut: std::future::Future<Output = anyhow::Result<T>>,
+{
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        match step().await {
+            Ok(value) => return Ok(value),
+            Err(error) if is_unavailable_at_all(&error) && tokio::time::Instant::now() < deadline => {
+                tracing::warn!(error = %format!("{error:#}"), "{what}: the database does not answer yet; trying again in a second");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// Whether anything in `error`'s chain is a database error that [`is_unavailable`] (the
+/// session store's errors and the domain's included).
+fn is_unavailable_at_all(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<sqlx::Error>().is_some_and(is_unavailable)
+            || cause.downcast_ref::<sqlx::migrate::MigrateError>().is_some_and(|migrate| {
+                matches!(migrate, sqlx::migrate::MigrateError::Execute(inner) if is_unavailable(inner))
+            })
+            || matches!(
+                cause.downcast_ref::<tower_sessions_sqlx_store::SqlxStoreError>(),
+                Some(tower_sessions_sqlx_store::SqlxStoreError::Sqlx(inner)) if is_unavailable(inner)
+            )
+            || cause.downcast_ref::<crate::domain::DomainError>().is_some_and(|domain| {
+                domain.kind() == crate::domain::ErrorKind::Unavailable
+                    || matches!(domain, crate::domain::DomainError::Internal(inner) if is_unavailable_at_all(inner))
+            })
+    })
+}
+
+/// Says once, at start, which database this process uses (issue 40 §5): the private
+/// cluster's data directory (and why it is not the configured one, as root) and port, or
+/// the external server's host, port and database (never the user or the password).
+fn log_where(settings: &DatabaseSettings, url: &str, embedded: Option<&EmbeddedPostgres>) {
+    match embedded {
+        Some(cluster) => {
+            let configured = &settings.embedded_data_dir;
+            let moved = !cluster.data_dir().ends_with(configured);
+            if moved {
+                tracing::info!(
+                    data_dir = %cluster.data_dir().display(),
+                    configured = %configured.display(),
+                    port = cluster.port(),
+                    "database: the private PostgreSQL cluster, in a directory of its own because it runs as \
+                     the postgres account, which cannot reach the configured one"
+                );
+            } else {
+                tracing::info!(data_dir = %cluster.data_dir().display(), port = cluster.port(), "database: the private PostgreSQL cluster");
+            }
+        }
+        None => match url::Url::parse(url) {
+            Ok(parsed) => tracing::info!(
+                host = parsed.host_str().unwrap_or("(socket)"),
+                port = parsed.port().unwrap_or(5432),
+                database = parsed.path().trim_start_matches('/'),
+                "database: an external PostgreSQL"
+            ),
+            Err(_) => tracing::info!("database: an external PostgreSQL"),
+        },
+    }
 }
 
 /// Waits up to `limit` for the database at `url` to accept a connection (a database
@@ -113,7 +248,8 @@ pub async fn connect_waiting(
     max_connections: u32,
     acquire_timeout: Duration,
 ) -> anyhow::Result<PgPool> {
-    let options: PgConnectOptions = url.parse::<PgConnectOptions>()?.disable_statement_logging();
+    let options: PgConnectOptions =
+        url.parse::<PgConnectOptions>()?.disable_statement_logging().application_name(APPLICATION_NAME);
     Ok(PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(acquire_timeout)
@@ -150,8 +286,49 @@ pub fn is_unavailable(error: &sqlx::Error) -> bool {
 /// # Errors
 /// A migration fails or the history does not match.
 pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
-    sqlx::migrate!("./migrations").run(pool).await?;
+    let mut migrator = sqlx::migrate!("./migrations");
+    // A rollback: a newer release migrated this database and this binary does not know
+    // its latest migrations. Every migration keeps the previous release working
+    // (DEVELOPERS.md "Migrations and upgrades"), so it serves on it (issue 40 §2).
+    migrator.set_ignore_missing(true);
+    let before = applied_migrations(pool).await?;
+    let mut connection = pool.acquire().await?;
+    migrator.run(&mut *connection).await?;
+    // Closed here rather than handed back: a connection dropped goes back to the pool on
+    // a task of its own, and a `Pool::close` meanwhile may miss it and leave it open (an
+    // operator command's `admin restore` closes its pool and then looks for other
+    // sessions on the database).
+    connection.close().await?;
+    let after = applied_migrations(pool).await?;
+    let applied: Vec<i64> = after.iter().filter(|version| !before.contains(version)).copied().collect();
+    let known: std::collections::BTreeSet<i64> = migrator.iter().map(|migration| migration.version).collect();
+    let unknown: Vec<i64> = after.iter().filter(|version| !known.contains(version)).copied().collect();
+    if applied.is_empty() {
+        tracing::info!(migrations = after.len(), latest = ?after.last(), "the database schema is up to date");
+    } else {
+        tracing::info!(?applied, "migrations applied");
+    }
+    if !unknown.is_empty() {
+        tracing::warn!(
+            versions = ?unknown,
+            "the database has migrations this binary does not know: a newer release ran them; serving on it \
+             (every migration keeps the previous release working)"
+        );
+    }
     Ok(())
+}
+
+/// The versions of the migrations applied to the database, oldest first (none before the
+/// first run).
+async fn applied_migrations(pool: &PgPool) -> anyhow::Result<Vec<i64>> {
+    let exists: Option<String> =
+        sqlx::query_scalar("select to_regclass('_sqlx_migrations')::text").fetch_one(pool).await?;
+    if exists.is_none() {
+        return Ok(Vec::new());
+    }
+    Ok(sqlx::query_scalar("select version from _sqlx_migrations where success order by version")
+        .fetch_all(pool)
+        .await?)
 }
 
 /// Creates database `name` through the maintenance database at `admin_url`, if absent.

@@ -237,19 +237,54 @@ async fn anonymous_page_views_store_no_session_and_a_shown_form_stores_one() {
     }
     assert_eq!(session_rows(&app).await, 0, "1,000 anonymous views stored no session");
 
-    // The log-in form is shown: its token is kept, in one session with a short life.
-    let login = app.client.get(format!("{}/login", app.address)).send().await.unwrap();
-    let cookie = login.headers()[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned();
-    assert_eq!(session_rows(&app).await, 1);
-    for _ in 0..5 {
-        app.client.get(format!("{}/signup", app.address)).header(COOKIE, &cookie).send().await.unwrap();
+    // The forms a visitor is shown (issue 36 §5): their token travels in a signed cookie,
+    // and still no session is stored.
+    let visitor = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    for path in ["/login", "/signup", "/password/forgot", "/settings"] {
+        for _ in 0..100 {
+            let form = visitor.get(format!("{}{path}", app.address)).send().await.unwrap();
+            assert_eq!(form.status(), StatusCode::OK, "GET {path}");
+            let set = form.headers()[SET_COOKIE].to_str().unwrap();
+            assert!(set.starts_with("tavoliere_form="), "GET {path} sets the form cookie: {set}");
+            assert!(set.contains("HttpOnly") && set.contains("SameSite=Lax"), "{set}");
+        }
     }
-    assert_eq!(session_rows(&app).await, 1, "the same visitor keeps one session");
-    let hours_left: f64 = sqlx::query_scalar(
-        "select extract(epoch from expiry_date - now())::float8 / 3600 from tower_sessions.session",
-    )
-    .fetch_one(&app.domain.pool)
-    .await
-    .unwrap();
-    assert!(hours_left <= 2.0, "a session holding only a form token lives two hours, not {hours_left}");
+    assert_eq!(session_rows(&app).await, 0, "400 cookieless form views stored no session");
+
+    // The form is sent back with its cookie: the visitor signs in, and only then is a
+    // session stored.
+    let login = visitor.get(format!("{}/login", app.address)).send().await.unwrap();
+    let cookie = login.headers()[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned();
+    let page = login.text().await.unwrap();
+    let marker = r#"name="csrf" value=""#;
+    let at = page.find(marker).expect("the log-in form") + marker.len();
+    let token = page[at..].split('"').next().unwrap().to_owned();
+    let sign_in = |cookie: Option<String>, token: String| {
+        let form = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs([
+                ("csrf", token.as_str()),
+                ("username", "alice"),
+                ("password", "password-of-alice"),
+            ])
+            .finish();
+        let mut request = visitor
+            .post(format!("{}/login", app.address))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form);
+        if let Some(cookie) = cookie {
+            request = request.header(COOKIE, cookie);
+        }
+        request.send()
+    };
+    // Without the cookie, with another visitor's token, or with a forged cookie: refused.
+    assert_eq!(sign_in(None, token.clone()).await.unwrap().status(), StatusCode::FORBIDDEN);
+    let forged = format!("tavoliere_form={token}.99999999999");
+    assert_eq!(sign_in(Some(forged), token.clone()).await.unwrap().status(), StatusCode::FORBIDDEN);
+    let other = visitor.get(format!("{}/signup", app.address)).send().await.unwrap();
+    let other_cookie = other.headers()[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned();
+    assert_eq!(sign_in(Some(other_cookie), token.clone()).await.unwrap().status(), StatusCode::FORBIDDEN);
+    assert_eq!(session_rows(&app).await, 0, "refused forms stored nothing");
+    let signed_in = sign_in(Some(cookie), token).await.unwrap();
+    assert_eq!(signed_in.status(), StatusCode::SEE_OTHER, "signed in");
+    assert_eq!(session_rows(&app).await, 1, "the session is stored when the visitor signs in");
 }

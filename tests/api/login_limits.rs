@@ -76,6 +76,7 @@ async fn one_address_trying_one_password_on_many_usernames_is_limited() {
 async fn one_username_tried_from_many_addresses_is_limited() {
     let app = TestApp::spawn_with(|settings| {
         settings.application.client_address_header = Some("X-Forwarded-For".to_owned());
+        settings.auth.login_attempts_per_username = 20;
     })
     .await;
     app.register("bob").await;
@@ -85,7 +86,31 @@ async fn one_username_tried_from_many_addresses_is_limited() {
         let (status, _) = log_in(&app, "bob", "wrong password", Some(&address)).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "attempt {n} is checked");
     }
-    assert_limited(log_in(&app, "bob", "wrong password", Some("203.0.113.99")).await);
+    let (status, retry_after) = log_in(&app, "bob", "wrong password", Some("203.0.113.99")).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "the username's ceiling");
+    assert!(retry_after.is_some_and(|s| (1..=3600).contains(&s)), "within its hour: {retry_after:?}");
+}
+
+/// Issue 36 §5 (OWASP ASVS 2.2.1): the lockout counts failures per username and address;
+/// strangers guessing from a few addresses lock out those addresses, not the owner.
+#[tokio::test]
+async fn strangers_guessing_from_four_addresses_do_not_lock_the_owner_out() {
+    let app = TestApp::spawn_with(|settings| {
+        settings.application.client_address_header = Some("X-Forwarded-For".to_owned());
+    })
+    .await;
+    app.register("owner").await;
+    for n in 0..20 {
+        let address = format!("198.51.100.{}", n % 4);
+        let (status, _) = log_in(&app, "owner", "wrong password", Some(&address)).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "guess {n} is checked");
+    }
+    for n in 0..4 {
+        let address = format!("198.51.100.{n}");
+        assert_limited(log_in(&app, "owner", "password-of-owner", Some(&address)).await);
+    }
+    let (status, _) = log_in(&app, "owner", "password-of-owner", Some("192.0.2.77")).await;
+    assert_eq!(status, StatusCode::CREATED, "the owner signs in from a fresh address");
 }
 
 #[tokio::test]

@@ -116,10 +116,60 @@ async fn json_logs_carry_the_request_id_and_metrics_can_have_their_own_listener(
     let line = found.unwrap_or_else(|| panic!("a JSON log line with the request id: {log:#?}"));
     assert!(line.get("timestamp").is_some() && line.get("level").is_some(), "{line}");
 
+    // The access line of a signed-in request names the client's address and the account
+    // (issue 40 §5).
+    client
+        .post(format!("{}/api/accounts", server.address))
+        .json(&json!({"username": "ada", "password": "a long secret"}))
+        .send()
+        .await
+        .unwrap();
+    let token: Value = client
+        .post(format!("{}/api/tokens", server.address))
+        .json(&json!({"username": "ada", "password": "a long secret"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let me = client
+        .get(format!("{}/api/accounts/me", server.address))
+        .bearer_auth(token["token"].as_str().expect("a token"))
+        .header("x-request-id", "who-asked-8")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), StatusCode::OK);
+    let mut access = None;
+    for _ in 0..100 {
+        access = server
+            .log()
+            .into_iter()
+            .filter(|line| line.contains("who-asked-8") && line.contains("finished processing request"))
+            .find_map(|line| serde_json::from_str::<Value>(&line).ok());
+        if access.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let access = access.unwrap_or_else(|| panic!("an access line for who-asked-8: {:#?}", server.log()));
+    let text = access.to_string();
+    assert!(text.contains(r#""account":"ada""#) && text.contains(r#""client":"127.0.0.1""#), "{text}");
+
     let listener_line =
         log.iter().find(|line| line.contains("metrics served on their own listener")).expect("logged");
     let port = field(listener_line, "127.0.0.1:").expect("the metrics address");
     let metrics = client.get(format!("http://127.0.0.1:{port}/metrics")).send().await.unwrap();
     assert_eq!(metrics.status(), StatusCode::OK);
-    assert!(metrics.text().await.unwrap().contains(r#"route="/api/accounts""#));
+    let metrics = metrics.text().await.unwrap();
+    assert!(metrics.contains(r#"route="/api/accounts""#));
+    // Every metric says what it counts (issue 40 §5).
+    for line in metrics.lines().filter(|line| !line.starts_with('#') && !line.is_empty()) {
+        let name = line.split(['{', ' ']).next().unwrap();
+        let base = ["_bucket", "_sum", "_count"]
+            .iter()
+            .fold(name, |name, suffix| name.strip_suffix(suffix).unwrap_or(name));
+        assert!(metrics.contains(&format!("# HELP {base} ")), "no # HELP for {base}: {metrics}");
+    }
 }

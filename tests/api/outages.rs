@@ -80,6 +80,29 @@ async fn a_killed_embedded_cluster_is_restarted_and_requests_meanwhile_get_503_a
     if refused.status() == StatusCode::SERVICE_UNAVAILABLE {
         assert!(answered_in < Duration::from_secs(2), "refused in {answered_in:?}");
         assert_eq!(refused.headers()[RETRY_AFTER], "2");
+        // An outage's answers are requests like any other (issue 40 §5): a request id,
+        // a line of the access log with the client and the account, and counted by route.
+        let id = refused.headers().get("x-request-id").expect("a request id").to_str().unwrap().to_owned();
+        let mut logged = None;
+        for _ in 0..100 {
+            logged = server.log().into_iter().find(|line| line.contains(&id) && line.contains("status=503"));
+            if logged.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let logged = logged.unwrap_or_else(|| panic!("no access-log line for {id}: {:#?}", server.log()));
+        assert!(logged.contains("client=127.0.0.1"), "{logged}");
+        let metrics =
+            client.get(format!("{}/metrics", server.address)).send().await.unwrap().text().await.unwrap();
+        assert!(
+            metrics.lines().any(|line| line.starts_with("tavoliere_http_requests_total")
+                && line.contains(r#"route="/api/accounts/me""#)
+                && line.contains(r#"status="503""#)),
+            "{metrics}"
+        );
+        assert!(metrics.contains("tavoliere_database_outages_total 1"), "the outage is counted: {metrics}");
+        assert!(metrics.contains("# HELP tavoliere_database_outages_total"), "{metrics}");
         let body: Value = refused.json().await.unwrap();
         assert_eq!(body["errors"][0]["code"], "unavailable", "{body}");
         // ...browsers get a page saying so, and liveness holds.
@@ -153,6 +176,55 @@ async fn the_embedded_cluster_asks_for_the_password_kept_in_a_private_file() {
     assert!(tavoliere::storage::connect(&cluster.url("postgres"), 1).await.is_ok());
     let without = cluster.url("postgres").replace(&format!(":{}@", cluster.password()), "@");
     assert!(tavoliere::storage::connect(&without, 1).await.is_err(), "trust is gone");
+    cluster.stop_and_delete().expect("clean up");
+}
+
+/// Issue 40 §1: a rolling upgrade from a release whose cluster trusted local users. The new
+/// release starts beside the old one, which connects without a password: the cluster gets
+/// its password at once but goes on trusting until the old process has left, then asks
+/// for the password.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_older_release_still_running_gets_in_until_it_leaves_then_the_cluster_asks_for_its_password() {
+    let data_dir = DataDir::new();
+    let cluster = EmbeddedPostgres::start(&data_dir.0, 0).expect("start");
+    drop(cluster);
+    // The older release's cluster: trust, no password file.
+    let hba = data_dir.0.join("pg_hba.conf");
+    let text = std::fs::read_to_string(&hba).unwrap().replace("scram-sha-256", "trust");
+    std::fs::write(&hba, text).unwrap();
+    std::fs::remove_file(data_dir.0.join("tavoliere.password")).unwrap();
+    // The older release runs: it holds the users lock as every Tavoliere process does.
+    let older = std::fs::File::open(format!("{}.users.lock", data_dir.0.display()))
+        .or_else(|_| std::fs::File::create(format!("{}.users.lock", data_dir.0.display())))
+        .unwrap();
+    older.lock_shared().unwrap();
+
+    let mut cluster = EmbeddedPostgres::start(&data_dir.0, 0).expect("the new release starts beside it");
+    let without = cluster.url("postgres").replace(&format!(":{}@", cluster.password()), "@");
+    assert!(
+        tavoliere::storage::connect(&cluster.url("postgres"), 1).await.is_ok(),
+        "the new release's password"
+    );
+    assert!(
+        tavoliere::storage::connect(&without, 1).await.is_ok(),
+        "the older release, still serving, connects without a password"
+    );
+    assert!(cluster.awaits_password_switch());
+    assert!(!cluster.require_password_when_alone().expect("tried"), "not while the older one runs");
+    assert!(tavoliere::storage::connect(&without, 1).await.is_ok());
+
+    drop(older);
+    let mut switched = false;
+    for _ in 0..60 {
+        if cluster.require_password_when_alone().expect("tried") {
+            switched = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert!(switched, "once alone, the cluster asks for its password");
+    assert!(tavoliere::storage::connect(&without, 1).await.is_err(), "trust is gone");
+    assert!(tavoliere::storage::connect(&cluster.url("postgres"), 1).await.is_ok());
     cluster.stop_and_delete().expect("clean up");
 }
 

@@ -125,3 +125,58 @@ async fn a_second_sigterm_ends_a_slow_shutdown_at_once() {
     let status = wait(&mut server, Duration::from_secs(30)).expect("the second SIGTERM is not ignored");
     assert_eq!(status.code(), Some(1), "ended by the second signal; log: {:#?}", server.log());
 }
+
+/// Issue 40 §3: behind a load balancer. On SIGTERM `/readyz` answers 503 at once (the
+/// balancer stops sending new work), requests go on being served during the drain, then
+/// the live sockets are told to go (1001, their clients reconnect elsewhere and resume)
+/// and the process exits cleanly.
+#[tokio::test(flavor = "multi_thread")]
+async fn on_sigterm_readiness_fails_at_once_the_drain_serves_and_live_sockets_are_told_to_reconnect() {
+    use futures::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let database_url = Cluster::get().fresh_database().await;
+    let mut server = tokio::task::block_in_place(|| {
+        ServerProcess::start_with(&[
+            ("TAVOLIERE_DATABASE__URL", &database_url),
+            ("TAVOLIERE_APPLICATION__DRAIN_SECONDS", "3"),
+        ])
+    });
+    let app = crate::support::TestApp::attach(&server.address, &database_url).await;
+    let (red, black) = (app.register("red").await, app.register("black").await);
+    let game = app.start_game("xiangqi", &red, &black, crate::support::three_days()).await;
+    let socket_url = format!("{}/api/games/{game}/socket", server.address.replace("http://", "ws://"));
+    let (mut socket, _) = tokio_tungstenite::connect_async(socket_url).await.expect("a live socket");
+    assert_eq!(health(&server).await, StatusCode::OK);
+
+    server.signal(libc::SIGTERM);
+    let mut refused = None;
+    for _ in 0..100 {
+        let reply =
+            reqwest::get(format!("{}/readyz", server.address)).await.expect("served during the drain");
+        if reply.status() == StatusCode::SERVICE_UNAVAILABLE {
+            refused = Some(reply.text().await.unwrap());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let refused = refused.expect("readiness fails once told to stop");
+    assert!(refused.contains("unavailable.stopping"), "{refused}");
+    // Draining: still served.
+    assert_eq!(app.game(game).await["id"], game, "a request during the drain is answered");
+    assert_eq!(app.post_move(&red, game, "h2e2", 0).await.status, StatusCode::CREATED, "and a move stored");
+
+    // Then the live socket is told to reconnect elsewhere.
+    let mut close = None;
+    while let Some(frame) =
+        tokio::time::timeout(Duration::from_secs(60), socket.next()).await.expect("the socket is closed")
+    {
+        if let Ok(Message::Close(frame)) = frame {
+            close = frame;
+            break;
+        }
+    }
+    let close = close.expect("a close frame");
+    assert_eq!(u16::from(close.code), 1001, "going away: {close:?}");
+    let status = wait(&mut server, Duration::from_secs(60)).expect("the server exits");
+    assert!(status.success(), "{status:?}");
+}

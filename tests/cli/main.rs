@@ -54,3 +54,25 @@ fn a_replay_error_names_line_column_and_code() {
     assert_eq!(error["code"], "notation.unreadable");
     assert!(error["reason"].is_string());
 }
+
+/// Issue 40 §5: `--version` names the commit the binary was built from (and whether the
+/// tree had changes not committed), so an operator can tell two builds of 0.1.0 apart.
+#[test]
+fn the_version_names_the_commit_it_was_built_from() {
+    let output = tavoliere().arg("--version").output().expect("run tavoliere --version");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).expect("text");
+    let version = text.trim().strip_prefix("tavoliere ").expect("the program's name first");
+    let commit = version
+        .strip_prefix(concat!(env!("CARGO_PKG_VERSION"), " ("))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("`{version}` is `<version> (<commit>)`"));
+    let hash = commit.strip_suffix("-dirty").unwrap_or(commit);
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("git: the tests run from a checkout");
+    let head = String::from_utf8(head.stdout).unwrap().trim().to_owned();
+    assert_eq!(hash, head, "the commit checked out when the binary was built");
+}

@@ -1,4 +1,5 @@
-//! A test application with a browser-like HTTP client: it keeps the session cookie,
+//! A test application with a browser-like HTTP client: it keeps its cookies (the session's,
+//! a visitor's form token),
 //! does not follow redirects, and reads the CSRF token from the pages.
 
 #[path = "../api/support/cluster.rs"]
@@ -28,6 +29,9 @@ fn settings(database_url: &str) -> Settings {
     settings.database.embedded_data_dir = "unused".into();
     settings.clocks.sweep_interval_seconds = 0;
     settings.mail.alarm_interval_seconds = 0;
+    // Every test signs its players up from 127.0.0.1; the limit per address has its own
+    // test (tests/api/floods.rs).
+    settings.auth.signups_per_address = 10_000;
     settings
 }
 
@@ -48,7 +52,7 @@ impl TestApp {
         Browser {
             address: self.address.clone(),
             client: reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap(),
-            cookie: None,
+            cookies: std::collections::BTreeMap::new(),
             language: None,
         }
     }
@@ -94,27 +98,36 @@ fn encode(value: &str) -> String {
         .collect()
 }
 
-/// A browser: one session cookie.
+/// A browser: its cookies by name.
 pub struct Browser {
     address: String,
     client: reqwest::Client,
-    cookie: Option<String>,
+    cookies: std::collections::BTreeMap<String, String>,
     /// `Accept-Language` to send.
     pub language: Option<&'static str>,
 }
 
 impl Browser {
     async fn send(&mut self, mut request: reqwest::RequestBuilder) -> Page {
-        if let Some(cookie) = &self.cookie {
-            request = request.header(COOKIE, cookie);
+        if !self.cookies.is_empty() {
+            let pairs: Vec<String> =
+                self.cookies.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            request = request.header(COOKIE, pairs.join("; "));
         }
         if let Some(language) = self.language {
             request = request.header(ACCEPT_LANGUAGE, language);
         }
         let response = request.send().await.expect("request");
-        if let Some(set) = response.headers().get(SET_COOKIE).and_then(|v| v.to_str().ok()) {
-            let pair = set.split(';').next().unwrap_or("").to_owned();
-            self.cookie = Some(pair);
+        for set in response.headers().get_all(SET_COOKIE).iter().filter_map(|v| v.to_str().ok()) {
+            let pair = set.split(';').next().unwrap_or("");
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            // A cookie set empty or already expired is removed.
+            let removed = value.is_empty() || set.to_ascii_lowercase().contains("max-age=0");
+            if removed {
+                self.cookies.remove(name.trim());
+            } else {
+                self.cookies.insert(name.trim().to_owned(), value.to_owned());
+            }
         }
         let status = response.status();
         let headers = response.headers().clone();

@@ -185,6 +185,7 @@ async fn the_list_of_tournaments_is_paged_with_the_keyset_cursor() {
         StatusCode::NOT_FOUND
     );
     assert_eq!(visitor.get("/tournaments?group=everything").await.status, StatusCode::NOT_FOUND);
+    assert_eq!(visitor.get("/tournaments?group=%00").await.status, StatusCode::UNPROCESSABLE_ENTITY, "NUL");
 }
 
 /// A new browser of `name` (signed up before), logged in.
@@ -643,6 +644,8 @@ async fn a_director_announces_by_form_to_the_entrants_and_followers_in_either_la
     dora.language = None;
     let empty = post_form(&mut dora, &page_path, &announce, &[("text", "")]).await;
     assert!(part(&empty, "tournament-error").contains("Write the announcement first."));
+    let nul = post_form(&mut dora, &page_path, &announce, &[("text", "a\0b")]).await;
+    assert_eq!(nul.status, StatusCode::UNPROCESSABLE_ENTITY, "text holding NUL is refused");
 
     let text = "Round 2 starts on <Monday>.\nGood luck!";
     let done = post_form(&mut dora, &page_path, &announce, &[("text", text)]).await;

@@ -237,7 +237,8 @@ pub(crate) async fn create_in(
     vacation_allowed: bool,
     accounts: &[i64],
 ) -> DomainResult<i64> {
-    let game = rules_adapter::new_game(variant, ruleset, handicap, start_position, accounts.len())?;
+    let game = rules_adapter::judged_game(domain, variant, ruleset, handicap, start_position, accounts.len())
+        .await?;
     let now = domain.clock.now();
     // ICCF days count the event's zone, else the server's, kept with the game (#17 §4).
     let control = control.with_zone(domain.time_zone);

@@ -242,7 +242,14 @@ pub(crate) async fn rules_state(
             moves.len()
         )));
     }
-    let state = RulesState::rebuild(row, moves, seats)?;
+    let state = if row.start_position.is_some() {
+        // A supplied start is judged again by the replay (a Flickering start's mate
+        // search): off the async workers. From a standard start a replay stays here.
+        let (row, seats) = (row.clone(), seats.to_vec());
+        domain.rules_work.run(move || RulesState::rebuild(&row, moves, &seats)).await??
+    } else {
+        RulesState::rebuild(row, moves, seats)?
+    };
     if !take {
         domain.games.put(row.game_id, state.clone());
     }

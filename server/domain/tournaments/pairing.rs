@@ -166,7 +166,11 @@ pub(crate) async fn pair_swiss(
     games: &[GameRecord],
     byes: &[SwissBye],
 ) -> DomainResult<Vec<i64>> {
-    let round = pair_swiss_round(players, games, byes, &row.swiss_options()).map_err(|e| match e {
+    // The Dutch system's search grows fast with a section's size: off the async workers.
+    let (players, games, byes, options) =
+        (players.to_vec(), games.to_vec(), byes.to_vec(), row.swiss_options());
+    let paired = domain.rules_work.run(move || pair_swiss_round(&players, &games, &byes, &options)).await?;
+    let round = paired.map_err(|e| match e {
         SwissError::RoundNotFinished(game) => {
             DomainError::Conflict(format!("game {} of the last round is not finished", game.0))
         }

@@ -5,11 +5,10 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 use time::format_description::well_known::Rfc3339;
 
-use super::{render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{render_with, Chrome, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::accounts::Role;
 use crate::domain::admin::{self, AccountPatch, AccountSummary};
 use crate::domain::{Domain, DomainError};
@@ -80,7 +79,7 @@ pub async fn update(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(username): PagePath<String>,
-    Form(form): Form<AccountForm>,
+    PageForm(form): PageForm<AccountForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();

@@ -3,14 +3,14 @@
 //! downloads `GET /games/{id}/record/{format}` and the streamed bulk export of a search
 //! (`archive_export.rs`).
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use tavoliere_rules::variant::Variant;
 
 use super::game::record_label_key;
-use super::{render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{render_with, Chrome, Ctx, PageError, PagePath, PageQuery, PageResult};
 use crate::domain::archive::{self, ArchiveQuery};
 use crate::domain::games::{self, GameReason};
 use crate::domain::{Domain, DomainError};
@@ -95,7 +95,7 @@ const EXPORTS: [RecordFormat; 4] =
 pub async fn show(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Query(mut query): Query<ArchiveQuery>,
+    PageQuery(mut query): PageQuery<ArchiveQuery>,
 ) -> PageResult {
     let t = ctx.t;
     if query.player.is_none() {

@@ -5,14 +5,14 @@
 //! in memory"): at most one page of records is held at once.
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use futures_util::stream;
 
 use super::archive::record_of;
-use super::{Ctx, PageError, PagePath, PageResult};
+use super::{Ctx, PageError, PagePath, PageQuery, PageResult};
 use crate::domain::archive::{self, ArchiveQuery};
 use crate::domain::{Domain, DomainError};
 use crate::storage::archive::{After, ArchiveFilter};
@@ -67,7 +67,7 @@ pub async fn export(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(format): PagePath<String>,
-    Query(query): Query<ArchiveQuery>,
+    PageQuery(query): PageQuery<ArchiveQuery>,
 ) -> PageResult {
     let Some(format) = RecordFormat::from_name(&format).filter(|f| *f != RecordFormat::Record) else {
         return Err(PageError::NotFound(ctx.t));

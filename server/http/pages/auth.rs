@@ -5,13 +5,12 @@ use axum::extract::State;
 use axum::http::header::RETRY_AFTER;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use secrecy::SecretString;
 use serde::Deserialize;
 
-use super::{render, render_with, store_failure, Chrome, Ctx, PageResult};
-use crate::domain::accounts::{self, Role, Username};
-use crate::domain::DomainError;
+use super::{render, render_with, store_failure, Chrome, Ctx, PageForm, PageResult};
+use crate::domain::accounts::Username;
+use crate::domain::{email, DomainError};
 use crate::http::auth::{SESSION_ACCOUNT_KEY, SESSION_EPOCH_KEY};
 use crate::http::extract::ClientAddress;
 use crate::http::tokens::{check_credentials, Credentials};
@@ -84,13 +83,27 @@ async fn sign_in(
     ctx.session.insert(SESSION_ACCOUNT_KEY, account_id).await.map_err(store_failure)?;
     let epoch = crate::domain::accounts::session_epoch(&domain.pool, account_id)
         .await
-        .map_err(|e| super::PageError::Internal(e.to_string()))?;
+        .map_err(super::PageError::from)?;
     ctx.session.insert(SESSION_EPOCH_KEY, epoch).await.map_err(store_failure)?;
     ctx.rotate_csrf().await
 }
 
-/// `POST /signup`: creates the account and signs in.
-pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): Form<AuthForm>) -> PageResult {
+/// The page of a refusal by a limit: 429 with `Retry-After`, `message` on the form.
+fn limited(mut page: AuthPage, message: &str, retry_after: u64) -> PageResult {
+    page.form_error = Some(message.to_owned());
+    let mut response = render_with(StatusCode::TOO_MANY_REQUESTS, &page)?;
+    response.headers_mut().insert(RETRY_AFTER, retry_after.max(1).into());
+    Ok(response)
+}
+
+/// `POST /signup`: creates the account and signs in (limited per client address, the
+/// verification mail per address mailed, as the API's sign-up).
+pub async fn signup(
+    State(state): State<AppState>,
+    client: ClientAddress,
+    mut ctx: Ctx,
+    PageForm(form): PageForm<AuthForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = AuthPage::new(&ctx, true, form.username.clone());
     let username = match Username::parse(form.username.trim()) {
@@ -101,30 +114,28 @@ pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): For
         }
     };
     page.email = form.email.trim().to_owned();
-    let address = match page.email.as_str() {
-        "" => None,
-        text => match crate::domain::email::parse_address(text) {
-            Ok(address) => Some(address),
-            Err(_) => {
-                page.email_error = Some(ctx.t.get("mail.error.address").to_owned());
-                return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
-            }
-        },
-    };
+    if !page.email.is_empty() && crate::domain::email::parse_address(&page.email).is_err() {
+        page.email_error = Some(ctx.t.get("mail.error.address").to_owned());
+        return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
+    }
     let password = SecretString::from(form.password);
-    let pool = state.domain.pool.clone();
+    if crate::domain::accounts::check_password_length(&password).is_err() {
+        page.password_error = Some(ctx.t.get("auth.error.password").to_owned());
+        return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
+    }
+    if let Err(error) = state.signup_limiter.begin(client.0) {
+        return limited(page, ctx.t.get("auth.error.signup_limited"), error.retry_after().unwrap_or(1));
+    }
+    let domain = state.domain.clone();
+    let quota = state.mail_quota;
+    let address = Some(page.email.clone()).filter(|text| !text.is_empty());
     let registered = state
         .password_hashing
-        .run(async move { accounts::register(&pool, &username, password, Role::Player).await })
+        .run(async move { email::register(&domain, quota, &username, password, address.as_deref()).await })
         .await
         .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?;
     match registered {
-        Ok(account) => {
-            if let Some(address) = address {
-                crate::domain::email::set_address(&state.domain, account.id, Some(&address))
-                    .await
-                    .map_err(|e| super::PageError::Internal(e.to_string()))?;
-            }
+        Ok((account, _)) => {
             sign_in(&mut ctx, &state.domain, account.id).await?;
             Ok(Redirect::to("/").into_response())
         }
@@ -136,7 +147,10 @@ pub async fn signup(State(state): State<AppState>, mut ctx: Ctx, Form(form): For
             page.password_error = Some(ctx.t.get("auth.error.password").to_owned());
             render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
         }
-        Err(other) => Err(super::PageError::Internal(other.to_string())),
+        Err(error @ DomainError::Limited { .. }) => {
+            limited(page, ctx.t.get("mail.error.too_many"), error.retry_after().unwrap_or(1))
+        }
+        Err(other) => Err(other.into()),
     }
 }
 
@@ -145,7 +159,7 @@ pub async fn login(
     State(state): State<AppState>,
     client: ClientAddress,
     mut ctx: Ctx,
-    Form(form): Form<AuthForm>,
+    PageForm(form): PageForm<AuthForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = AuthPage::new(&ctx, false, form.username.clone());
@@ -156,11 +170,7 @@ pub async fn login(
             Ok(Redirect::to("/").into_response())
         }
         Err(error) if error.status() == StatusCode::TOO_MANY_REQUESTS => {
-            page.form_error = Some(ctx.t.get("auth.error.rate_limited").to_owned());
-            let mut response = render_with(StatusCode::TOO_MANY_REQUESTS, &page)?;
-            let seconds = error.retry_after().unwrap_or(1);
-            response.headers_mut().insert(RETRY_AFTER, seconds.into());
-            Ok(response)
+            limited(page, ctx.t.get("auth.error.rate_limited"), error.retry_after().unwrap_or(1))
         }
         Err(error) if error.status() == StatusCode::SERVICE_UNAVAILABLE => {
             Err(super::PageError::Busy(ctx.t, error.retry_after().unwrap_or(1)))
@@ -182,7 +192,7 @@ pub struct CsrfOnly {
 }
 
 /// `POST /logout`: ends the session.
-pub async fn logout(ctx: Ctx, Form(form): Form<CsrfOnly>) -> PageResult {
+pub async fn logout(ctx: Ctx, PageForm(form): PageForm<CsrfOnly>) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     ctx.session.flush().await.map_err(store_failure)?;
     Ok(Redirect::to("/login").into_response())

@@ -1,13 +1,13 @@
 //! `GET /games/{id}/board.svg?ply=N&flip=1&style=western`: the board of a game after `N`
 //! moves (default: now), as SVG for embedding in forums and mails.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 
-use super::{PageError, PagePath, PageResult};
+use super::{PageError, PagePath, PageQuery, PageResult};
 use crate::domain::games;
 use crate::domain::{Domain, DomainError};
 use crate::web::board::{self, BoardOptions, PieceStyle};
@@ -29,7 +29,7 @@ pub struct BoardQuery {
 pub async fn svg(
     State(domain): State<Domain>,
     PagePath(id): PagePath<i64>,
-    Query(query): Query<BoardQuery>,
+    PageQuery(query): PageQuery<BoardQuery>,
 ) -> PageResult {
     let (view, fen, shown) = match games::position_at(&domain, id, query.ply.map(|p| p as usize)).await {
         Ok(read) => read,

@@ -4,14 +4,13 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 
 use tavoliere_rules::variant::Variant;
 
 use super::auth::CsrfOnly;
 use super::forms::{handicap_options, ruleset_options, TimeControlFields};
-use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::accounts;
 use crate::domain::challenges::{self, NewChallenge, SeatChoice};
 use crate::domain::{Domain, DomainError, ErrorKind};
@@ -181,7 +180,11 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
 }
 
 /// `POST /challenges`: creates a challenge through the same domain function as the API.
-pub async fn create(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<ChallengeForm>) -> PageResult {
+pub async fn create(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    PageForm(form): PageForm<ChallengeForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
     let new = match read(&ctx, &form) {
@@ -259,7 +262,7 @@ pub async fn accept(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<CsrfOnly>,
+    PageForm(form): PageForm<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
@@ -302,7 +305,7 @@ pub async fn cancel(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<CsrfOnly>,
+    PageForm(form): PageForm<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     close(&domain, &ctx, id, Withdrawal::Cancel).await
@@ -313,7 +316,7 @@ pub async fn leave(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<CsrfOnly>,
+    PageForm(form): PageForm<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     close(&domain, &ctx, id, Withdrawal::Leave).await
@@ -324,7 +327,7 @@ pub async fn decline(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<CsrfOnly>,
+    PageForm(form): PageForm<CsrfOnly>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     close(&domain, &ctx, id, Withdrawal::Decline).await

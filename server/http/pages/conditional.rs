@@ -6,11 +6,10 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 
 use super::game::{load, page_with_lines, GamePage};
-use super::{refusal_text, render_with, Ctx, PageError, PagePath, PageResult};
+use super::{refusal_text, render_with, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::games::{self, GameStatus, GameView};
 use crate::domain::{Domain, DomainError};
 
@@ -76,7 +75,7 @@ pub async fn create(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<LineForm>,
+    PageForm(form): PageForm<LineForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
@@ -102,7 +101,7 @@ pub async fn delete(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<DeleteForm>,
+    PageForm(form): PageForm<DeleteForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();

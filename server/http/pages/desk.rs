@@ -5,12 +5,11 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
-use super::{render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{render_with, Chrome, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::tournaments::{self, Decision};
 use crate::domain::{Domain, DomainError};
 
@@ -139,7 +138,7 @@ pub async fn decide(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<DecisionForm>,
+    PageForm(form): PageForm<DecisionForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();

@@ -9,14 +9,13 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 use tavoliere_rules::variant::Variant;
 
 use super::entries::{refusal_status, section_or_404, to_section};
 use super::forms::{handicap_options, number, ruleset_options, TimeControlFields};
 use super::tournaments::{directs, page_with_announcement};
-use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::accounts::Role;
 use crate::domain::tournaments::{
     self, NewSection, NewTournament, PairingSystem, ScoringName, ScoringSpec, Seeding, TournamentPatch,
@@ -325,7 +324,7 @@ pub async fn new_form(ctx: Ctx) -> PageResult {
 pub async fn create(
     State(domain): State<Domain>,
     ctx: Ctx,
-    Form(form): Form<TournamentFields>,
+    PageForm(form): PageForm<TournamentFields>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = require_director(&ctx)?;
@@ -404,7 +403,7 @@ pub async fn create_section(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<SectionForm>,
+    PageForm(form): PageForm<SectionForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
@@ -476,7 +475,7 @@ pub async fn set_status(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<StatusForm>,
+    PageForm(form): PageForm<StatusForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
@@ -528,7 +527,7 @@ pub async fn start(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<ButtonForm>,
+    PageForm(form): PageForm<ButtonForm>,
 ) -> PageResult {
     pair(&domain, &ctx, id, &form, Pairing::Start).await
 }
@@ -538,7 +537,7 @@ pub async fn next_round(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<ButtonForm>,
+    PageForm(form): PageForm<ButtonForm>,
 ) -> PageResult {
     pair(&domain, &ctx, id, &form, Pairing::NextRound).await
 }
@@ -558,7 +557,7 @@ pub async fn announce(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<AnnounceForm>,
+    PageForm(form): PageForm<AnnounceForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();

@@ -7,12 +7,11 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::Form;
 use serde::Deserialize;
 use tavoliere_tournament::withdrawal::WithdrawalRule;
 
 use super::tournaments::page;
-use super::{render, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{render, Chrome, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::tournaments::{self, SectionView, WithdrawalPreview};
 use crate::domain::{Domain, DomainError, ErrorKind};
 use crate::web::i18n::Texts;
@@ -73,7 +72,7 @@ pub async fn join(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<JoinForm>,
+    PageForm(form): PageForm<JoinForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
@@ -146,7 +145,7 @@ pub async fn withdraw(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<WithdrawForm>,
+    PageForm(form): PageForm<WithdrawForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();

@@ -7,13 +7,12 @@ use axum::extract::State;
 use axum::http::header::CACHE_CONTROL;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 use tavoliere_rules::variant::Variant;
 use tavoliere_rules::EndReason;
 
 use super::dashboard::{time_left, Deadline};
-use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{refusal_text, render, render_with, Chrome, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::games::{self, GameReason, GameStatus, GameView, SeatOutcome};
 use crate::domain::preferences;
 use crate::domain::time_control::TimeControl;
@@ -504,7 +503,7 @@ pub async fn play(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<MoveForm>,
+    PageForm(form): PageForm<MoveForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
@@ -574,7 +573,7 @@ pub async fn action(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<ActionForm>,
+    PageForm(form): PageForm<ActionForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();

@@ -9,7 +9,7 @@ use axum::extract::State;
 
 use super::dashboard::{self, DashboardSections};
 use super::game::time_control_summary;
-use super::{render, Chrome, Ctx, PageError, PageResult};
+use super::{render, Chrome, Ctx, PageResult};
 use crate::domain::home::{self, GameCard};
 use crate::domain::ratings::{Pool, RATED_VARIANTS};
 use crate::domain::Domain;
@@ -111,8 +111,7 @@ pub(crate) fn leaderboard_links(t: Texts) -> Vec<(String, String)> {
 /// login form).
 pub async fn show(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
     let t = ctx.t;
-    let internal = |e: crate::domain::DomainError| PageError::Internal(e.to_string());
-    let public = home::home(&domain).await.map_err(internal)?;
+    let public = home::home(&domain).await?;
     let me = ctx.user.clone();
     let dashboard = match &me {
         Some(me) => Some(dashboard::sections(&domain, &ctx, me).await?),

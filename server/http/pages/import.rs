@@ -6,12 +6,12 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 
-use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PageResult};
 use crate::domain::imports::{self, ImportError, RecordProblem};
-use crate::domain::{Domain, DomainError};
+use crate::domain::DomainError;
+use crate::http::AppState;
 
 /// The variants the form offers ("" = detect from the record).
 pub const VARIANTS: [&str; 4] = ["", "xiangqi", "shogi", "minishogi"];
@@ -66,12 +66,19 @@ fn problem_text(ctx: &Ctx, problem: &RecordProblem) -> String {
     }
 }
 
-/// `POST /import`.
-pub async fn submit(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<ImportForm>) -> PageResult {
+/// `POST /import` (the limits of the API's import: games per file, games per day).
+pub async fn submit(
+    State(state): State<AppState>,
+    ctx: Ctx,
+    PageForm(form): PageForm<ImportForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.clone();
     let variant = Some(form.variant.as_str()).filter(|v| !v.is_empty());
-    let error = match imports::import(&domain, me.id, variant, &form.record).await {
+    let mut status = StatusCode::UNPROCESSABLE_ENTITY;
+    let mut retry_after = None;
+    let error = match imports::import(&state.domain, state.import_limits, me.id, variant, &form.record).await
+    {
         Ok(imported) => return Ok(Redirect::to(&format!("/games/{}", imported.game.id)).into_response()),
         Err(ImportError::Record(problem)) => problem_text(&ctx, &problem),
         Err(ImportError::Records(problems)) => problems
@@ -82,9 +89,26 @@ pub async fn submit(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<Imp
             })
             .collect::<Vec<_>>()
             .join(" · "),
+        Err(ImportError::TooManyGames { games, limit }) => {
+            status = StatusCode::PAYLOAD_TOO_LARGE;
+            ctx.t.format(
+                "import.error.too_many",
+                &[("games", &games.to_string()), ("limit", &limit.to_string())],
+            )
+        }
         Err(ImportError::Domain(DomainError::Internal(e))) => return Err(PageError::Internal(e.to_string())),
-        Err(ImportError::Domain(error)) => super::refusal_text(ctx.t, &error),
+        Err(ImportError::Domain(error)) => {
+            if let Some(seconds) = error.retry_after() {
+                status = StatusCode::TOO_MANY_REQUESTS;
+                retry_after = Some(seconds);
+            }
+            super::refusal_text(ctx.t, &error)
+        }
     };
     let page = ImportPage { chrome: ctx.chrome("import.title"), form, error: Some(error) };
-    render_with(StatusCode::UNPROCESSABLE_ENTITY, &page)
+    let mut response = render_with(status, &page)?;
+    if let Some(seconds) = retry_after {
+        response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+    }
+    Ok(response)
 }

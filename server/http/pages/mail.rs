@@ -2,15 +2,14 @@
 //! the signed link), the one-click unsubscribe (RFC 8058: the mail client POSTs to the
 //! link; a person gets a confirmation form first), and the password reset forms.
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::header::RETRY_AFTER;
 use axum::http::StatusCode;
-use axum::Form;
+use axum::response::Response;
 use secrecy::SecretString;
 use serde::Deserialize;
 
-use super::{render, render_with, Chrome, Ctx, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageForm, PageQuery, PageResult};
 use crate::domain::notifications::{self, Kind};
 use crate::domain::{email, DomainError};
 use crate::http::AppState;
@@ -51,10 +50,12 @@ pub struct VerifyQuery {
 pub async fn verify(
     State(state): State<AppState>,
     ctx: Ctx,
-    query: Result<Query<VerifyQuery>, QueryRejection>,
+    query: Result<PageQuery<VerifyQuery>, Response>,
 ) -> PageResult {
     let verified = match query {
-        Ok(Query(q)) => email::verify(&state.domain, &state.mail.links, q.account, q.expires, &q.sig).await,
+        Ok(PageQuery(q)) => {
+            email::verify(&state.domain, &state.mail.links, q.account, q.expires, &q.sig).await
+        }
         Err(_) => Err(DomainError::Invalid("no link".to_owned())),
     };
     match verified {
@@ -100,9 +101,9 @@ fn kind_name(ctx: &Ctx, kind: Kind) -> String {
 pub async fn unsubscribe_form(
     State(state): State<AppState>,
     ctx: Ctx,
-    query: Result<Query<UnsubscribeQuery>, QueryRejection>,
+    query: Result<PageQuery<UnsubscribeQuery>, Response>,
 ) -> PageResult {
-    let Ok(Query(query)) = query else { return invalid_link(&ctx) };
+    let Ok(PageQuery(query)) = query else { return invalid_link(&ctx) };
     let Some(kind) = query.checked(&state) else { return invalid_link(&ctx) };
     let text = ctx.t.get("mail.unsubscribe.confirm").replace("{kind}", &kind_name(&ctx, kind));
     let mut page = NoticePage::new(&ctx, "mail.unsubscribe.title", text);
@@ -119,9 +120,9 @@ pub async fn unsubscribe_form(
 pub async fn unsubscribe(
     State(state): State<AppState>,
     ctx: Ctx,
-    query: Result<Query<UnsubscribeQuery>, QueryRejection>,
+    query: Result<PageQuery<UnsubscribeQuery>, Response>,
 ) -> PageResult {
-    let Ok(Query(query)) = query else { return invalid_link(&ctx) };
+    let Ok(PageQuery(query)) = query else { return invalid_link(&ctx) };
     let Some(kind) = query.checked(&state) else { return invalid_link(&ctx) };
     notifications::unsubscribe(&state.domain, query.account, kind)
         .await
@@ -191,7 +192,7 @@ pub async fn forgot(
     State(state): State<AppState>,
     client: crate::http::extract::ClientAddress,
     ctx: Ctx,
-    Form(form): Form<ForgotForm>,
+    PageForm(form): PageForm<ForgotForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = PasswordPage::forgot(&ctx);
@@ -201,9 +202,7 @@ pub async fn forgot(
         response.headers_mut().insert(RETRY_AFTER, error.retry_after().unwrap_or(1).into());
         return Ok(response);
     }
-    email::request_reset(&state.domain, &form.email)
-        .await
-        .map_err(|e| super::PageError::Internal(e.to_string()))?;
+    email::request_reset_in_background(&state.domain, state.mail_quota, form.email);
     page.notice = Some(ctx.t.get("password.forgot.sent").to_owned());
     page.show_form = false;
     render(&page)
@@ -218,7 +217,7 @@ pub struct ResetQuery {
 
 /// `GET /password/reset?token=...`: the new password form (the token is checked when
 /// the form is sent: reading the page uses nothing up).
-pub async fn reset_form(ctx: Ctx, Query(query): Query<ResetQuery>) -> PageResult {
+pub async fn reset_form(ctx: Ctx, PageQuery(query): PageQuery<ResetQuery>) -> PageResult {
     render(&PasswordPage::reset(&ctx, query.token))
 }
 
@@ -232,17 +231,30 @@ pub struct ResetForm {
 }
 
 /// `POST /password/reset`.
-pub async fn reset(State(state): State<AppState>, ctx: Ctx, Form(form): Form<ResetForm>) -> PageResult {
+pub async fn reset(
+    State(state): State<AppState>,
+    ctx: Ctx,
+    PageForm(form): PageForm<ResetForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let mut page = PasswordPage::reset(&ctx, form.token.clone());
     let domain = state.domain.clone();
     let password = SecretString::from(form.password);
     let token = form.token;
-    let outcome = state
-        .password_hashing
-        .run(async move { email::reset_password(&domain, &token, password).await })
-        .await
-        .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?;
+    // A short password or a token that cannot be used is refused before the password
+    // waits for its turn to be hashed.
+    let checked = match crate::domain::accounts::check_password_length(&password) {
+        Ok(()) => email::check_reset_token(&domain, &token).await,
+        Err(error) => Err(error),
+    };
+    let outcome = match checked {
+        Err(error) => Err(error),
+        Ok(()) => state
+            .password_hashing
+            .run(async move { email::reset_password(&domain, &token, password).await })
+            .await
+            .map_err(|busy| super::PageError::Busy(ctx.t, busy.retry_after().unwrap_or(1)))?,
+    };
     match outcome {
         Ok(_) => {
             page.notice = Some(ctx.t.get("password.reset.done").to_owned());

@@ -6,10 +6,9 @@ use std::collections::HashMap;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 
-use super::{render, render_with, Chrome, Ctx, PageError, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PageResult};
 use crate::domain::notifications::{self, Delivery, KindDelivery, MailSettingsChange, Notification};
 use crate::domain::{email, DomainError};
 use crate::http::AppState;
@@ -83,7 +82,11 @@ pub struct CsrfForm {
 }
 
 /// `POST /notifications/read`: marks every notification read.
-pub async fn mark_read(State(state): State<AppState>, ctx: Ctx, Form(form): Form<CsrfForm>) -> PageResult {
+pub async fn mark_read(
+    State(state): State<AppState>,
+    ctx: Ctx,
+    PageForm(form): PageForm<CsrfForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?.id;
     notifications::mark_read(&state.domain, me, None).await.map_err(internal)?;
@@ -174,7 +177,7 @@ pub async fn settings_form(State(state): State<AppState>, ctx: Ctx) -> PageResul
 pub async fn settings_save(
     State(state): State<AppState>,
     ctx: Ctx,
-    Form(form): Form<HashMap<String, String>>,
+    PageForm(form): PageForm<HashMap<String, String>>,
 ) -> PageResult {
     ctx.check_csrf(form.get("csrf").map_or("", String::as_str))?;
     let me = ctx.require_user()?.id;
@@ -212,7 +215,19 @@ pub async fn settings_save(
         page.errors = errors;
         return render_with(StatusCode::UNPROCESSABLE_ENTITY, &page);
     }
-    email::set_address(&state.domain, me, Some(&address)).await.map_err(internal)?;
+    match email::set_address(&state.domain, state.mail_quota, me, Some(&address)).await {
+        Ok(_) => {}
+        Err(error @ DomainError::Limited { .. }) => {
+            let mut page = settings_page(&state, &ctx, me).await?;
+            page.email = address;
+            page.errors.email = Some(ctx.t.get("mail.error.too_many").to_owned());
+            let mut response = render_with(StatusCode::TOO_MANY_REQUESTS, &page)?;
+            let seconds = error.retry_after().unwrap_or(1);
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+            return Ok(response);
+        }
+        Err(other) => return Err(internal(other)),
+    }
     let mut page = settings_page(&state, &ctx, me).await?;
     page.saved = true;
     render(&page)

@@ -8,10 +8,9 @@ use std::str::FromStr;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 
-use super::{render, render_with, store_failure, Chrome, Ctx, PageError, PageResult, PREFS_KEY};
+use super::{render, render_with, store_failure, Chrome, Ctx, PageError, PageForm, PageResult, PREFS_KEY};
 use crate::domain::preferences::{
     self, Language, PieceStyle, Preferences, PreferencesPatch, ShogiNotation, XiangqiNotation,
 };
@@ -165,7 +164,11 @@ fn choice<T: FromStr + Default>(text: &str, error: &mut Option<String>, refused:
 /// `POST /settings`: checks every field first (a refused value changes nothing), starts
 /// leave when days are given, then stores the preferences on the account when signed in
 /// and in the session in any case.
-pub async fn save(State(domain): State<Domain>, ctx: Ctx, Form(form): Form<SettingsForm>) -> PageResult {
+pub async fn save(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    PageForm(form): PageForm<SettingsForm>,
+) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let refused = ctx.t.get("settings.error.choice");
     let mut errors = FieldErrors::default();

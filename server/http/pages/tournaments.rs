@@ -4,10 +4,9 @@
 //! inside the site (its sections, entrants with ratings, rounds and pairings, tables,
 //! downloads, and the forms of its players and directors); following an event.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use axum::Form;
 use serde::Deserialize;
 use tavoliere_tournament::tables::html::{crosstable_html, grand_prix_html};
 use tavoliere_tournament::tables::Language;
@@ -15,7 +14,7 @@ use tavoliere_tournament::GameResult;
 
 use super::dashboard::Deadline;
 use super::game::time_control_summary;
-use super::{render, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PagePath, PageQuery, PageResult};
 use crate::domain::accounts::{Account, Role};
 use crate::domain::games::GameStatus;
 use crate::domain::tournaments::{
@@ -125,7 +124,11 @@ fn is_director(account: Option<&Account>) -> bool {
 }
 
 /// `GET /tournaments`: every group's newest events, or one group a page at a time.
-pub async fn list(State(domain): State<Domain>, ctx: Ctx, Query(query): Query<ListQuery>) -> PageResult {
+pub async fn list(
+    State(domain): State<Domain>,
+    ctx: Ctx,
+    PageQuery(query): PageQuery<ListQuery>,
+) -> PageResult {
     let t = ctx.t;
     let chosen = query.group.as_deref().filter(|g| !g.is_empty());
     let groups: Vec<TournamentStatus> = match chosen {
@@ -620,7 +623,7 @@ pub async fn follow(
     State(domain): State<Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    Form(form): Form<FollowForm>,
+    PageForm(form): PageForm<FollowForm>,
 ) -> PageResult {
     ctx.check_csrf(&form.csrf)?;
     let me = ctx.require_user()?;
