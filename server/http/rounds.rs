@@ -10,8 +10,9 @@ use axum::response::{IntoResponse, Response};
 use super::error::{ApiError, ApiResult};
 use super::extract::{Json, Path};
 use crate::domain::games;
-use crate::domain::tournaments::{self, RoundsView};
+use crate::domain::tournaments::{self, PairingExplanationView, RoundsView};
 use crate::domain::{Domain, DomainError};
+use crate::web::i18n::{Lang, Texts};
 use crate::web::records::{self, RecordFormat, RecordWriteError};
 
 #[utoipa::path(
@@ -25,6 +26,32 @@ use crate::web::records::{self, RecordFormat, RecordWriteError};
 /// result and ruling, and the byes (public).
 pub async fn rounds(State(domain): State<Domain>, Path(id): Path<i64>) -> ApiResult<Json<RoundsView>> {
     Ok(Json(tournaments::rounds(&domain, id).await?))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/sections/{id}/rounds/{n}/pairing-explanation",
+    tag = "tournaments",
+    params(
+        ("id" = i64, Path, description = "Section id"),
+        ("n" = u32, Path, description = "Round number")
+    ),
+    responses(
+        (status = 200, description = "the round paired again from the rounds before it, with the rule that decided each bracket, pair and bye", body = PairingExplanationView),
+        (status = 404, description = "unknown section or a round not paired"),
+        (status = 409, description = "an earlier round has a game in play"),
+        (status = 422, description = "not a Swiss section, or its earlier rounds no longer pair")
+    )
+)]
+/// Why a Swiss round was paired as it was (public): per bracket its players, moved-down
+/// players, S1, S2 and exchanges; per pair the opponents passed over and why, and the colour
+/// rule; the bye; and whether pairing the round again gives exactly the round as it is.
+pub async fn pairing_explanation(
+    State(domain): State<Domain>,
+    Path((id, n)): Path<(i64, u32)>,
+) -> ApiResult<Json<PairingExplanationView>> {
+    let english = Texts::new(Lang::En);
+    Ok(Json(tournaments::pairing_explanation(&domain, id, n, &|key, args| english.format(key, args)).await?))
 }
 
 /// The section's games in `format`, one after the other in round and board order (CSA

@@ -171,6 +171,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tournaments::standings))
         .routes(routes!(tournaments::trf))
         .routes(routes!(rounds::rounds))
+        .routes(routes!(rounds::pairing_explanation))
         .routes(routes!(desk::desk))
         .routes(routes!(rounds::games_file))
         // Players: profiles, rating histories, leaderboards (issue 18).

@@ -41,11 +41,16 @@ pub(crate) struct SectionRow {
     /// The rating limits of self-registration (migration 20261128500001).
     pub(crate) rating_min: Option<i32>,
     pub(crate) rating_max: Option<i32>,
+    /// Swiss: the edition of the FIDE (Dutch) System and the acceleration (migration
+    /// 20261128300001).
+    pub(crate) dutch_edition: String,
+    pub(crate) acceleration: String,
 }
 
 const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
     vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
-    status, current_round, handicap, rated, seeding, vacation_days, rating_min, rating_max"#;
+    status, current_round, handicap, rated, seeding, vacation_days, rating_min, rating_max, dutch_edition,
+    acceleration"#;
 
 /// A section to insert, its settings validated and named as stored.
 pub(crate) struct NewSectionRow<'a> {
@@ -69,6 +74,8 @@ pub(crate) struct NewSectionRow<'a> {
     pub(crate) vacation_days: Option<i32>,
     pub(crate) rating_min: Option<i32>,
     pub(crate) rating_max: Option<i32>,
+    pub(crate) dutch_edition: &'a str,
+    pub(crate) acceleration: &'a str,
 }
 
 /// Changes to a section row (`None` keeps a column).
@@ -95,6 +102,8 @@ pub(crate) struct SectionChange<'a> {
     pub(crate) rating_min: Option<Option<i32>>,
     /// `Some(None)` removes the limit.
     pub(crate) rating_max: Option<Option<i32>>,
+    pub(crate) dutch_edition: Option<&'a str>,
+    pub(crate) acceleration: Option<&'a str>,
 }
 
 /// The section `section_id`, locked for update when `lock`.
@@ -120,8 +129,9 @@ pub(crate) async fn insert(
     sqlx::query_scalar(
         r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
                pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points,
-               handicap, rated, seeding, vacation_days, rating_min, rating_max)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+               handicap, rated, seeding, vacation_days, rating_min, rating_max, dutch_edition, acceleration)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+               $21, $22)
            returning section_id"#,
     )
     .bind(new.tournament_id)
@@ -144,6 +154,8 @@ pub(crate) async fn insert(
     .bind(new.vacation_days)
     .bind(new.rating_min)
     .bind(new.rating_max)
+    .bind(new.dutch_edition)
+    .bind(new.acceleration)
     .fetch_one(executor)
     .await
 }
@@ -165,7 +177,8 @@ pub(crate) async fn update(
                rated = coalesce($15, rated), seeding = coalesce($16, seeding),
                vacation_days = case when $17 then $18 else vacation_days end,
                rating_min = case when $19 then $20 else rating_min end,
-               rating_max = case when $21 then $22 else rating_max end
+               rating_max = case when $21 then $22 else rating_max end,
+               dutch_edition = coalesce($23, dutch_edition), acceleration = coalesce($24, acceleration)
            where section_id = $1"#,
     )
     .bind(section_id)
@@ -190,6 +203,8 @@ pub(crate) async fn update(
     .bind(change.rating_min.flatten())
     .bind(change.rating_max.is_some())
     .bind(change.rating_max.flatten())
+    .bind(change.dutch_edition)
+    .bind(change.acceleration)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -327,10 +342,13 @@ pub(crate) async fn entered(
 }
 
 /// The accounts that have withdrawn from the section.
-pub(crate) async fn withdrawn(tx: &mut Transaction<'_, Postgres>, section_id: i64) -> sqlx::Result<Vec<i64>> {
+pub(crate) async fn withdrawn(
+    executor: impl sqlx::PgExecutor<'_>,
+    section_id: i64,
+) -> sqlx::Result<Vec<i64>> {
     sqlx::query_scalar("select account_id from entry where section_id = $1 and status = 'withdrawn'")
         .bind(section_id)
-        .fetch_all(&mut **tx)
+        .fetch_all(executor)
         .await
 }
 

@@ -951,3 +951,70 @@ async fn a_watcher_sees_a_directors_adjudication_at_once() {
     assert_eq!(view["seats"][1]["outcome"], "win");
     assert_eq!(view["seats"][0]["outcome"], "loss");
 }
+
+/// Issue 42: the section's edition and acceleration, a round's pairing explained (and
+/// paired again identically), a withdrawn player out of the next round with the absence
+/// code in the TRF.
+#[tokio::test]
+async fn a_swiss_round_is_explained_and_a_withdrawn_player_is_left_out() {
+    let app = TestApp::spawn().await;
+    let director = with_role(&app, "director", "director").await;
+    let tournament = create_tournament(&app, &director, "T").await;
+    // The Baku acceleration adds a win's and a draw's points: 3-2-1-0 makes no sense of it.
+    let baku = json!({"name": "Open", "variant": "xiangqi", "time_control": three_days(), "pairing": "swiss",
+        "swiss_rounds": 5, "acceleration": "baku", "scoring": "3-2-1-0"});
+    let reply = app.post(&format!("/api/tournaments/{tournament}/sections"), Some(&director), baku).await;
+    reply.expect(StatusCode::UNPROCESSABLE_ENTITY);
+    let fields = json!({"pairing": "swiss", "swiss_rounds": 5, "name": "Open", "acceleration": "baku"});
+    let section = create_section(&app, &director, tournament, fields).await;
+    let shown = app.get(&format!("/api/sections/{section}"), None).await;
+    let shown = shown.expect(StatusCode::OK);
+    assert_eq!((&shown["dutch_edition"], &shown["acceleration"]), (&json!("fide-2025"), &json!("baku")));
+    let players = four_players(&app, &director, section).await;
+    let round_one = start(&app, &director, section).await;
+    let path = |round: u32| format!("/api/sections/{section}/rounds/{round}/pairing-explanation");
+    let explained = app.get(&path(1), None).await;
+    let explained = explained.expect(StatusCode::OK).clone();
+    assert_eq!(explained["identical"], true, "{explained}");
+    assert_eq!(explained["explanation"]["pairs"].as_array().unwrap().len(), 2, "{explained}");
+    for pair in explained["explanation"]["pairs"].as_array().unwrap() {
+        assert_eq!(pair["bracket"].as_u64().map(|b| b >= 1), Some(true), "{pair}");
+        assert!(pair["colour"].is_string(), "{pair}");
+    }
+    let sentences = explained["sentences"].as_array().unwrap();
+    assert!(sentences.iter().any(|s| s.as_str().unwrap().starts_with("Board 1:")), "{explained}");
+    app.get(&path(2), None).await.expect(StatusCode::NOT_FOUND);
+
+    for &game in &round_one {
+        decide(&app, &director, game, "adjudicate", "1-0", "end of round").await.expect(StatusCode::OK);
+    }
+    let withdrawn = &players[3].name;
+    app.post(&format!("/api/sections/{section}/entries/{withdrawn}/withdraw"), Some(&director), json!({}))
+        .await
+        .expect(StatusCode::OK);
+    let (_, _, trf) = get_text(&app, &format!("/api/sections/{section}/trf"), None).await;
+    let fourth = trf.lines().find(|l| l.starts_with("001    4")).unwrap_or_else(|| panic!("{trf}"));
+    assert!(fourth.ends_with("0000 - Z"), "the withdrawn player is out of round 2:\n{trf}");
+    assert!(trf.contains("192 FIDE_DUTCH_2025_BAKU"), "{trf}");
+    let next = app.post(&format!("/api/sections/{section}/next-round"), Some(&director), json!({})).await;
+    assert_eq!(
+        next.expect(StatusCode::CREATED)["games"].as_array().unwrap().len(),
+        1,
+        "three players: a game and a bye"
+    );
+    let explained = app.get(&path(2), None).await;
+    let explained = explained.expect(StatusCode::OK).clone();
+    assert_eq!(explained["identical"], true, "{explained}");
+    assert!(explained["explanation"]["bye"]["player"].is_i64(), "{explained}");
+    // While round 2 is in play the TRF is the input that pairs it again: no game without a
+    // result, its games as comments.
+    let (_, _, trf) = get_text(&app, &format!("/api/sections/{section}/trf"), None).await;
+    assert!(trf.contains("### round 2 not finished"), "{trf}");
+    let read = tavoliere_tournament::trf::trf_import(&trf).unwrap();
+    assert_eq!(read.round_to_pair(), 2, "{trf}");
+
+    // Round-robins have no pairing explanation.
+    let round_robin = create_section(&app, &director, tournament, json!({})).await;
+    let path = format!("/api/sections/{round_robin}/rounds/1/pairing-explanation");
+    app.get(&path, None).await.expect(StatusCode::UNPROCESSABLE_ENTITY);
+}

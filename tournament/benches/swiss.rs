@@ -1,4 +1,8 @@
-//! Pairing rounds of a 100-player Swiss with the Dutch-system subset.
+//! Pairing rounds of large Swiss sections with the FIDE (Dutch) System: a 100-player and a
+//! 500-player section (correspondence open events can be that large), round 1 and a round
+//! in the middle of the event, in the 2025 edition.
+//!
+//! `cargo bench -p tavoliere-tournament --bench swiss`
 
 use std::hint::black_box;
 
@@ -7,12 +11,12 @@ use tavoliere_tournament::swiss::{pair_swiss_round, SwissBye, SwissOptions};
 use tavoliere_tournament::{GameId, GameRecord, GameResult, PlayerId};
 
 /// Plays `rounds` rounds with deterministic pseudo-random results.
-fn history(players: &[PlayerId], rounds: u32) -> (Vec<GameRecord>, Vec<SwissBye>) {
+fn history(players: &[PlayerId], rounds: u32, options: &SwissOptions) -> (Vec<GameRecord>, Vec<SwissBye>) {
     let mut games = Vec::new();
     let mut byes = Vec::new();
     let mut state = 11u64;
     for _ in 0..rounds {
-        let round = pair_swiss_round(players, &games, &byes, &SwissOptions::default()).expect("pairable");
+        let round = pair_swiss_round(players, &games, &byes, options).expect("pairable");
         for pairing in &round.pairings {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let result = match (state >> 33) % 3 {
@@ -36,20 +40,22 @@ fn history(players: &[PlayerId], rounds: u32) -> (Vec<GameRecord>, Vec<SwissBye>
     (games, byes)
 }
 
-fn swiss_100(c: &mut Criterion) {
-    let players: Vec<PlayerId> = (1..=100).map(PlayerId).collect();
-    c.bench_function("swiss: 100 players, round 1", |b| {
-        b.iter(|| {
-            pair_swiss_round(black_box(&players), &[], &[], &SwissOptions::default()).expect("pairable")
-        })
-    });
-    let (games, byes) = history(&players, 6);
-    c.bench_function("swiss: 100 players, round 7", |b| {
-        b.iter(|| {
-            pair_swiss_round(black_box(&players), &games, &byes, &SwissOptions::default()).expect("pairable")
-        })
-    });
+fn swiss(c: &mut Criterion) {
+    let mut group = c.benchmark_group("swiss");
+    group.sample_size(10);
+    for size in [100, 500] {
+        let players: Vec<PlayerId> = (1..=size).map(PlayerId).collect();
+        let options = SwissOptions { rounds: Some(9), ..SwissOptions::default() };
+        group.bench_function(format!("{size} players, round 1"), |b| {
+            b.iter(|| pair_swiss_round(black_box(&players), &[], &[], &options).expect("pairable"))
+        });
+        let (games, byes) = history(&players, 5, &options);
+        group.bench_function(format!("{size} players, round 6"), |b| {
+            b.iter(|| pair_swiss_round(black_box(&players), &games, &byes, &options).expect("pairable"))
+        });
+    }
+    group.finish();
 }
 
-criterion_group!(benches, swiss_100);
+criterion_group!(benches, swiss);
 criterion_main!(benches);

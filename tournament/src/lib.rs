@@ -10,8 +10,10 @@
 //! * [`standings`]: standings with configurable tie-breaks and shared places.
 //! * [`withdrawal`]: the withdrawal rule (forfeit the unplayed games, or annul everything
 //!   below half played).
-//! * [`swiss`]: Swiss pairings (the FIDE Dutch system without its top-scorer and
-//!   look-ahead rules, documented there) and a TRF(x)-style export.
+//! * [`swiss`]: Swiss pairings by the FIDE (Dutch) System, C.04.3 in its 2025 and 2017
+//!   editions with the Baku acceleration, as the endorsed engine bbpPairings pairs them
+//!   (a corpus of thousands of rounds checks it), with explanations of each pairing.
+//! * [`trf`]: the TRF export pairing programs read, and its reader.
 //! * [`grand_prix`]: the overall table of a tournament made of several sections.
 //! * [`tables`]: crosstables and Grand Prix tables as data, JSON (serde), CSV and HTML in
 //!   Italian or English.
@@ -32,7 +34,6 @@
 
 pub mod berger;
 pub mod grand_prix;
-mod matching;
 mod model;
 #[cfg(feature = "openapi")]
 mod openapi;

@@ -8,20 +8,34 @@
 //! a reader can recompute the section's points). Each round takes a 10-column block:
 //! opponent number (`0000` for the bye), colour (`w` first move, `b` second move, `-`
 //! none) and result (`1`, `=`, `0`, `+`/`-` for forfeits, `U` for the pairing-allocated
-//! bye, blank while pending). Annulled games leave the round blank. Names are cut to 33
-//! characters. Round-robin sections are written the same way.
+//! bye). A round a player did not play (withdrawn, an annulled game) carries the absence
+//! code `0000 - Z`. Names are cut to 33 characters. Round-robin sections are written the
+//! same way.
+//!
+//! The file is the input a pairing program pairs the next round from, as JaVaFo and
+//! bbpPairings read it (`--dutch FILE -p`): after the last finished round, the round to
+//! pair carries `0000 - Z` for every player who will not be in it (withdrawn players). A
+//! round in play is not finished: its games are no results yet, so it is written as the
+//! round to pair (its pairing can be set against what a pairing program makes of the file),
+//! the players who are not in it carrying `Z`; its games, finished or not, follow as
+//! `###` comment lines, which pairing programs skip. With the Baku acceleration the file
+//! says so twice: `192 FIDE_DUTCH_2025_BAKU` (TRF-2026) and the virtual points as `XXA`
+//! lines (TRF(x)).
 //!
 //! [`trf_import`] reads such a file (and the `001` lines of other programs' files) back
-//! into players, games and byes.
+//! into players, games, byes and absences.
 
 use std::collections::HashMap;
 
 use crate::model::PlayerOutcome;
-use crate::swiss::{SwissBye, SwissError, SwissOptions, MAX_TRF_ROUNDS};
+use crate::swiss::{
+    Acceleration, DutchEdition, SwissBye, SwissEntry, SwissError, SwissOptions, MAX_TRF_ROUNDS,
+};
 use crate::tables::PlayerInfo;
 use crate::{GameId, GameRecord, GameResult, PlayerId, Points, Scoring};
 
-/// The TRF(x) export of a section (see the module documentation).
+/// The TRF(x) export of a section (see the module documentation): `players` in
+/// pairing-number order, `withdrawn` those of them who will not play the next round.
 ///
 /// # Errors
 ///
@@ -30,22 +44,32 @@ use crate::{GameId, GameRecord, GameResult, PlayerId, Points, Scoring};
 pub fn trf_export(
     title: &str,
     players: &[PlayerInfo],
+    withdrawn: &[PlayerId],
     games: &[GameRecord],
     byes: &[SwissBye],
     options: &SwissOptions,
     planned_rounds: Option<u32>,
 ) -> Result<String, SwissError> {
     let number: HashMap<PlayerId, usize> = players.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
-    let rounds = games.iter().map(|g| g.round).chain(byes.iter().map(|b| b.round)).max().unwrap_or(0);
-    if rounds > MAX_TRF_ROUNDS {
-        return Err(SwissError::TooManyRounds(rounds));
+    let last = games.iter().map(|g| g.round).chain(byes.iter().map(|b| b.round)).max().unwrap_or(0);
+    if last > MAX_TRF_ROUNDS {
+        return Err(SwissError::TooManyRounds(last));
     }
+    // The rounds before the first one with a game in play are results; that one (or the one
+    // after the last) is the round to pair.
+    let in_play = games.iter().filter(|g| g.result == GameResult::Pending).map(|g| g.round).min();
+    let rounds = in_play.map_or(last, |r| r - 1);
+    let to_pair = rounds + 1;
+    let pairs_next = in_play.is_some() || planned_rounds.is_none_or(|planned| to_pair <= planned);
+    let width_rounds = if pairs_next { to_pair } else { rounds };
     // TRF16's points are 1 / ½ / 0; the section's own scoring goes in the XXS line.
     let classic = Scoring::default();
     let bye_points = classic_bye(&options.scoring, options.bye_points);
-    let width = 91 + 10 * rounds as usize;
+    let width = 91 + 10 * width_rounds as usize;
     let mut lines: Vec<Vec<char>> = players.iter().map(|_| vec![' '; width]).collect();
     let mut points = vec![Points::ZERO; players.len()];
+    // Who is in each round written (a game or a bye), to give the others the absence code.
+    let mut present = vec![vec![false; width_rounds as usize]; players.len()];
     let put = |line: &mut Vec<char>, column: usize, text: &str| {
         for (i, c) in text.chars().enumerate() {
             if let Some(slot) = line.get_mut(column - 1 + i) {
@@ -56,10 +80,23 @@ pub fn trf_export(
     for game in games {
         let first = *number.get(&game.first).ok_or(SwissError::UnknownPlayer(game.first))?;
         let second = *number.get(&game.second).ok_or(SwissError::UnknownPlayer(game.second))?;
-        if game.result == GameResult::Annulled || game.round == 0 {
+        if game.round == 0 || game.round > to_pair {
+            continue;
+        }
+        if game.round == to_pair {
+            // In the round to pair: its players are in it, its result is no result yet.
+            if let Some(row) = (in_play == Some(game.round)).then_some(game.round as usize - 1) {
+                present[first][row] = true;
+                present[second][row] = true;
+            }
+            continue;
+        }
+        if game.result == GameResult::Annulled {
             continue;
         }
         let column = 92 + 10 * (game.round as usize - 1);
+        present[first][game.round as usize - 1] = true;
+        present[second][game.round as usize - 1] = true;
         for (me, other, is_first) in [(first, second, true), (second, first, false)] {
             let result = match game.result.outcome_for(is_first) {
                 Some(outcome) => {
@@ -80,11 +117,34 @@ pub fn trf_export(
     }
     for bye in byes {
         let me = *number.get(&bye.player).ok_or(SwissError::UnknownPlayer(bye.player))?;
-        if bye.round == 0 {
+        if bye.round == 0 || bye.round > to_pair {
+            continue;
+        }
+        if bye.round == to_pair {
+            if in_play == Some(bye.round) {
+                present[me][bye.round as usize - 1] = true;
+            }
             continue;
         }
         points[me] += bye_points;
+        present[me][bye.round as usize - 1] = true;
         put(&mut lines[me], 92 + 10 * (bye.round as usize - 1), "0000 - U");
+    }
+    // The absence code: every round written that a player was not in, and in the round to
+    // pair the players who will not be in it.
+    let gone: std::collections::HashSet<usize> =
+        withdrawn.iter().filter_map(|p| number.get(p).copied()).collect();
+    for (me, line) in lines.iter_mut().enumerate() {
+        for round in 1..=width_rounds {
+            let absent = if round < to_pair || in_play.is_some() {
+                !present[me][round as usize - 1]
+            } else {
+                gone.contains(&me)
+            };
+            if absent {
+                put(line, 92 + 10 * (round as usize - 1), "0000 - Z");
+            }
+        }
     }
     let mut order: Vec<usize> = (0..players.len()).collect();
     order.sort_by(|&a, &b| points[b].cmp(&points[a]).then(a.cmp(&b)));
@@ -102,6 +162,13 @@ pub fn trf_export(
     if options.scoring != classic || options.bye_points != bye_points {
         out.push_str(&xxs_line(&options.scoring, options.bye_points));
     }
+    if options.acceleration == Acceleration::Baku {
+        out.push_str(match options.edition {
+            DutchEdition::Fide2025 => "192 FIDE_DUTCH_2025_BAKU\n",
+            DutchEdition::Fide2017 => "192 FIDE_DUTCH_BAKU\n",
+        });
+        out.push_str(&xxa_lines(players.len(), options, planned_rounds));
+    }
     for (i, (player, mut line)) in players.iter().zip(lines).enumerate() {
         put(&mut line, 1, "001");
         put(&mut line, 5, &format!("{:>4}", i + 1));
@@ -117,7 +184,56 @@ pub fn trf_export(
         out.push_str(text.trim_end());
         out.push('\n');
     }
+    // The games of the round in play (and of any later round), which are no results yet.
+    let mut unfinished: Vec<&GameRecord> =
+        games.iter().filter(|g| g.round >= to_pair && in_play.is_some()).collect();
+    unfinished.sort_by_key(|g| (g.round, g.game));
+    for game in unfinished {
+        let (first, second) = (number[&game.first] + 1, number[&game.second] + 1);
+        let state = match game.result {
+            GameResult::Pending => "in play".to_owned(),
+            GameResult::Annulled => "annulled".to_owned(),
+            result => {
+                let mine = result.outcome_for(true).map(|o| classic.points(o)).unwrap_or_default();
+                let theirs = result.outcome_for(false).map(|o| classic.points(o)).unwrap_or_default();
+                let forfeit = if result.is_forfeit() { " (forfeit)" } else { "" };
+                format!("{}-{}{forfeit}", trf_number(mine), trf_number(theirs))
+            }
+        };
+        out.push_str(&format!("### round {} not finished: {first} w - {second} b {state}\n", game.round));
+    }
+    if in_play.is_some() {
+        let mut later: Vec<&SwissBye> = byes.iter().filter(|b| b.round >= to_pair).collect();
+        later.sort_by_key(|b| (b.round, number.get(&b.player)));
+        for bye in later {
+            if let Some(n) = number.get(&bye.player) {
+                out.push_str(&format!(
+                    "### round {} not finished: {} pairing-allocated bye\n",
+                    bye.round,
+                    n + 1
+                ));
+            }
+        }
+    }
     Ok(out)
+}
+
+/// The Baku acceleration's virtual points as TRF(x) `XXA` lines (one field per round
+/// from round 1), as [`crate::swiss::Acceleration::Baku`] counts them.
+fn xxa_lines(players: usize, options: &SwissOptions, planned_rounds: Option<u32>) -> String {
+    let Some(rounds) = planned_rounds.or(options.rounds) else { return String::new() };
+    let last = rounds.saturating_sub(1) / 2;
+    let full = last / 2;
+    let mut out = String::new();
+    for number in 1..=players.div_ceil(2) {
+        out.push_str(&format!("XXA {number:>4}"));
+        for round in 0..=last {
+            let points = if round <= full { options.scoring.win } else { options.scoring.draw };
+            out.push_str(&format!(" {:>4.1}", points.as_f64()));
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// What the pairing-allocated bye is worth in 1 / ½ / 0: a win's, a draw's or a loss's
@@ -173,14 +289,54 @@ pub struct TrfTournament {
     pub games: Vec<GameRecord>,
     /// The pairing-allocated byes (`0000 - U`).
     pub byes: Vec<SwissBye>,
+    /// The rounds players did not play (`0000` with `Z`, `-`, `H` or `F`): withdrawn or
+    /// absent players, among them those who will not be in the round to pair.
+    pub absences: Vec<SwissBye>,
+    /// The Baku acceleration (`192 FIDE_DUTCH_2025_BAKU` or `FIDE_DUTCH_BAKU`).
+    pub acceleration: Acceleration,
     /// The rounds planned (`XXR`).
     pub planned_rounds: Option<u32>,
     /// The point system of an `XXS` line (1 / ½ / 0 when there is none) and the bye's.
     pub scoring: Scoring,
     /// The bye's points under [`TrfTournament::scoring`].
     pub bye_points: Points,
-    /// Whether pairing number 1 had the first move in round 1 (`XXC`).
+    /// Whether pairing number 1 had the first move in round 1 (`XXC`; without it, from the
+    /// colours of the first round, as bbpPairings infers it).
     pub initial_first: bool,
+}
+
+impl TrfTournament {
+    /// The round a pairing program pairs from this file: the one after the last round with
+    /// a game or a bye.
+    pub fn round_to_pair(&self) -> u32 {
+        self.games.iter().map(|g| g.round).chain(self.byes.iter().map(|b| b.round)).max().unwrap_or(0) + 1
+    }
+
+    /// The players in pairing-number order, those absent in the round to pair not
+    /// available.
+    pub fn entries(&self) -> Vec<SwissEntry> {
+        let round = self.round_to_pair();
+        self.players
+            .iter()
+            .map(|p| SwissEntry {
+                player: p.id,
+                available: !self.absences.iter().any(|a| a.round == round && a.player == p.id),
+            })
+            .collect()
+    }
+
+    /// The pairing settings the file gives (the rounds planned, the initial colour, the
+    /// point system, the acceleration) for `edition`.
+    pub fn options(&self, edition: DutchEdition) -> SwissOptions {
+        SwissOptions {
+            scoring: self.scoring,
+            bye_points: self.bye_points,
+            initial_first: self.initial_first,
+            rounds: self.planned_rounds,
+            edition,
+            acceleration: self.acceleration,
+        }
+    }
 }
 
 /// Why a TRF file cannot be read: the line (1-based) and what is wrong.
@@ -219,6 +375,8 @@ pub fn trf_import(text: &str) -> Result<TrfTournament, TrfError> {
         points: Vec::new(),
         games: Vec::new(),
         byes: Vec::new(),
+        absences: Vec::new(),
+        acceleration: Acceleration::None,
         planned_rounds: None,
         scoring: Scoring::default(),
         bye_points: Points::whole(1),
@@ -227,7 +385,10 @@ pub fn trf_import(text: &str) -> Result<TrfTournament, TrfError> {
     // (round, first, second) → result, from the first mover's side when it is listed.
     let mut sides: HashMap<(u32, i64, i64), (GameResult, bool)> = HashMap::new();
     let mut numbers = Vec::new();
-    for (index, line) in text.lines().enumerate() {
+    let mut colour_given = false;
+    let mut bye_given = false;
+    // bbpPairings' files end their lines with a carriage return alone.
+    for (index, line) in text.split(['\r', '\n']).enumerate() {
         let bad = |problem: &str| TrfError { line: index + 1, problem: problem.to_owned() };
         let chars: Vec<char> = line.chars().collect();
         let field = |from: usize, to: usize| -> String {
@@ -235,11 +396,44 @@ pub fn trf_import(text: &str) -> Result<TrfTournament, TrfError> {
         };
         match line.get(..3) {
             Some("012") => tournament.title = line.get(4..).unwrap_or("").trim().to_owned(),
-            Some("XXR") => {
+            Some("XXR" | "142") => {
                 tournament.planned_rounds =
                     Some(line[3..].trim().parse().map_err(|_| bad("XXR wants a number"))?);
             }
-            Some("XXC") => tournament.initial_first = !line[3..].trim().starts_with("black"),
+            Some("XXC") => {
+                let words: Vec<&str> = line[3..].split_whitespace().collect();
+                if words.contains(&"black1") || words.contains(&"white1") {
+                    tournament.initial_first = !words.contains(&"black1");
+                    colour_given = true;
+                }
+            }
+            Some("152") => {
+                tournament.initial_first = line[3..].trim() != "B";
+                colour_given = true;
+            }
+            Some("192") if line[3..].trim().ends_with("_BAKU") => {
+                tournament.acceleration = Acceleration::Baku
+            }
+            Some(code @ ("BBW" | "BBD" | "BBL" | "BBF" | "BBU")) => {
+                let value = parse_points(&line[3..]).ok_or_else(|| bad("a point value"))?;
+                let s = &mut tournament.scoring;
+                match code {
+                    "BBW" => {
+                        s.win = value;
+                        s.forfeit_win = value;
+                        if !bye_given {
+                            tournament.bye_points = value;
+                        }
+                    }
+                    "BBD" => s.draw = value,
+                    "BBL" => s.loss = value,
+                    "BBF" => s.forfeit_loss = value,
+                    _ => {
+                        tournament.bye_points = value;
+                        bye_given = true;
+                    }
+                }
+            }
             Some("XXS") => {
                 for pair in line[3..].split_whitespace() {
                     let (code, value) = pair.split_once('=').ok_or_else(|| bad("XXS wants CODE=points"))?;
@@ -279,8 +473,12 @@ pub fn trf_import(text: &str) -> Result<TrfTournament, TrfError> {
                     }
                     let opponent: i64 = opponent.parse().map_err(|_| bad("an opponent is not a number"))?;
                     if opponent == 0 {
-                        if result == 'U' {
-                            tournament.byes.push(SwissBye { round, player: PlayerId(number) });
+                        match result {
+                            'U' => tournament.byes.push(SwissBye { round, player: PlayerId(number) }),
+                            'Z' | 'z' | '-' | 'H' | 'h' | 'F' | 'f' | ' ' => {
+                                tournament.absences.push(SwissBye { round, player: PlayerId(number) })
+                            }
+                            _ => return Err(bad("an unknown result without an opponent")),
                         }
                         continue;
                     }
@@ -351,5 +549,32 @@ pub fn trf_import(text: &str) -> Result<TrfTournament, TrfError> {
             result,
         })
         .collect();
+    if !colour_given {
+        tournament.initial_first = inferred_initial_colour(&tournament).unwrap_or(true);
+    }
     Ok(tournament)
+}
+
+/// The initial colour of a file without `XXC`, as bbpPairings infers it: in the first round
+/// with colours, the colour of the highest pairing number paired by then, reversed for
+/// every player above it without one.
+fn inferred_initial_colour(t: &TrfTournament) -> Option<bool> {
+    let first = t.games.iter().map(|g| g.round).min()?;
+    let mut above = 0;
+    for player in &t.players {
+        let paired_by_then =
+            t.games.iter().any(|g| g.round <= first && (g.first == player.id || g.second == player.id))
+                || t.byes.iter().any(|b| b.round <= first && b.player == player.id);
+        if !paired_by_then {
+            continue;
+        }
+        if let Some(game) =
+            t.games.iter().find(|g| g.round == first && (g.first == player.id || g.second == player.id))
+        {
+            let white = game.first == player.id;
+            return Some(white == (above % 2 == 0));
+        }
+        above += 1;
+    }
+    None
 }

@@ -1,4 +1,4 @@
-//! The Swiss (Dutch subset) pairings on hand-worked examples, and the TRF export.
+//! The Swiss pairings (FIDE Dutch system) on hand-worked examples, and the TRF export.
 
 mod common;
 
@@ -223,7 +223,14 @@ fn a_published_example_bbppairings_issue_7_last_round_is_reproduced() {
     let text = include_str!("data/bbppairings_issue_7.txt");
     let (games, expected) = bbppairings_fixture(text);
     assert_eq!((games.len(), expected.len()), (420, 30));
-    let options = SwissOptions { rounds: Some(15), ..Default::default() };
+    // The file has no XXC line: the initial colour is inferred from round 1 (player 1 had
+    // the second move). The expected pairing is bbpPairings 5.0.1's, the 2017 edition.
+    let options = SwissOptions {
+        rounds: Some(15),
+        initial_first: false,
+        edition: tavoliere_tournament::swiss::DutchEdition::Fide2017,
+        ..Default::default()
+    };
     let round = pair_swiss_round(&players(60), &games, &[], &options).unwrap();
     assert_eq!(round.round, 15);
     assert_eq!(round.bye, None);
@@ -348,9 +355,11 @@ fn unfinished_rounds_and_bad_entries_are_errors() {
         pair_swiss_round(&players(2), &pending, &[], &SwissOptions::default()),
         Err(SwissError::RoundNotFinished(GameId(1)))
     );
+    assert_eq!(pair_swiss_round(&[], &[], &[], &SwissOptions::default()), Err(SwissError::TooFewPlayers));
+    // A lone player gets the bye, as bbpPairings gives it.
     assert_eq!(
-        pair_swiss_round(&players(1), &[], &[], &SwissOptions::default()),
-        Err(SwissError::TooFewPlayers)
+        pair_swiss_round(&players(1), &[], &[], &SwissOptions::default()).unwrap().bye,
+        Some(PlayerId(1))
     );
     assert_eq!(
         pair_swiss_round(&[PlayerId(1), PlayerId(1)], &[], &[], &SwissOptions::default()),
@@ -377,7 +386,7 @@ fn trf_export_writes_the_fixed_columns() {
     );
     let byes = [SwissBye { round: 1, player: PlayerId(3) }, SwissBye { round: 2, player: PlayerId(2) }];
     let trf =
-        trf_export("Torneo Svizzero", &names, &games, &byes, &SwissOptions::default(), Some(3)).unwrap();
+        trf_export("Torneo Svizzero", &names, &[], &games, &byes, &SwissOptions::default(), Some(3)).unwrap();
     let expected = "012 Torneo Svizzero\n\
                     062 3\n\
                     XXR 3\n\
@@ -402,7 +411,7 @@ fn trf_export_scores_a_bye_with_the_sections_bye_points() {
     let games = history("1: 1 2 1-0");
     let byes = [SwissBye { round: 1, player: PlayerId(3) }];
     let half = SwissOptions { bye_points: tavoliere_tournament::Points::halves(1), ..Default::default() };
-    let trf = trf_export("T", &names, &games, &byes, &half, None).unwrap();
+    let trf = trf_export("T", &names, &[], &games, &byes, &half, None).unwrap();
     let third = trf.lines().find(|l| l.starts_with("001    3")).unwrap();
     assert_eq!(&third[80..84], " 0.5");
     assert_eq!(&third[91..99], "0000 - U");
@@ -417,7 +426,7 @@ fn trf_export_refuses_absurd_round_numbers() {
     let mut games = history("1: 1 2 1-0");
     games[0].round = u32::MAX;
     assert_eq!(
-        trf_export("T", &names, &games, &[], &SwissOptions::default(), None),
+        trf_export("T", &names, &[], &games, &[], &SwissOptions::default(), None),
         Err(SwissError::TooManyRounds(u32::MAX))
     );
 }

@@ -36,7 +36,10 @@ use tavoliere_rules::EndReason;
 use tavoliere_tournament::berger::{round_robin, Cycles, RoundRobinOptions, StartPolicy};
 use tavoliere_tournament::grand_prix::{compute_grand_prix, GpFormula, GrandPrixConfig, SectionResults};
 use tavoliere_tournament::standings::{compute_standings, Standing, StandingsConfig, TieBreak};
-use tavoliere_tournament::swiss::{pair_swiss_round, trf_export, SwissBye, SwissError, SwissOptions};
+use tavoliere_tournament::swiss::{
+    explain_swiss, pair_swiss, trf_export, Acceleration, DutchEdition, PairingExplanation, SwissBye,
+    SwissEntry, SwissError, SwissOptions,
+};
 use tavoliere_tournament::tables::{
     build_crosstable, build_grand_prix_table, Crosstable, GrandPrixTable, PlayerInfo, SectionInfo,
 };

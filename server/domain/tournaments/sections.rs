@@ -10,7 +10,7 @@ pub enum PairingSystem {
     RoundRobin,
     /// Everyone meets everyone twice, once with each colour.
     DoubleRoundRobin,
-    /// Swiss system (Dutch subset), round by round.
+    /// Swiss system (FIDE Dutch, C.04.3), round by round.
     Swiss,
 }
 
@@ -124,6 +124,12 @@ pub struct NewSection {
     pub start_policy: StartPolicy,
     /// Swiss: the number of rounds planned.
     pub swiss_rounds: Option<u32>,
+    /// Swiss: the edition of the FIDE (Dutch) System, C.04.3 (default `fide-2025`;
+    /// `fide-2017` for events begun under the 2017 rules).
+    pub dutch_edition: Option<DutchEdition>,
+    /// Swiss: the acceleration of the first rounds (default `none`; `baku`, C.04.5.1, needs a
+    /// draw worth half a win and a loss worth nothing).
+    pub acceleration: Option<Acceleration>,
     /// Scoring (default 1 / ½ / 0).
     pub scoring: Option<ScoringSpec>,
     /// Swiss: what a pairing-allocated bye scores: `"win"` (the default, FIDE C.04.1),
@@ -185,6 +191,10 @@ pub struct SectionView {
     pub start_policy: StartPolicy,
     /// Swiss rounds planned.
     pub swiss_rounds: Option<i32>,
+    /// Swiss: the edition of the FIDE (Dutch) System (`null` for round-robins).
+    pub dutch_edition: Option<DutchEdition>,
+    /// Swiss: the acceleration (`null` for round-robins).
+    pub acceleration: Option<Acceleration>,
     /// Points per result.
     pub scoring: Scoring,
     /// Swiss: what a pairing-allocated bye scores (`null` for round-robins, whose byes are
@@ -269,9 +279,41 @@ impl SectionRow {
             scoring: self.scoring.0,
             bye_points: self.bye_points.0.points(&self.scoring.0),
             rounds: self.swiss_rounds.and_then(|rounds| u32::try_from(rounds).ok()),
+            edition: self.dutch_edition(),
+            acceleration: self.acceleration(),
             ..SwissOptions::default()
         }
     }
+
+    pub(crate) fn dutch_edition(&self) -> DutchEdition {
+        DutchEdition::parse(&self.dutch_edition).unwrap_or_default()
+    }
+
+    pub(crate) fn acceleration(&self) -> Acceleration {
+        Acceleration::parse(&self.acceleration).unwrap_or_default()
+    }
+}
+
+/// Checks a section's edition and acceleration: Swiss sections only; the Baku acceleration
+/// adds a win's and a draw's points, so the scoring must make a draw half a win and a loss
+/// nothing (C.04.5.1).
+pub(crate) fn check_swiss_settings(
+    pairing: PairingSystem,
+    edition: Option<DutchEdition>,
+    acceleration: Option<Acceleration>,
+    scoring: &Scoring,
+) -> DomainResult<()> {
+    if pairing != PairingSystem::Swiss && (edition.is_some() || acceleration.is_some()) {
+        return Err(DomainError::Invalid("dutch_edition and acceleration are for Swiss sections".to_owned()));
+    }
+    if acceleration == Some(Acceleration::Baku)
+        && (scoring.loss != Points::ZERO || scoring.draw + scoring.draw != scoring.win)
+    {
+        return Err(DomainError::Invalid(
+            "the Baku acceleration needs a draw worth half a win and a loss worth nothing".to_owned(),
+        ));
+    }
+    Ok(())
 }
 
 /// Checks a section's bye setting: Swiss sections only, never negative.
@@ -386,6 +428,8 @@ pub(crate) struct PreparedSection {
     vacation_days: Option<i32>,
     rating_min: Option<i32>,
     rating_max: Option<i32>,
+    dutch_edition: DutchEdition,
+    acceleration: Acceleration,
 }
 
 impl PreparedSection {
@@ -414,6 +458,7 @@ impl PreparedSection {
         };
         let scoring = new.scoring.map_or_else(Scoring::default, ScoringSpec::scoring);
         check_bye_points(new.pairing, new.bye_points)?;
+        check_swiss_settings(new.pairing, new.dutch_edition, new.acceleration, &scoring)?;
         let tie_breaks = new.tie_breaks.unwrap_or_else(|| match new.pairing {
             PairingSystem::Swiss => vec![TieBreak::Buchholz, TieBreak::SonnebornBerger, TieBreak::Wins],
             _ => StandingsConfig::default().tie_breaks,
@@ -437,6 +482,8 @@ impl PreparedSection {
             vacation_days,
             rating_min: new.rating_min,
             rating_max: new.rating_max,
+            dutch_edition: new.dutch_edition.unwrap_or_default(),
+            acceleration: new.acceleration.unwrap_or_default(),
         })
     }
 
@@ -468,6 +515,8 @@ impl PreparedSection {
             vacation_days: self.vacation_days,
             rating_min: self.rating_min,
             rating_max: self.rating_max,
+            dutch_edition: self.dutch_edition.as_str(),
+            acceleration: self.acceleration.as_str(),
         };
         Ok(section_store::insert(executor, &row).await?)
     }
@@ -498,9 +547,12 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
     let row = load_section(&domain.pool, section_id, false).await?;
     let entries = section_store::entries(&domain.pool, section_id, &row.variant, row.pool().as_str()).await?;
     let pairing = row.pairing()?;
+    let swiss = pairing == PairingSystem::Swiss;
     Ok(SectionView {
         id: row.section_id,
         tournament_id: row.tournament_id,
+        dutch_edition: swiss.then(|| row.dutch_edition()),
+        acceleration: swiss.then(|| row.acceleration()),
         pairing,
         bye_points: (pairing == PairingSystem::Swiss).then_some(row.bye_points.0),
         start_policy: row.start_policy(),
@@ -546,6 +598,10 @@ pub struct SectionPatch {
     pub start_policy: Option<StartPolicy>,
     /// Swiss rounds planned.
     pub swiss_rounds: Option<u32>,
+    /// Swiss: the edition of the FIDE (Dutch) System (before the start).
+    pub dutch_edition: Option<DutchEdition>,
+    /// Swiss: the acceleration (before the start).
+    pub acceleration: Option<Acceleration>,
     /// Scoring.
     pub scoring: Option<ScoringSpec>,
     /// Swiss: what a bye scores (the tables follow at once; pairings from the next round).
@@ -589,10 +645,12 @@ pub async fn update_section(
         || patch.start_policy.is_some()
         || patch.withdrawal_rule.is_some()
         || patch.rated.is_some()
-        || patch.seeding.is_some();
+        || patch.seeding.is_some()
+        || patch.dutch_edition.is_some()
+        || patch.acceleration.is_some();
     if started && fixed_once_started {
         return Err(DomainError::Conflict(
-            "the section has started: its ruleset, time control, handicap, vacation, start policy, withdrawal rule, rating and seeding are fixed"
+            "the section has started: its ruleset, time control, handicap, vacation, start policy, withdrawal rule, rating, seeding, edition and acceleration are fixed"
                 .to_owned(),
         ));
     }
@@ -605,6 +663,11 @@ pub async fn update_section(
         }
     }
     check_bye_points(row.pairing()?, patch.bye_points)?;
+    let scoring_after = patch.scoring.map_or(row.scoring.0, ScoringSpec::scoring);
+    let acceleration_after =
+        patch.acceleration.or((row.acceleration() == Acceleration::Baku).then_some(Acceleration::Baku));
+    check_swiss_settings(row.pairing()?, patch.dutch_edition, patch.acceleration, &scoring_after)?;
+    check_swiss_settings(PairingSystem::Swiss, None, acceleration_after, &scoring_after)?;
     let variant: Variant = rules_adapter::parse_variant(&row.variant)?;
     let name = patch.name.as_deref().map(check_name).transpose()?;
     let ruleset = patch.ruleset.as_deref().map(|r| ruleset_for(variant, Some(r))).transpose()?;
@@ -654,6 +717,8 @@ pub async fn update_section(
         vacation_days,
         rating_min,
         rating_max,
+        dutch_edition: patch.dutch_edition.map(DutchEdition::as_str),
+        acceleration: patch.acceleration.map(Acceleration::as_str),
     };
     section_store::update(&mut tx, section_id, &change).await?;
     tx.commit().await?;

@@ -115,8 +115,19 @@ pub async fn trf(domain: &Domain, section_id: i64) -> DomainResult<String> {
         // A round-robin's rounds are its schedule's (none before the draw).
         _ => round_robin(&data.ids(), &round_robin_options(&data.row)?).ok().map(|s| s.rounds),
     };
-    trf_export(&data.title(), &data.players, &data.games, &data.byes, &data.row.swiss_options(), planned)
-        .map_err(internal)
+    // Withdrawn players carry the absence code in the round to pair.
+    let withdrawn: Vec<PlayerId> =
+        section_store::withdrawn(&domain.pool, section_id).await?.into_iter().map(PlayerId).collect();
+    trf_export(
+        &data.title(),
+        &data.players,
+        &withdrawn,
+        &data.games,
+        &data.byes,
+        &data.row.swiss_options(),
+        planned,
+    )
+    .map_err(internal)
 }
 
 /// The tournament's Grand Prix table over its sections (sum of points when the tournament

@@ -43,6 +43,15 @@ pub struct WithdrawalLine {
     when: String,
 }
 
+/// The pairing of a Swiss section's last round, explained (issue 42 §4).
+pub struct ExplainedRound {
+    section: i64,
+    round: u32,
+    heading: String,
+    verdict: String,
+    sentences: Vec<String>,
+}
+
 /// The desk page.
 #[derive(askama::Template)]
 #[template(path = "desk.html")]
@@ -54,6 +63,7 @@ pub struct DeskPage {
     draw_offers: Vec<GameLine>,
     decisions: Vec<DecisionLine>,
     withdrawals: Vec<WithdrawalLine>,
+    pairings: Vec<ExplainedRound>,
     error: Option<String>,
 }
 
@@ -68,6 +78,35 @@ async fn page(domain: &Domain, ctx: &Ctx, id: i64, status: StatusCode, error: Op
         Err(DomainError::NotFound(_) | DomainError::Forbidden(_)) => return Err(PageError::NotFound(ctx.t)),
         Err(other) => return Err(PageError::Internal(other.to_string())),
     };
+    // Each Swiss section's last round, explained in the reader's language.
+    let mut pairings = Vec::new();
+    let view = tournaments::get(domain, id).await.map_err(|e| PageError::Internal(e.to_string()))?;
+    for section in view.sections.iter().filter(|s| s.pairing == tournaments::PairingSystem::Swiss) {
+        let Ok(round) = u32::try_from(section.current_round) else { continue };
+        if round == 0 {
+            continue;
+        }
+        let say = |key: &str, args: &[(&str, &str)]| ctx.t.format(key, args);
+        if let Ok(explained) = tournaments::pairing_explanation(domain, section.id, round, &say).await {
+            let number = round.to_string();
+            pairings.push(ExplainedRound {
+                section: section.id,
+                round,
+                heading: ctx
+                    .t
+                    .format("desk.pairing_round", &[("section", &section.name), ("round", &number)]),
+                verdict: ctx
+                    .t
+                    .get(if explained.identical {
+                        "desk.pairing_identical"
+                    } else {
+                        "desk.pairing_different"
+                    })
+                    .to_owned(),
+                sentences: explained.sentences,
+            });
+        }
+    }
     let line = |g: tournaments::DeskGame| GameLine {
         id: g.game_id,
         first: g.first,
@@ -108,6 +147,7 @@ async fn page(domain: &Domain, ctx: &Ctx, id: i64, status: StatusCode, error: Op
                     when: time_text(w.withdrawn_at),
                 })
                 .collect(),
+            pairings,
             error,
         },
     )

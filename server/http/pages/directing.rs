@@ -231,6 +231,10 @@ fn read_section(t: Texts, fields: &SectionFields, errors: &mut FormErrors) -> Op
         seeding: if fields.seeding == "rating" { Seeding::Rating } else { Seeding::Registration },
         rating_min,
         rating_max,
+        // The form has no select for them yet: the defaults (the current edition, no
+        // acceleration); the API sets them.
+        dutch_edition: None,
+        acceleration: None,
     })
 }
 
