@@ -33,8 +33,7 @@ async fn ask(host: &str, port: u16) -> anyhow::Result<hyper::StatusCode> {
         .with_context(|| format!("connecting to {host}:{port}"))?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     tokio::spawn(connection);
-    let request = Request::get("/readyz")
-        .header(hyper::header::HOST, format!("{host}:{port}"))
-        .body(String::new())?;
+    let request =
+        Request::get("/readyz").header(hyper::header::HOST, format!("{host}:{port}")).body(String::new())?;
     Ok(sender.send_request(request).await?.status())
 }

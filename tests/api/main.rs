@@ -43,6 +43,7 @@ mod seats_and_series;
 mod shutdown;
 mod small_gaps;
 mod support;
+mod tournament_notices;
 mod tournaments;
 mod variants;
 mod visitors;

@@ -194,6 +194,9 @@ pub struct GamePage {
     first_move: Option<FirstMove>,
     /// The catalogue's word for check (the move list's mark).
     check_word: String,
+    /// A tournament game's event: its page and "Round 3 of <tournament>, <section>"
+    /// (issue 38 §4).
+    pub(super) event: Option<(String, String)>,
 }
 
 /// What the game page's address may ask: a position (`?ply=N`, the number of stored
@@ -430,6 +433,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView, showing: &Showing) -> Resul
         analysis,
         first_move,
         check_word: t.get("game.check").to_owned(),
+        event: None,
     })
 }
 
@@ -494,6 +498,7 @@ async fn page_showing(
     let internal = |e: DomainError| PageError::Internal(e.to_string());
     let mut page = page(domain, ctx, view, showing)?;
     page.conditional = super::conditional::card(domain, ctx, view).await?;
+    page.event = super::tournaments::event_of_game(domain, ctx.t, view.id).await?;
     let Some(me) = &ctx.user else { return Ok(page) };
     let Some(mine) = view.seats.iter().find(|s| s.username == me.username) else { return Ok(page) };
     if rematch_possible(view) {
