@@ -45,5 +45,6 @@ mod small_gaps;
 mod support;
 mod tournament_notices;
 mod tournaments;
+mod upgrades;
 mod variants;
 mod visitors;
