@@ -58,7 +58,8 @@ pub struct AnalysisSettings {
     /// Engine processes (one game each) at once on this instance. 0: one per two cores;
     /// never more than the cores less one (at least one), so that play keeps a core.
     pub workers: usize,
-    /// How often an idle worker looks for queued games, in milliseconds.
+    /// How often an idle worker looks for queued games, in milliseconds (0: this instance
+    /// runs no workers; it queues requests that other instances analyse).
     pub poll_interval_ms: u64,
     /// How long a worker's claim on a game holds without news (it is renewed after every
     /// position searched) before another worker takes the game over, in seconds.

@@ -4,10 +4,11 @@
 //! row of the queue in PostgreSQL (`storage::analysis`), which the workers of every
 //! instance ([`worker::run`]) claim one game at a time. A worker owns one engine process
 //! ([`uci::Engine`], started when first needed, at nice 19, started again when it dies or
-//! stops answering), searches every position of the game from its real start
-//! (`position fen <start> moves ...`, coordinates converted in [`coords`]) and stores, for
-//! each ply, the score after it, the engine's best move before it and the judgement of the
-//! change of the mover's winning chances ([`judgement`]). The result is stored, so it is
+//! stops answering), searches the position before every ply from the game's real start
+//! (`position fen <start> moves ...`, coordinates converted in [`coords`]) twice, among all
+//! moves and among the played one alone (`searchmoves`), and stores for each ply the
+//! played move's score, the engine's best move and the judgement of the change of the
+//! mover's winning chances between the two ([`judgement`], [`Evaluated`]). The result is stored, so it is
 //! computed once.
 
 pub mod coords;
@@ -104,6 +105,12 @@ impl Analysis {
         self.0.limit
     }
 
+    /// Whether this instance runs workers (`poll_interval_ms` 0: it only queues, others
+    /// analyse).
+    pub fn polls(&self) -> bool {
+        self.0.settings.poll_interval_ms > 0
+    }
+
     fn settings(&self) -> &AnalysisSettings {
         &self.0.settings
     }
@@ -133,8 +140,7 @@ pub enum PlyScore {
     /// Centipawns (positive: the first player is better).
     #[serde(rename = "cp")]
     Cp(i32),
-    /// Mate in this many moves (positive: the first player mates; 0: the game ended in
-    /// mate at this ply).
+    /// Mate in this many moves (positive: the first player mates).
     #[serde(rename = "mate")]
     Mate(i32),
 }
@@ -147,7 +153,8 @@ pub struct PlyAnalysis {
     /// The move played, canonical (ICCS, USI).
     #[serde(rename = "move")]
     pub played: String,
-    /// The evaluation after the move, from the first player's point of view.
+    /// The value of the move played, from the first player's point of view (the position
+    /// before it searched among that move alone, to the depth of the best move's search).
     pub score: PlyScore,
     /// The engine's best move in the position before it, canonical.
     pub best: Option<String>,
@@ -321,33 +328,25 @@ pub fn engine_positions(view: &GameView, variant: EngineVariant) -> DomainResult
     Ok(positions)
 }
 
-/// One searched position: the score for its side to move and the best move (engine
-/// notation).
+/// One ply as the engine judged it, from the position before it: the mover, the best
+/// move and its score, and the played move's score, both searched from that position to
+/// the same limit (the played one with UCI `searchmoves`), so that the change of winning
+/// chances compares two values of one search depth and is not the noise of two searches of
+/// different positions (Fairy-Stockfish's Xiangqi scores swing by a pawn between the
+/// sides to move at modest depths).
 #[derive(Clone, Debug)]
 pub struct Evaluated {
-    /// The side to move.
-    pub side: Color,
-    /// The score from the side to move's point of view.
-    pub score: Score,
-    /// The best move, engine notation; `None` when there is none (mate).
+    /// The side that played the move.
+    pub mover: Color,
+    /// The engine's best move, engine notation.
     pub best: Option<String>,
+    /// The best move's score, from the mover's point of view.
+    pub best_score: Score,
+    /// The played move's score, from the mover's point of view.
+    pub played_score: Score,
 }
 
-/// `evaluated`'s score from `viewer`'s point of view: a mate already given is a mate to
-/// come for the side that gave it.
-fn seen_by(evaluated: &Evaluated, viewer: Color) -> Score {
-    if evaluated.side == viewer {
-        evaluated.score
-    } else {
-        match evaluated.score {
-            Score::Mate(0) => Score::Mate(1),
-            score => score.flipped(),
-        }
-    }
-}
-
-/// The plies of an analysis from the searched positions (the start first) and the moves
-/// played.
+/// The plies of an analysis from the evaluated plies and the moves played.
 ///
 /// # Errors
 /// A best move that is not on the engine's board.
@@ -357,22 +356,17 @@ pub fn plies(
     played: &[String],
 ) -> Result<Vec<PlyAnalysis>, coords::CoordError> {
     let mut plies = Vec::with_capacity(played.len());
-    for (i, played) in played.iter().enumerate() {
-        let (before, after) = (&evaluated[i], &evaluated[i + 1]);
-        let best = before.best.as_deref().map(|m| variant.from_engine(m)).transpose()?;
-        let mover = before.side;
+    for (i, (ply, played)) in evaluated.iter().zip(played).enumerate() {
+        let best = ply.best.as_deref().map(|m| variant.from_engine(m)).transpose()?;
         let judgement = if best.as_deref() == Some(played.as_str()) {
-            // The engine's own move: any change of score is the search's noise.
             None
         } else {
-            judgement::judge(before.score, seen_by(after, mover))
+            judgement::judge(ply.best_score, ply.played_score)
         };
-        let score = match after.score {
-            Score::Mate(0) => PlyScore::Mate(0),
-            _ => match seen_by(after, Color::First) {
-                Score::Cp(cp) => PlyScore::Cp(cp),
-                Score::Mate(n) => PlyScore::Mate(n),
-            },
+        let first = if ply.mover == Color::First { ply.played_score } else { ply.played_score.flipped() };
+        let score = match first {
+            Score::Cp(cp) => PlyScore::Cp(cp),
+            Score::Mate(n) => PlyScore::Mate(n),
         };
         plies.push(PlyAnalysis { ply: i as i32 + 1, played: played.clone(), score, best, judgement });
     }
@@ -383,38 +377,41 @@ pub fn plies(
 mod tests {
     use super::*;
 
-    fn at(side: Color, score: Score, best: &str) -> Evaluated {
-        Evaluated { side, score, best: (!best.is_empty()).then(|| best.to_owned()) }
+    fn at(mover: Color, best: &str, best_score: Score, played_score: Score) -> Evaluated {
+        Evaluated { mover, best: Some(best.to_owned()), best_score, played_score }
     }
 
     #[test]
     fn scores_are_the_first_players_and_judgements_the_movers() {
         let x = EngineVariant::Xiangqi;
         let evaluated = [
-            at(Color::First, Score::Cp(30), "h3e3"),
-            // After 1. h2e2, Black to move: Black is a little worse.
-            at(Color::Second, Score::Cp(-35), "h10g8"),
-            // After 1... h7h2, Red to move and winning.
-            at(Color::First, Score::Cp(460), "i1i2"),
+            // 1. h2e2, a little less than the engine's move.
+            at(Color::First, "c1e3", Score::Cp(54), Score::Cp(10)),
+            // 1... h7h2: Black loses its cannon.
+            at(Color::Second, "b10c8", Score::Cp(-4), Score::Cp(-497)),
+            // 2. b2h2, the engine's own move.
+            at(Color::First, "b3h3", Score::Cp(513), Score::Cp(490)),
         ];
-        let plies = plies(x, &evaluated, &["h2e2".to_owned(), "h7h2".to_owned()]).unwrap();
-        assert_eq!(plies[0].score, PlyScore::Cp(35));
-        assert_eq!(plies[0].best.as_deref(), Some("h2e2"));
+        let plies = plies(x, &evaluated, &["h2e2".to_owned(), "h7h2".to_owned(), "b2h2".to_owned()]).unwrap();
+        assert_eq!(plies[0].score, PlyScore::Cp(10));
+        assert_eq!(plies[0].best.as_deref(), Some("c0e2"));
         assert_eq!(plies[0].judgement, None);
-        assert_eq!(plies[1].score, PlyScore::Cp(460));
-        assert_eq!(plies[1].best.as_deref(), Some("h9g7"));
+        assert_eq!(plies[1].score, PlyScore::Cp(497), "from Red's point of view");
+        assert_eq!(plies[1].best.as_deref(), Some("b9c7"));
         assert_eq!(plies[1].judgement, Some(Judgement::Blunder));
+        assert_eq!(plies[2].judgement, None, "the engine's move is never judged");
     }
 
     #[test]
-    fn a_mate_given_is_good_for_the_side_that_gave_it() {
-        let evaluated = [at(Color::Second, Score::Mate(1), "a10a1"), at(Color::First, Score::Mate(0), "")];
-        let mated = plies(EngineVariant::Xiangqi, &evaluated, &["a8a0".to_owned()]).unwrap();
-        assert_eq!(mated[0].score, PlyScore::Mate(0));
-        assert_eq!(mated[0].judgement, None, "{mated:?}");
-        let evaluated = [at(Color::Second, Score::Mate(1), "a10a1"), at(Color::First, Score::Cp(0), "e1e2")];
-        let let_go = plies(EngineVariant::Xiangqi, &evaluated, &["a8a7".to_owned()]).unwrap();
-        assert_eq!(let_go[0].judgement, Some(Judgement::Blunder), "a mate in one let go");
+    fn a_mate_let_go_is_a_blunder_and_a_mate_given_is_good() {
+        let x = EngineVariant::Xiangqi;
+        let evaluated = [at(Color::Second, "a10a1", Score::Mate(1), Score::Cp(0))];
+        let let_go = plies(x, &evaluated, &["a8a7".to_owned()]).unwrap();
+        assert_eq!(let_go[0].judgement, Some(Judgement::Blunder));
+        let evaluated = [at(Color::Second, "a10a1", Score::Mate(1), Score::Mate(1))];
+        let given = plies(x, &evaluated, &["a8a0".to_owned()]).unwrap();
+        assert_eq!(given[0].judgement, None);
+        assert_eq!(given[0].score, PlyScore::Mate(-1), "Black mates: negative from Red's point of view");
     }
 
     #[test]

@@ -159,11 +159,18 @@ impl Engine {
         self.ready().await
     }
 
-    /// Searches the position `fen` after `moves` (engine notation) to `limit`.
+    /// Searches the position `fen` after `moves` (engine notation) to `limit`, among all
+    /// moves or only `only` (UCI `searchmoves`: the value of one move from the same root).
     ///
     /// # Errors
     /// The engine does not answer in time, dies or answers nonsense.
-    pub async fn search(&mut self, fen: &str, moves: &[String], limit: Limit) -> Result<Search, EngineError> {
+    pub async fn search(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        limit: Limit,
+        only: Option<&str>,
+    ) -> Result<Search, EngineError> {
         let mut position = format!("position fen {fen}");
         if !moves.is_empty() {
             position.push_str(" moves ");
@@ -176,6 +183,9 @@ impl Engine {
         }
         if let Some(nodes) = limit.nodes {
             go.push_str(&format!(" nodes {nodes}"));
+        }
+        if let Some(only) = only {
+            go.push_str(&format!(" searchmoves {only}"));
         }
         self.send(&go).await?;
         let mut found: Option<(Score, u32)> = None;
@@ -275,18 +285,21 @@ mod tests {
         engine.new_game("xiangqi").await.unwrap();
         let limit = Limit { depth: Some(6), nodes: None };
         let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
-        let search = engine.search(start, &[], limit).await.unwrap();
+        let search = engine.search(start, &[], limit, None).await.unwrap();
         assert_eq!(search.depth, 6);
         let best = search.best.unwrap();
         assert!(crate::analysis::coords::EngineVariant::Xiangqi.from_engine(&best).is_ok(), "{best}");
         // Black to move after the central cannon: a move of a black piece (ranks 7-10).
-        let after = engine.search(start, &["h3e3".to_owned()], limit).await.unwrap();
+        let after = engine.search(start, &["h3e3".to_owned()], limit, None).await.unwrap();
         let reply = crate::analysis::coords::EngineVariant::Xiangqi.from_engine(&after.best.unwrap()).unwrap();
         assert!(reply.as_bytes()[1] >= b'6', "{reply} is Black's");
         engine.new_game("shogi").await.unwrap();
         let shogi = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1";
-        let search = engine.search(shogi, &["c3c4".to_owned(), "g7g6".to_owned()], limit).await.unwrap();
+        let search = engine.search(shogi, &["c3c4".to_owned(), "g7g6".to_owned()], limit, None).await.unwrap();
         assert!(search.best.is_some());
+        // One move's value from the same root.
+        let only = engine.search(shogi, &[], limit, Some("a3a4")).await.unwrap();
+        assert_eq!(only.best.as_deref(), Some("a3a4"));
         assert!(engine.is_alive());
     }
 
@@ -298,7 +311,7 @@ mod tests {
         // Black's king on e9 (engine e10) in check from the chariot on a9; the chariot on
         // a8 holds the eighth rank.
         let fen = "R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1";
-        let search = engine.search(fen, &[], Limit { depth: Some(4), nodes: None }).await.unwrap();
+        let search = engine.search(fen, &[], Limit { depth: Some(4), nodes: None }, None).await.unwrap();
         assert_eq!(search.best, None, "{search:?}");
         assert_eq!(search.score, Score::Mate(0));
     }

@@ -133,15 +133,26 @@ async fn analyse(
     running.new_game(variant.uci_name()).await?;
     let claim = time::Duration::seconds(analysis.settings().claim_seconds.max(1) as i64);
     let limit = analysis.limit();
-    let mut evaluated = Vec::with_capacity(positions.len());
+    let mut evaluated = Vec::with_capacity(view.moves.len());
     let mut depth = u32::MAX;
-    for position in &positions {
-        let search = running.search(&position.fen, &position.moves, limit).await?;
-        // A finished search of a position with moves has its depth; a mate has depth 0.
-        if search.best.is_some() {
-            depth = depth.min(search.depth);
-        }
-        evaluated.push(Evaluated { side: position.side, score: search.score, best: search.best });
+    for (position, played) in positions.iter().zip(&view.moves) {
+        let best = running.search(&position.fen, &position.moves, limit, None).await?;
+        let played = variant.to_engine(&played.canonical).map_err(|e| crate::domain::DomainError::Internal(e.into()))?;
+        let played_score = if best.best.as_deref() == Some(played.as_str()) {
+            best.score
+        } else {
+            let only = running.search(&position.fen, &position.moves, limit, Some(&played)).await?;
+            // An engine that searched another move did not read ours: a coordinate error.
+            if only.best.as_deref() != Some(played.as_str()) {
+                return Err(Stop::Engine(EngineError::Protocol(format!(
+                    "searchmoves {played} answered {:?}",
+                    only.best
+                ))));
+            }
+            only.score
+        };
+        depth = depth.min(best.depth);
+        evaluated.push(Evaluated { mover: position.side, best: best.best, best_score: best.score, played_score });
         if !storage::extend(&domain.pool, game_id, attempt, domain.clock.now() + claim).await? {
             return Err(Stop::ClaimLost);
         }

@@ -17,7 +17,7 @@ use super::error::ApiError;
 use super::extract::ClientAddress;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, challenges, conditional, desk, games, health, imports, notifications, password_reset,
+    accounts, admin, analysis, challenges, conditional, desk, games, health, imports, notifications, password_reset,
     players, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
 };
 
@@ -152,6 +152,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(games::abort))
         .routes(routes!(games::claim))
         .routes(routes!(games::series))
+        .routes(routes!(analysis::request, analysis::show))
         .routes(routes!(crate::live::socket::connect))
         // Tournaments: directors' decisions on games, tournaments, sections, tables.
         .routes(routes!(tournaments::adjudicate))

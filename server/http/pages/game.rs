@@ -99,6 +99,8 @@ pub struct GamePage {
     ruling: Option<String>,
     /// The waiting player's conditional moves (#17 §3), see [`super::conditional`].
     pub(super) conditional: Option<super::conditional::ConditionalCard>,
+    /// The computer analysis section (issue 41), [`super::analysis::section`].
+    analysis: Option<String>,
 }
 
 pub(super) async fn load(domain: &Domain, ctx: &Ctx, id: i64) -> Result<GameView, PageError> {
@@ -222,6 +224,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView) -> Result<GamePage, PageErr
         claim: claim_words(t, &view.ruleset),
         ruling: ruling_paragraph(ctx, view, variant)?,
         conditional: None,
+        analysis: None,
     })
 }
 
@@ -415,9 +418,16 @@ fn move_lines(ctx: &Ctx, view: &GameView, variant: Variant) -> Result<Vec<MoveLi
 }
 
 /// `GET /games/{id}`.
-pub async fn show(State(domain): State<Domain>, ctx: Ctx, PagePath(id): PagePath<i64>) -> PageResult {
+pub async fn show(
+    State(domain): State<Domain>,
+    State(state): State<crate::http::AppState>,
+    ctx: Ctx,
+    PagePath(id): PagePath<i64>,
+) -> PageResult {
     let view = load(&domain, &ctx, id).await?;
-    render(&page_with_lines(&domain, &ctx, &view).await?)
+    let mut page = page_with_lines(&domain, &ctx, &view).await?;
+    page.analysis = super::analysis::section(&state, &ctx, &view).await?;
+    render(&page)
 }
 
 /// The game page's `panel` block alone: the element `#game` (board, players and clocks,

@@ -12,6 +12,7 @@
 //! that cookie. Signing in gives the stored session a token of its own.
 
 pub mod admin;
+pub mod analysis;
 pub mod archive;
 pub mod archive_export;
 pub mod auth;
@@ -81,6 +82,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/panel", get(game::panel))
         .route("/games/{id}/move", post(game::play))
         .route("/games/{id}/action", post(game::action))
+        .route("/games/{id}/analysis", post(analysis::request))
         .route("/games/{id}/conditional", post(conditional::create))
         .route("/games/{id}/conditional/delete", post(conditional::delete))
         .route("/games/{id}/board.svg", get(board::svg))
