@@ -49,12 +49,16 @@ async fn analysed(app: &TestApp, game: i64) -> Value {
 }
 
 /// Asserts that every ply has a score and a best move legal in the position before it,
-/// replaying `moves` with the rules.
+/// replaying `moves` with the rules from the standard start of `variant`.
 fn assert_scores_and_legal_best_moves(variant: &str, moves: &[&str], analysis: &Value) {
+    let variant: Variant = variant.parse().unwrap();
+    assert_scores_and_legal_best_moves_from(AnyGame::new(variant, None).unwrap(), moves, analysis);
+}
+
+/// The same from the start `game`.
+fn assert_scores_and_legal_best_moves_from(mut game: AnyGame, moves: &[&str], analysis: &Value) {
     let plies = analysis["plies"].as_array().expect("plies");
     assert_eq!(plies.len(), moves.len(), "{analysis}");
-    let variant: Variant = variant.parse().unwrap();
-    let mut game = AnyGame::new(variant, None).unwrap();
     for (i, (ply, played)) in plies.iter().zip(moves).enumerate() {
         assert_eq!(ply["ply"], json!(i + 1));
         assert_eq!(ply["move"], json!(played));
@@ -312,4 +316,101 @@ async fn the_page_offers_the_request_by_form_and_shows_the_chart_with_the_marks(
     assert!(marks.contains("?</a>") || marks.contains("??</a>"), "with ? or ??: {marks}");
     assert!(marks.contains("best-move"), "and the better move: {marks}");
     assert!(!marks.contains("?ply=1\"") && !marks.contains("?ply=3\""), "the sound moves are not marked: {marks}");
+}
+
+#[tokio::test]
+async fn handicap_games_are_analysed_from_their_real_start() {
+    let app = analysing_app().await;
+    let stronger = app.register("stronger").await;
+    let weaker = app.register("weaker").await;
+    // A Xiangqi move handicap (the receiver's first turn is several moves: no UCI move
+    // list can say that) and a Shogi handicap (White, the stronger side, moves first).
+    for (variant, ruleset, handicap) in [("xiangqi", "cxq", "two-moves"), ("shogi", "shogi-24", "bishop")] {
+        let game = app
+            .start_game_with(
+                &stronger,
+                &weaker,
+                json!({"variant": variant, "ruleset": ruleset, "handicap": handicap, "time_control": three_days()}),
+            )
+            .await;
+        // Each side to move plays its first legal move, six moves in all.
+        let mut played = Vec::new();
+        let mut movers = Vec::new();
+        let first_side = app.game(game).await["side_to_move"].clone();
+        for _ in 0..6 {
+            let view = app.game(game).await;
+            let mover = if view["to_move"] == stronger.name.as_str() { &stronger } else { &weaker };
+            let text = view["legal_moves"][0].as_str().unwrap().to_owned();
+            app.post_move(mover, game, &text, view["ply"].as_i64().unwrap()).await.expect(StatusCode::CREATED);
+            played.push(text);
+            movers.push(mover.name.clone());
+        }
+        if handicap == "two-moves" {
+            assert!(movers.windows(2).any(|w| w[0] == w[1]), "a turn of two moves: {movers:?}");
+        } else {
+            assert_eq!(first_side, "second", "White (gote), the handicap giver, moves first");
+        }
+        app.act(Some(&weaker), game, "resign").await.expect(StatusCode::OK);
+        app.post(&format!("/api/games/{game}/analysis"), Some(&weaker), json!({}))
+            .await
+            .expect(StatusCode::ACCEPTED);
+        let analysis = analysed(&app, game).await;
+        assert_eq!(analysis["status"], "done", "{variant} {handicap}: {analysis}");
+        let start = tavoliere::domain::rules_adapter::new_game(
+            variant.parse().unwrap(),
+            ruleset,
+            Some(handicap),
+            None,
+            2,
+        )
+        .unwrap();
+        let moves: Vec<&str> = played.iter().map(String::as_str).collect();
+        assert_scores_and_legal_best_moves_from(start, &moves, &analysis);
+    }
+}
+
+#[tokio::test]
+async fn an_engine_that_stops_answering_is_killed_and_the_game_analysed_by_a_new_one() {
+    // The engine's first start hangs (it never says `uciok`); later starts are the real one.
+    let dir = std::env::temp_dir().join(format!("tavoliere-hung-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mark = dir.join("started-once");
+    let _ = std::fs::remove_file(&mark);
+    let script = dir.join("engine.sh");
+    let engine = tavoliere::analysis::find_engine(None).expect("fairy-stockfish is installed");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ ! -e '{mark}' ]; then touch '{mark}'; exec sleep 600; fi\nexec '{engine}'\n",
+            mark = mark.display(),
+            engine = engine.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let app = TestApp::spawn_with(|settings| {
+        settings.analysis.engine = Some(script.clone());
+        settings.analysis.poll_interval_ms = 50;
+        settings.analysis.depth = 6;
+        settings.analysis.engine_timeout_seconds = 1;
+    })
+    .await;
+    let moves = ["h2e2", "h9g7"];
+    let (game, first, _) = finished_game(&app, "xiangqi", &moves).await;
+    app.post(&format!("/api/games/{game}/analysis"), Some(&first), json!({}))
+        .await
+        .expect(StatusCode::ACCEPTED);
+    let analysis = analysed(&app, game).await;
+    assert!(mark.exists(), "the hung engine was started");
+    assert_eq!(analysis["status"], "done", "{analysis}");
+    assert_scores_and_legal_best_moves("xiangqi", &moves, &analysis);
+    let (attempts, error): (i32, Option<String>) =
+        sqlx::query_as("select attempts, last_error from game_analysis where game_id = $1")
+            .bind(game)
+            .fetch_one(&app.domain.pool)
+            .await
+            .unwrap();
+    assert_eq!(attempts, 2, "the first attempt's engine hung");
+    assert_eq!(error, None, "the error is cleared by the success");
+    let _ = std::fs::remove_dir_all(&dir);
 }
