@@ -57,6 +57,9 @@ enum Stop {
     Engine(#[from] EngineError),
     #[error(transparent)]
     Domain(#[from] crate::domain::DomainError),
+    /// The claim could not be renewed (the database): not the game's fault.
+    #[error("renewing the claim: {0}")]
+    Database(crate::domain::DomainError),
     #[error("another worker took the game over")]
     ClaimLost,
     #[error("shutting down")]
@@ -78,6 +81,7 @@ async fn step(
     };
     if attempt > settings.max_attempts {
         let error = format!("given up after {} attempts", attempt - 1);
+        metrics::counter!("tavoliere_analysis_games_total", "outcome" => "failed").increment(1);
         storage::release(&domain.pool, game_id, attempt, Some(&error), true, now).await?;
         return Ok(true);
     }
@@ -91,6 +95,7 @@ async fn step(
         Ok((name, depth, plies)) => {
             let plies = serde_json::to_value(&plies).map_err(anyhow::Error::from)?;
             storage::finish(&domain.pool, game_id, attempt, (&name, depth, &plies), now).await?;
+            metrics::counter!("tavoliere_analysis_games_total", "outcome" => "done").increment(1);
             tracing::info!(game.id = game_id, "analysis done");
         }
         Err(Stop::ClaimLost) => tracing::warn!(game.id = game_id, "analysis: the claim ran out"),
@@ -105,7 +110,12 @@ async fn step(
                 // Dead, hung or confused: a new process for the next game.
                 *engine = None;
             }
+            // A game that cannot be analysed (it does not replay, a variant the engine does
+            // not play) is given up at once; an engine's or the database's trouble is tried
+            // again, up to `max_attempts` claims.
             let give_up = attempt >= settings.max_attempts || matches!(error, Stop::Domain(_));
+            let outcome = if give_up { "failed" } else { "retried" };
+            metrics::counter!("tavoliere_analysis_games_total", "outcome" => outcome).increment(1);
             storage::release(&domain.pool, game_id, attempt, Some(&error.to_string()), give_up, now).await?;
         }
     }
@@ -120,7 +130,10 @@ async fn analyse(
     game_id: i64,
     attempt: i32,
 ) -> Result<(String, i32, Vec<super::PlyAnalysis>), Stop> {
-    let view = games::view(domain, game_id).await?;
+    let view = games::view(domain, game_id).await.map_err(|e| match e.kind() {
+        crate::domain::ErrorKind::NotFound => Stop::Domain(e),
+        _ => Stop::Database(e),
+    })?;
     let variant = engine_variant(&view)?;
     let positions = engine_positions(&view, variant)?;
     if engine.as_mut().is_some_and(|e| !e.is_alive()) {
@@ -151,9 +164,12 @@ async fn analyse(
             }
             only.score
         };
+        metrics::counter!("tavoliere_analysis_searches_total")
+            .increment(if best.best.as_deref() == Some(played.as_str()) { 1 } else { 2 });
         depth = depth.min(best.depth);
         evaluated.push(Evaluated { mover: position.side, best: best.best, best_score: best.score, played_score });
-        if !storage::extend(&domain.pool, game_id, attempt, domain.clock.now() + claim).await? {
+        let renewed = storage::extend(&domain.pool, game_id, attempt, domain.clock.now() + claim).await;
+        if !renewed.map_err(Stop::Database)? {
             return Err(Stop::ClaimLost);
         }
     }
