@@ -315,11 +315,9 @@ impl Application {
                 stop_rx.clone(),
             ))),
         };
-        let analysis_workers = self
-            .analysis
-            .take()
-            .filter(|analysis| analysis.polls())
-            .map(|analysis| tokio::spawn(crate::analysis::worker::run(self.domain.clone(), analysis, stop_rx.clone())));
+        let analysis_workers = self.analysis.take().filter(|analysis| analysis.polls()).map(|analysis| {
+            tokio::spawn(crate::analysis::worker::run(self.domain.clone(), analysis, stop_rx.clone()))
+        });
         let metrics_server = self.metrics_listener.take().map(|(listener, router)| {
             let mut stop = stop_rx.clone();
             // A scraper or two: a small cap of its own, the main listener's timeouts.

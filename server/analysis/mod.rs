@@ -84,7 +84,11 @@ impl Analysis {
             nodes: (settings.nodes > 0).then_some(settings.nodes),
         };
         // Neither limit set would search forever.
-        let limit = if limit.depth.is_none() && limit.nodes.is_none() { Limit { depth: Some(12), nodes: None } } else { limit };
+        let limit = if limit.depth.is_none() && limit.nodes.is_none() {
+            Limit { depth: Some(12), nodes: None }
+        } else {
+            limit
+        };
         let workers = worker_count(settings.workers, cores);
         tracing::info!(engine = %engine.display(), workers, ?limit, "computer analysis on");
         Some(Analysis(Arc::new(Inner { engine, limit, workers, settings: settings.clone() })))
@@ -248,7 +252,8 @@ pub async fn request(
         if times.len() > limit {
             tx.rollback().await?;
             // Room again once the oldest request counted leaves the window.
-            let wait = times.get(times.len() - limit - 1).map_or(REQUEST_WINDOW, |&at| at + REQUEST_WINDOW - now);
+            let wait =
+                times.get(times.len() - limit - 1).map_or(REQUEST_WINDOW, |&at| at + REQUEST_WINDOW - now);
             return Err(DomainError::Limited {
                 code: "analysis.daily-limit",
                 detail: format!("An account may request at most {limit} analyses in 24 hours."),
@@ -302,7 +307,8 @@ pub struct EnginePosition {
 /// # Errors
 /// The stored game does not replay, or a move is not on the engine's board.
 pub fn engine_positions(view: &GameView, variant: EngineVariant) -> DomainResult<Vec<EnginePosition>> {
-    let broken = |e: String| DomainError::Internal(anyhow::anyhow!("game {} cannot be analysed: {e}", view.id));
+    let broken =
+        |e: String| DomainError::Internal(anyhow::anyhow!("game {} cannot be analysed: {e}", view.id));
     let rules = rules_adapter::parse_variant(&view.variant)?;
     let mut game = rules_adapter::new_game(
         rules,
@@ -313,7 +319,8 @@ pub fn engine_positions(view: &GameView, variant: EngineVariant) -> DomainResult
     )?;
     let mut fen = variant.engine_fen(&game.start_fen()).map_err(|e| broken(e.to_string()))?;
     let mut moves: Vec<String> = Vec::new();
-    let mut positions = vec![EnginePosition { fen: fen.clone(), moves: Vec::new(), side: game.side_to_move() }];
+    let mut positions =
+        vec![EnginePosition { fen: fen.clone(), moves: Vec::new(), side: game.side_to_move() }];
     for played in &view.moves {
         let mover = game.side_to_move();
         game.play(&played.canonical).map_err(|e| broken(e.to_string()))?;

@@ -240,7 +240,9 @@ impl Engine {
 fn parse_info(line: &str) -> Option<(Score, u32)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let after = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1));
-    if after("multipv").is_some_and(|n| *n != "1") || words.contains(&"lowerbound") || words.contains(&"upperbound")
+    if after("multipv").is_some_and(|n| *n != "1")
+        || words.contains(&"lowerbound")
+        || words.contains(&"upperbound")
     {
         return None;
     }
@@ -291,11 +293,13 @@ mod tests {
         assert!(crate::analysis::coords::EngineVariant::Xiangqi.from_engine(&best).is_ok(), "{best}");
         // Black to move after the central cannon: a move of a black piece (ranks 7-10).
         let after = engine.search(start, &["h3e3".to_owned()], limit, None).await.unwrap();
-        let reply = crate::analysis::coords::EngineVariant::Xiangqi.from_engine(&after.best.unwrap()).unwrap();
+        let reply =
+            crate::analysis::coords::EngineVariant::Xiangqi.from_engine(&after.best.unwrap()).unwrap();
         assert!(reply.as_bytes()[1] >= b'6', "{reply} is Black's");
         engine.new_game("shogi").await.unwrap();
         let shogi = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1";
-        let search = engine.search(shogi, &["c3c4".to_owned(), "g7g6".to_owned()], limit, None).await.unwrap();
+        let search =
+            engine.search(shogi, &["c3c4".to_owned(), "g7g6".to_owned()], limit, None).await.unwrap();
         assert!(search.best.is_some());
         // One move's value from the same root.
         let only = engine.search(shogi, &[], limit, Some("a3a4")).await.unwrap();

@@ -150,7 +150,9 @@ async fn analyse(
     let mut depth = u32::MAX;
     for (position, played) in positions.iter().zip(&view.moves) {
         let best = running.search(&position.fen, &position.moves, limit, None).await?;
-        let played = variant.to_engine(&played.canonical).map_err(|e| crate::domain::DomainError::Internal(e.into()))?;
+        let played = variant
+            .to_engine(&played.canonical)
+            .map_err(|e| crate::domain::DomainError::Internal(e.into()))?;
         let played_score = if best.best.as_deref() == Some(played.as_str()) {
             best.score
         } else {
@@ -167,7 +169,12 @@ async fn analyse(
         metrics::counter!("tavoliere_analysis_searches_total")
             .increment(if best.best.as_deref() == Some(played.as_str()) { 1 } else { 2 });
         depth = depth.min(best.depth);
-        evaluated.push(Evaluated { mover: position.side, best: best.best, best_score: best.score, played_score });
+        evaluated.push(Evaluated {
+            mover: position.side,
+            best: best.best,
+            best_score: best.score,
+            played_score,
+        });
         let renewed = storage::extend(&domain.pool, game_id, attempt, domain.clock.now() + claim).await;
         if !renewed.map_err(Stop::Database)? {
             return Err(Stop::ClaimLost);

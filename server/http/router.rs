@@ -17,8 +17,8 @@ use super::error::ApiError;
 use super::extract::ClientAddress;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, analysis, challenges, conditional, desk, games, health, imports, notifications, password_reset,
-    players, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
+    accounts, admin, analysis, challenges, conditional, desk, games, health, imports, notifications,
+    password_reset, players, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
 };
 
 /// The application's routes, wrapped (from the handler outwards) in: the session (its store

@@ -75,7 +75,12 @@ pub async fn requested_since(
 ///
 /// # Errors
 /// Database failure.
-pub async fn queue(tx: &mut PgConnection, game_id: i64, account_id: i64, now: OffsetDateTime) -> DomainResult<bool> {
+pub async fn queue(
+    tx: &mut PgConnection,
+    game_id: i64,
+    account_id: i64,
+    now: OffsetDateTime,
+) -> DomainResult<bool> {
     let done = sqlx::query(
         r#"insert into game_analysis (game_id, requested_by, requested_at) values ($1, $2, $3)
            on conflict (game_id) do nothing"#,
@@ -93,7 +98,11 @@ pub async fn queue(tx: &mut PgConnection, game_id: i64, account_id: i64, now: Of
 ///
 /// # Errors
 /// Database failure.
-pub async fn claim(pool: &PgPool, now: OffsetDateTime, until: OffsetDateTime) -> DomainResult<Option<(i64, i32)>> {
+pub async fn claim(
+    pool: &PgPool,
+    now: OffsetDateTime,
+    until: OffsetDateTime,
+) -> DomainResult<Option<(i64, i32)>> {
     Ok(sqlx::query_as(
         r#"with due as (
                select game_id from game_analysis

@@ -30,7 +30,7 @@ async fn finished_game(app: &TestApp, variant: &str, moves: &[&str]) -> (i64, Us
         let mover = if i % 2 == 0 { &first } else { &second };
         app.post_move(mover, game, text, i as i64).await.expect(StatusCode::CREATED);
     }
-    let resigning = if moves.len() % 2 == 0 { &first } else { &second };
+    let resigning = if moves.len().is_multiple_of(2) { &first } else { &second };
     app.act(Some(resigning), game, "resign").await.expect(StatusCode::OK);
     (game, first, second)
 }
@@ -172,7 +172,10 @@ async fn a_request_for_a_queued_game_is_free_and_the_daily_limit_holds() {
     let (first_game, first, second) = finished_game(&app, "xiangqi", &["h2e2", "h9g7"]).await;
     let path = |game: i64| format!("/api/games/{game}/analysis");
     let queued = app.post(&path(first_game), Some(&first), json!({})).await;
-    assert_eq!(queued.expect(StatusCode::ACCEPTED), &json!({"status": "queued", "engine": null, "depth": null, "plies": []}));
+    assert_eq!(
+        queued.expect(StatusCode::ACCEPTED),
+        &json!({"status": "queued", "engine": null, "depth": null, "plies": []})
+    );
     // The same game again, by anyone: the same state, nothing counted.
     app.post(&path(first_game), Some(&first), json!({})).await.expect(StatusCode::ACCEPTED);
     app.post(&path(first_game), Some(&second), json!({})).await.expect(StatusCode::ACCEPTED);
@@ -213,8 +216,8 @@ async fn a_game_whose_worker_died_mid_analysis_is_analysed_by_the_next_server() 
     let app = TestApp::attach(&first.address, &database_url).await;
     // A game long enough that the first server is still at it when it dies.
     let moves = [
-        "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "a9b9", "a0b0", "c6c5", "g3g4", "c9e7", "c3c4",
-        "f9e8", "f0e1", "h7i7", "b2a2", "b7a7", "i3i4", "a6a5",
+        "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "a9b9", "a0b0", "c6c5", "g3g4", "c9e7",
+        "c3c4", "f9e8", "f0e1", "h7i7", "b2a2", "b7a7", "i3i4", "a6a5",
     ];
     let (game, first_player, _) = finished_game(&app, "xiangqi", &moves).await;
     app.post(&format!("/api/games/{game}/analysis"), Some(&first_player), json!({}))
@@ -315,7 +318,10 @@ async fn the_page_offers_the_request_by_form_and_shows_the_chart_with_the_marks(
     assert!(marks.contains(&format!(r#"href="/games/{game}?ply=2""#)), "h7h2 is marked: {marks}");
     assert!(marks.contains("?</a>") || marks.contains("??</a>"), "with ? or ??: {marks}");
     assert!(marks.contains("best-move"), "and the better move: {marks}");
-    assert!(!marks.contains("?ply=1\"") && !marks.contains("?ply=3\""), "the sound moves are not marked: {marks}");
+    assert!(
+        !marks.contains("?ply=1\"") && !marks.contains("?ply=3\""),
+        "the sound moves are not marked: {marks}"
+    );
 }
 
 #[tokio::test]
@@ -341,7 +347,9 @@ async fn handicap_games_are_analysed_from_their_real_start() {
             let view = app.game(game).await;
             let mover = if view["to_move"] == stronger.name.as_str() { &stronger } else { &weaker };
             let text = view["legal_moves"][0].as_str().unwrap().to_owned();
-            app.post_move(mover, game, &text, view["ply"].as_i64().unwrap()).await.expect(StatusCode::CREATED);
+            app.post_move(mover, game, &text, view["ply"].as_i64().unwrap())
+                .await
+                .expect(StatusCode::CREATED);
             played.push(text);
             movers.push(mover.name.clone());
         }

@@ -61,7 +61,8 @@ pub async fn section(state: &AppState, ctx: &Ctx, view: &GameView) -> Result<Opt
     if view.status == GameStatus::Active || analysis::engine_variant(view).is_err() {
         return Ok(None);
     }
-    let stored = analysis::find(&state.domain, view.id).await.map_err(|e| PageError::Internal(e.to_string()))?;
+    let stored =
+        analysis::find(&state.domain, view.id).await.map_err(|e| PageError::Internal(e.to_string()))?;
     let t = ctx.t;
     let mut section = AnalysisSection {
         t,
@@ -79,7 +80,9 @@ pub async fn section(state: &AppState, ctx: &Ctx, view: &GameView) -> Result<Opt
         None => section.offer = ctx.user.is_some(),
         Some(found) => match found.status {
             AnalysisStatus::Done => done(&mut section, ctx, view, &found)?,
-            status => section.state = Some(t.get(&format!("analysis.status.{}", status_name(status))).to_owned()),
+            status => {
+                section.state = Some(t.get(&format!("analysis.status.{}", status_name(status))).to_owned())
+            }
         },
     }
     Ok(Some(askama::Template::render(&section)?))
@@ -95,9 +98,15 @@ fn status_name(status: AnalysisStatus) -> &'static str {
 }
 
 /// The chart and the marked moves of a finished analysis.
-fn done(section: &mut AnalysisSection, ctx: &Ctx, view: &GameView, found: &AnalysisView) -> Result<(), PageError> {
+fn done(
+    section: &mut AnalysisSection,
+    ctx: &Ctx,
+    view: &GameView,
+    found: &AnalysisView,
+) -> Result<(), PageError> {
     let internal = |e: String| PageError::Internal(format!("analysis of game {}: {e}", view.id));
-    let variant: Variant = rules_adapter::parse_variant(&view.variant).map_err(|e| internal(e.to_string()))?;
+    let variant: Variant =
+        rules_adapter::parse_variant(&view.variant).map_err(|e| internal(e.to_string()))?;
     let notation = match ctx.prefs.notation_for(variant) {
         Notation::Auto => variant.display_notation(),
         chosen => chosen,
@@ -116,13 +125,18 @@ fn done(section: &mut AnalysisSection, ctx: &Ctx, view: &GameView, found: &Analy
         let best = match (&ply.judgement, &ply.best) {
             (Some(_), Some(best)) => {
                 let mut tried = game.clone();
-                tried.play(best).ok().and_then(|_| tried.display_moves(notation).pop()).unwrap_or(best.clone())
+                tried
+                    .play(best)
+                    .ok()
+                    .and_then(|_| tried.display_moves(notation).pop())
+                    .unwrap_or(best.clone())
             }
             _ => String::new(),
         };
         game.play(&ply.played).map_err(|e| internal(e.to_string()))?;
         let played = game.display_moves(notation).pop().unwrap_or_default();
-        let number = if ply.ply % 2 == 1 { format!("{}.", ply.ply / 2 + 1) } else { format!("{}…", ply.ply / 2) };
+        let number =
+            if ply.ply % 2 == 1 { format!("{}.", ply.ply / 2 + 1) } else { format!("{}…", ply.ply / 2) };
         let score = match ply.score {
             PlyScore::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
             PlyScore::Mate(n) => format!("#{n}"),
