@@ -76,8 +76,9 @@ pub async fn section(state: &AppState, ctx: &Ctx, view: &GameView) -> Result<Opt
         error: None,
     };
     match stored {
-        None if state.analysis.is_none() => return Ok(None),
-        None => section.offer = ctx.user.is_some(),
+        // Nothing to show: no engine, or a visitor (only accounts may ask).
+        None if state.analysis.is_none() || ctx.user.is_none() => return Ok(None),
+        None => section.offer = true,
         Some(found) => match found.status {
             AnalysisStatus::Done => done(&mut section, ctx, view, &found)?,
             status => {
