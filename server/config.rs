@@ -427,6 +427,15 @@ pub struct ClockSettings {
     /// event names none, and in which leave is counted in whole days (#17 §4).
     #[serde(default = "default_clock_time_zone")]
     pub time_zone: String,
+    /// Live games of two players outside tournaments: each side's clock starts with its
+    /// first move, which must come within this many seconds or the game is aborted
+    /// (issue 37 §5).
+    #[serde(default = "default_first_move_seconds")]
+    pub first_move_seconds: u64,
+}
+
+fn default_first_move_seconds() -> u64 {
+    30
 }
 
 fn default_clock_time_zone() -> String {

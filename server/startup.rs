@@ -112,6 +112,10 @@ impl Application {
             ratings: Arc::new(settings.ratings.clone()),
             time_zone: crate::domain::iccf_days::ZoneName::parse(&settings.clocks.time_zone)
                 .map_err(|e| anyhow::anyhow!("clocks.time_zone: {e}"))?,
+            // At most a day: a deadline is a timestamp.
+            first_move: crate::domain::FirstMoveTime(time::Duration::seconds(
+                settings.clocks.first_move_seconds.min(86_400) as i64,
+            )),
             rules_work: Arc::default(),
         };
         if let Err(error) = domain.moves.connections().open_all().await {

@@ -2,6 +2,12 @@
 // form and the conditional-moves form work as they are). Click a piece (or a piece in hand) to see its legal destinations,
 // fetched from GET /api/games/{id}; click a destination; choose promotion when it is
 // optional. The move is written into the same form field and the same form is submitted.
+// Only on the game as it stands: a board showing an earlier position (?ply=) is looked at.
+//
+// The analysis board (issue 37 §2) takes its legal moves from the rules, stateless:
+// POST /api/positions/legal-moves with the position the variation starts from and its
+// moves; a click on a destination tries the move in the variation (the analysis page's
+// own form, shown in place by static/game.js). It never sends a move to the game.
 //
 // Flickering chess: a turn is a series. Each click adds a move to the series in the form
 // field and moves the piece on the drawing; the next legal moves come from
@@ -242,12 +248,57 @@ async function startLine(variant) {
   pickOnClick(variant, () => legal, pick);
 }
 
+// The analysis board: the legal moves after the variation, from the rules; a chosen move
+// goes into the variation.
+async function startAnalysis(analysis) {
+  const variant = analysis.dataset.variant;
+  // A Flickering series is tried by its text: the board does not build one.
+  if (variant === "flickering") return;
+  let legal = [];
+  try {
+    const response = await fetch("/api/positions/legal-moves", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      credentials: "same-origin",
+      body: JSON.stringify({
+        variant,
+        position: analysis.dataset.position,
+        ruleset: analysis.dataset.ruleset,
+        moves: JSON.parse(analysis.dataset.moves || "[]"),
+      }),
+    });
+    if (!response.ok) return;
+    legal = (await response.json()).legal_moves || [];
+  } catch (_) {
+    return;
+  }
+  if (document.getElementById("analysis") !== analysis) return; // redrawn meanwhile
+  const field = form.querySelector("input[name=move]");
+  const tryMove = (move) => {
+    clearMarks();
+    field.value = move;
+    const url = new URL(form.getAttribute("action"), location.href);
+    url.search = new URLSearchParams(new FormData(form)).toString();
+    if (window.tavoliereGame) window.tavoliereGame.visit(url.toString());
+    else form.submit();
+  };
+  pickOnClick(variant, () => legal, tryMove);
+}
+
 async function start() {
   game = document.getElementById("game");
   form = document.getElementById("move-form");
   wrap = document.getElementById("board");
   svg = wrap ? wrap.querySelector("svg") : null;
   series = { moves: [], canEnd: false };
+  const analysis = document.getElementById("analysis");
+  if (analysis && svg && window.fetch) {
+    form = document.getElementById("analysis-form");
+    if (form) startAnalysis(analysis);
+    return;
+  }
+  // An earlier position is looked at, not played on.
+  if (game && game.dataset.ply !== game.dataset.gamePly) return;
   if (game && !form && svg && window.fetch) {
     form = document.getElementById("conditional-form");
     if (form) startLine(game.dataset.variant);
@@ -261,7 +312,7 @@ async function start() {
     const response = await fetch(`/api/games/${game.dataset.gameId}`, { credentials: "same-origin" });
     if (!response.ok) return;
     const state = await response.json();
-    if (String(state.ply) !== game.dataset.ply) return; // stale page: leave the form alone
+    if (String(state.ply) !== game.dataset.gamePly) return; // stale page: leave the form alone
     legal = state.legal_moves || [];
   } catch (_) {
     return;

@@ -15,6 +15,12 @@
 // server's clock and the browser's; `clockText` writes them as the server does
 // (server/http/pages/game.rs `clock_text`).
 //
+// Correspondence games follow the game over the same socket (issue 37 §4), and a player's
+// page of a finished game hears its rematch (the socket's notifications redraw it).
+// A reader looking at an earlier position (?ply=) keeps it: the redraw asks for that
+// position, and the new moves are only added to the list (static/game.js viewQuery).
+// Redrawn panels are swapped in by static/game.js (swap).
+//
 // For tests and debugging, window.tavoliereLive offers: log (the events received, with
 // their ply), drop(ms) (close the socket as a network failure would; reconnect after ms),
 // busy() (a redraw is under way),
@@ -60,9 +66,15 @@ if (root && root.dataset.live === "true") {
     if (!clock || !game) return;
     const period = Number(game.dataset.periodMs || 0);
     const periods = Number(game.dataset.periods || 0);
+    // A side's first move, before its clock starts: the time left to make it.
+    const first = game.querySelector(".first-move-left");
+    if (first && clock.first_move_seat !== null && clock.deadline) {
+      first.textContent = plain(Math.max(0, Date.parse(clock.deadline) - (Date.now() + offsetMs)));
+    }
     clock.remaining_ms.forEach((remaining, seat) => {
       const el = game.querySelector(`[data-live-clock="${seat}"]`);
-      if (!el) return;
+      // A flag that fell shows 0:00, as the server wrote it.
+      if (!el || el.classList.contains("flagged")) return;
       const running = clock.running_seat === seat && Boolean(clock.deadline);
       const shown = running ? Date.parse(clock.deadline) - (Date.now() + offsetMs) : remaining;
       el.textContent = clockText(shown, period, periods);
@@ -77,31 +89,30 @@ if (root && root.dataset.live === "true") {
     tick();
   }
 
+  function stateKey(game) {
+    const seats = game.seats.map((seat) => seat.status).join(",");
+    return `${game.ply}:${game.status}:${game.draw_offer_seat ?? ""}:${seats}`;
+  }
+
+  // Whether part `index` of the page's state (ply:status:draw offer:seat statuses, see
+  // stateKey) differs from `value`: an event that would change nothing on the page (a
+  // resumed socket hears the draw offer and the seats as they are) redraws nothing.
+  function differs(index, value) {
+    const parts = (document.getElementById("game")?.dataset.state || "").split(":");
+    return parts[index] !== String(value);
+  }
+
   function setWatchers(count) {
     const el = root.querySelector("[data-live-watchers]");
     if (el) el.textContent = String(count);
   }
 
-  // Swaps in a fresh #game; keeps what the player was typing when the game has not moved.
-  // False when there is none to swap in.
+  // Swaps in a fresh #game (static/game.js): an answer overtaken by a newer one already
+  // drawn is dropped, what the player was typing is kept. False when it cannot.
   function swap(fresh) {
-    const old = document.getElementById("game");
-    if (!old || !fresh) return false;
-    // An answer overtaken by a newer one already drawn (a panel fetched before this page's
-    // own move was answered) is dropped.
-    if (Number(fresh.dataset.ply) < Number(old.dataset.ply)) return true;
-    const typed = old.querySelector("input[name=move]");
-    const focused = document.activeElement === typed;
-    if (typed && typed.value && fresh.dataset.ply === old.dataset.ply) {
-      const field = fresh.querySelector("input[name=move]");
-      if (field && !field.value) field.value = typed.value;
-    }
-    old.replaceWith(fresh);
-    if (focused) fresh.querySelector("input[name=move]")?.focus();
-    tick();
-    document.dispatchEvent(new CustomEvent("tavoliere:redrawn"));
-    return true;
+    return Boolean(fresh) && window.tavoliereGame.swap(fresh);
   }
+  document.addEventListener("tavoliere:redrawn", tick);
 
   // One redraw at a time; events arriving meanwhile ask for one more, from the time the
   // first of them arrived.
@@ -118,7 +129,8 @@ if (root && root.dataset.live === "true") {
       while (waitingSince !== null) {
         const since = waitingSince;
         waitingSince = null;
-        const response = await fetch(`/games/${gameId}/panel`, { credentials: "same-origin", cache: "no-store" });
+        const panel = `/games/${gameId}/panel${window.tavoliereGame.viewQuery()}`;
+        const response = await fetch(panel, { credentials: "same-origin", cache: "no-store" });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const template = document.createElement("template");
         template.innerHTML = (await response.text()).trim();
@@ -140,12 +152,16 @@ if (root && root.dataset.live === "true") {
         ply = event.game.ply;
         setClock(event.clock);
         setWatchers(event.watchers);
-        redraw(arrived);
+        // The page drawn a moment ago is redrawn only if the game changed since
+        // (server/http/pages/game.rs, state_key).
+        if (document.getElementById("game")?.dataset.state !== stateKey(event.game)) redraw(arrived);
         break;
       case "resume":
         log.push({ type: "resume", ply: event.ply, since: event.since_ply });
         setWatchers(event.watchers);
-        redraw(arrived);
+        // The moves missed follow as move events, each redrawing the page; a page drawn
+        // at the game's ply is redrawn only for what the events after this one change.
+        if (event.ply !== Number(document.getElementById("game")?.dataset.gamePly)) redraw(arrived);
         break;
       case "move":
         // A move already shown is never shown twice (the server sends each once; this
@@ -159,19 +175,29 @@ if (root && root.dataset.live === "true") {
         root.dataset.ply = String(ply);
         // A Flickering series comes as several moves; only the last carries the position.
         // The mover's page may have drawn it already from its form's answer.
-        if (event.position && Number(document.getElementById("game")?.dataset.ply) !== ply) redraw(arrived, true);
+        if (event.position && Number(document.getElementById("game")?.dataset.gamePly) !== ply) redraw(arrived, true);
         break;
       case "clock":
         setClock(event);
         break;
       case "draw_offer":
+        log.push({ type: event.type });
+        if (differs(2, event.seat ?? "")) redraw(arrived);
+        break;
       case "seats":
+        log.push({ type: event.type });
+        if (differs(3, event.seats.map((seat) => seat.status).join(","))) redraw(arrived);
+        break;
       case "result":
         log.push({ type: event.type });
-        redraw(arrived);
+        if (differs(1, event.status)) redraw(arrived);
         break;
       case "watchers":
         setWatchers(event.count);
+        break;
+      case "notifications":
+        // After the end: a rematch offered, accepted or declined.
+        if (document.getElementById("game")?.dataset.status !== "active") redraw(arrived);
         break;
       case "error": {
         const el = document.getElementById("live-error");
@@ -244,7 +270,7 @@ if (root && root.dataset.live === "true") {
     }
     // The events that arrived meanwhile (this very move among them) are drawn already
     // unless the game went further than the answer shows.
-    const drawn = Number(document.getElementById("game")?.dataset.ply) >= ply;
+    const drawn = Number(document.getElementById("game")?.dataset.gamePly) >= ply;
     if (drawn && !changedWhileSending) waitingSince = null;
     changedWhileSending = false;
     if (waitingSince !== null) redraw(waitingSince);

@@ -178,6 +178,8 @@ pub enum Notation {
     Western,
     /// Shogi western notation in the AISE magazine style, `P7f`.
     Aise,
+    /// Shogi in Japanese, as KIF and KI2 records write moves, `７六歩`.
+    Japanese,
     /// Flickering chess series in coordinates, `e2e4,g1f3` (canonical).
     Coordinates,
     /// Flickering chess series in algebraic notation, `e4, Nf3`.
@@ -198,6 +200,7 @@ impl Notation {
             Notation::Usi => "usi",
             Notation::Western => "western",
             Notation::Aise => "aise",
+            Notation::Japanese => "japanese",
             Notation::Coordinates => "coordinates",
             Notation::Algebraic => "algebraic",
             Notation::Kingdoms => "kingdoms",
@@ -217,6 +220,7 @@ impl Notation {
             Notation::Usi => "USI",
             Notation::Western => "western",
             Notation::Aise => "AISE",
+            Notation::Japanese => "Japanese",
             Notation::Coordinates => "coordinates",
             Notation::Algebraic => "algebraic",
             Notation::Kingdoms => "Seven Kingdoms",
@@ -246,7 +250,7 @@ pub struct UnknownNotation(pub String);
 
 impl fmt::Display for UnknownNotation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown notation {:?} (known: auto, iccs, wxf, fix, chinese, usi, western, aise, coordinates, algebraic, kingdoms)", self.0)
+        write!(f, "unknown notation {:?} (known: auto, iccs, wxf, fix, chinese, usi, western, aise, japanese, coordinates, algebraic, kingdoms)", self.0)
     }
 }
 
@@ -264,6 +268,7 @@ impl FromStr for Notation {
             "usi" => Notation::Usi,
             "western" => Notation::Western,
             "aise" => Notation::Aise,
+            "japanese" | "kif" => Notation::Japanese,
             "coordinates" => Notation::Coordinates,
             "algebraic" => Notation::Algebraic,
             "kingdoms" => Notation::Kingdoms,
@@ -791,6 +796,17 @@ impl AnyGame {
         }
     }
 
+    /// Whether the `index`th move played (0-based; in Xiangqi and Shogi one move a row of
+    /// [`AnyGame::moves`]) gave check. Always false in Flickering chess (its algebraic
+    /// series mark their checks themselves) and the Seven Kingdoms (no check).
+    pub fn gave_check(&self, index: usize) -> bool {
+        match &self.inner {
+            Inner::Xiangqi(g) => g.was_check(index),
+            Inner::Shogi(g) => g.was_check(index),
+            Inner::Flickering(_) | Inner::Kingdoms(_) => false,
+        }
+    }
+
     /// The legal moves now, canonical; empty when the game is over. For Flickering chess:
     /// the legal first moves of a series.
     pub fn legal_moves(&self) -> Vec<String> {
@@ -940,9 +956,10 @@ impl AnyGame {
     fn shogi_move(&self, g: &ShogiGame, text: &str, notation: Notation) -> Result<shogi::Move, MoveError> {
         let pos = g.position();
         let parsed = match notation {
-            Notation::Auto => shogi_notation::parse_any(pos, text),
+            Notation::Auto => shogi_notation::parse_any(pos, text, g.moves().last().copied()),
             Notation::Usi => shogi_notation::usi::parse(pos, text),
             Notation::Western | Notation::Aise => shogi_notation::western::parse(pos, text),
+            Notation::Japanese => shogi_notation::kif::parse_move(pos, text, g.moves().last().copied()),
             _ => return Err(self.wrong_notation(text, notation)),
         };
         parsed.map_err(|e| MoveError::new(text, e.into()))
@@ -963,6 +980,8 @@ impl AnyGame {
                 shogi_notation::western::write(pos, m, shogi_notation::western::Style::Hyphenated)
             }
             Notation::Aise => shogi_notation::western::write(pos, m, shogi_notation::western::Style::Aise),
+            // Without the move before: the square is named, never 同.
+            Notation::Japanese => shogi_notation::kif::write_move(pos, m, None),
             _ => shogi_notation::usi::write(pos, m),
         }
     }
@@ -1023,7 +1042,7 @@ impl AnyGame {
                 if g.outcome().is_some() {
                     return Err(MoveError::new(text, MoveRefusal::GameOver));
                 }
-                let m = shogi_notation::parse_any(g.position(), text)
+                let m = shogi_notation::parse_any(g.position(), text, g.moves().last().copied())
                     .map_err(|e| MoveError::new(text, e.into()))?;
                 let display = Self::write_shogi(g.position(), m, display_notation);
                 let outcome = g.play(m).map_err(|e| MoveError::new(text, e.into()))?;
@@ -1376,6 +1395,26 @@ mod tests {
         assert_eq!(game.play("3c3d").unwrap().display, "P-3d");
         assert_eq!(game.display_moves(Notation::Usi), ["7g7f", "3c3d"]);
         assert_eq!(game.display_moves(Notation::Western), ["P-7f", "P-3d"]);
+    }
+
+    #[test]
+    fn a_shogi_game_takes_japanese_moves_and_reads_same_square_from_its_last_move() {
+        let mut game = AnyGame::new(Variant::Shogi, None).unwrap();
+        for (text, canonical) in [
+            ("▲７六歩", "7g7f"),
+            ("３四歩", "3c3d"),
+            ("２二角成", "8h2b+"),
+            ("同銀", "3a2b"),
+            ("▲5五角打", "B*5e"),
+        ] {
+            assert_eq!(game.play(text).unwrap().canonical, canonical, "{text}");
+        }
+        assert!(!game.gave_check(0) && !game.gave_check(4) && !game.gave_check(99));
+        let refused = game.play("▲５二角成").unwrap_err();
+        assert_eq!(refused.code(), "notation.wrong-player", "White is to move: {refused}");
+        assert!(refused.to_string().contains("▲ (Black)"), "{refused}");
+        assert_eq!(game.ply(), 5, "a refused move changes nothing");
+        assert_eq!(game.resolve("△８四歩", Notation::Japanese).unwrap(), "8c8d");
     }
 
     #[test]

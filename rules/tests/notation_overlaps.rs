@@ -7,7 +7,7 @@
 //! games of `tests/data/records/` (sources in `xiangqi_records.rs`, `shogi_records.rs`).
 
 use tavoliere_rules::notation::record::split_games;
-use tavoliere_rules::notation::shogi::{self as shogi_notation, western};
+use tavoliere_rules::notation::shogi::{self as shogi_notation, kif, western};
 use tavoliere_rules::notation::xiangqi::{self as xiangqi_notation, fix, iccs, MoveNotation, NotationError};
 use tavoliere_rules::variant::{AnyGame, MoveRefusal, Notation, Variant};
 use tavoliere_rules::{chess, shogi, xiangqi};
@@ -134,7 +134,7 @@ fn xiangqi_no_move_text_reads_as_another_move_in_another_notation() {
 }
 
 #[test]
-fn shogi_usi_and_western_never_read_one_text_as_two_moves() {
+fn shogi_usi_western_and_japanese_never_read_one_text_as_two_moves() {
     let positions = shogi_positions(80, 4);
     let mut texts_checked = 0;
     for pos in &positions {
@@ -143,14 +143,18 @@ fn shogi_usi_and_western_never_read_one_text_as_two_moves() {
                 shogi_notation::usi::write(pos, m),
                 western::write(pos, m, western::Style::Hyphenated),
                 western::write(pos, m, western::Style::Aise),
+                kif::write_move(pos, m, None),
             ];
             for text in &texts {
-                for read in
-                    [shogi_notation::usi::parse(pos, text), western::parse(pos, text)].into_iter().flatten()
-                {
+                let readings = [
+                    shogi_notation::usi::parse(pos, text),
+                    western::parse(pos, text),
+                    kif::parse_move(pos, text, None),
+                ];
+                for read in readings.into_iter().flatten() {
                     assert_eq!(read, m, "{text:?} of {m} is also {read}");
                 }
-                assert_eq!(shogi_notation::parse_any(pos, text), Ok(m), "{text}");
+                assert_eq!(shogi_notation::parse_any(pos, text, None), Ok(m), "{text}");
                 texts_checked += 1;
             }
         }
@@ -179,8 +183,13 @@ fn minishogi_usi_and_aise_never_read_one_text_as_two_moves() {
     for _ in 0..40 {
         let pos = shogi_notation::sfen::parse(&game.fen(), Some(shogi::Variant::Mini)).unwrap();
         for m in pos.legal_moves() {
-            for text in [shogi_notation::usi::write(&pos, m), western::write(&pos, m, western::Style::Aise)] {
-                assert_eq!(shogi_notation::parse_any(&pos, &text), Ok(m), "{text}");
+            let texts = [
+                shogi_notation::usi::write(&pos, m),
+                western::write(&pos, m, western::Style::Aise),
+                kif::write_move(&pos, m, None),
+            ];
+            for text in texts {
+                assert_eq!(shogi_notation::parse_any(&pos, &text, None), Ok(m), "{text}");
                 checked += 1;
             }
         }

@@ -133,7 +133,8 @@ fn feed(text: &str) {
     for pos in &positions {
         let _ = usi::parse(pos, text);
         let _ = western::parse(pos, text);
-        let _ = parse_any(pos, text);
+        let _ = parse_any(pos, text, None);
+        let _ = parse_any(pos, text, pos.legal_moves().first().copied());
     }
     let _ = kif::read(text);
     let _ = ki2::read(text);

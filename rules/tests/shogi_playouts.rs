@@ -58,7 +58,7 @@ fn playouts(variant: Variant, games: usize, max_plies: usize, seed: u64) {
                 for style in [Style::Hyphenated, Style::Aise] {
                     let written = western::write(&pos, m, style);
                     assert_eq!(western::parse(&pos, &written), Ok(m), "{text}: {m} written {written}");
-                    assert_eq!(parse_any(&pos, &written), Ok(m), "{text}: {written}");
+                    assert_eq!(parse_any(&pos, &written, None), Ok(m), "{text}: {written}");
                 }
                 assert_eq!(usi::parse(&pos, &usi::write(&pos, m)), Ok(m));
                 checked_moves += 1;

@@ -1,8 +1,8 @@
-//! The command line: `serve`, `migrate`, `admin create-user`, `admin set-role`, `perft`,
-//! `replay`.
+//! The command line: `serve`, `ready`, `migrate`, `admin ...`, `perft`, `replay`.
 
 pub mod backup;
 pub mod perft;
+pub mod ready;
 pub mod replay;
 
 use std::io::Read;
@@ -36,6 +36,14 @@ pub struct Cli {
 pub enum Command {
     /// Serve HTTP (starts the private PostgreSQL cluster when no database URL is set).
     Serve,
+    /// Ask the server configured here (its port, on the loopback address) whether it is
+    /// ready: exit 0 when `/readyz` answers 200 within two seconds (the container's health
+    /// check).
+    Ready {
+        /// The address to ask instead of the loopback address.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+    },
     /// Run the database migrations and exit.
     Migrate(DatabaseArgs),
     /// Administration.
@@ -166,6 +174,7 @@ async fn run(command: Command, settings: Settings) -> anyhow::Result<()> {
             raise_open_file_limit();
             Application::build(settings).await?.run_until_stopped().await
         }
+        Command::Ready { host } => ready::run(&host, settings.application.port).await,
         Command::Migrate(choice) => {
             let database = open_for_command(&settings, &choice).await?;
             leave(database).await?;

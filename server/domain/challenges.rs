@@ -130,6 +130,19 @@ pub struct ChallengeView {
 /// Unknown variant, ruleset, handicap or time control (422), unknown opponent (404),
 /// challenging oneself (422).
 pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> DomainResult<ChallengeView> {
+    create_for(domain, challenger_id, new, None).await
+}
+
+/// [`create`], the challenge made to play `rematch_of` again (issue 37 §5) when given.
+///
+/// # Errors
+/// As [`create`].
+pub(crate) async fn create_for(
+    domain: &Domain,
+    challenger_id: i64,
+    new: NewChallenge,
+    rematch_of: Option<i64>,
+) -> DomainResult<ChallengeView> {
     let variant: Variant = rules_adapter::parse_variant(&new.variant)?;
     let (min_seats, max_seats) = variant.seat_range();
     let seats = new.seats.unwrap_or(max_seats as i32);
@@ -192,6 +205,7 @@ pub async fn create(domain: &Domain, challenger_id: i64, new: NewChallenge) -> D
         vacation_allowed: new.vacation_allowed,
         created_at: now,
         rated: new.rated,
+        rematch_of,
     };
     let id = storage::insert(&mut *tx, &new_row).await?;
     if let Some(opponent_id) = opponent_id {
@@ -340,6 +354,7 @@ pub async fn accept(domain: &Domain, challenge_id: i64, account_id: i64) -> Doma
         row.time_control.0,
         row.vacation_allowed,
         &accounts,
+        false,
     )
     .await?;
     if row.rated {

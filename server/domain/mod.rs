@@ -14,6 +14,7 @@ pub mod iccf_days;
 pub mod imports;
 pub mod notifications;
 pub mod players;
+pub mod positions;
 pub mod preferences;
 pub mod ratings;
 pub mod rules_adapter;
@@ -54,8 +55,22 @@ pub struct Domain {
     /// The server's time zone (`clocks.time_zone`): the days of the ICCF accounting and
     /// of leave (see [`iccf_days`]).
     pub time_zone: iccf_days::ZoneName,
+    /// How long a side of a live game has for its first move (`clocks.first_move_seconds`,
+    /// see [`games::awaits_first_move`]).
+    pub first_move: FirstMoveTime,
     /// The bounded pool of costly rules work, off the async workers (see [`rules_work`]).
     pub rules_work: Arc<rules_work::RulesWork>,
+}
+
+/// The time a side of a live game has for its first move before the game is aborted
+/// (issue 37 §5), 30 seconds unless configured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstMoveTime(pub time::Duration);
+
+impl Default for FirstMoveTime {
+    fn default() -> FirstMoveTime {
+        FirstMoveTime(time::Duration::seconds(30))
+    }
 }
 
 /// The sockets of this instance watching games (`crate::live::Hub`), as the domain sees

@@ -32,6 +32,12 @@ pub enum Kind {
     VacationEnding,
     /// A tournament round started: your pairing.
     RoundStarted,
+    /// A round of your section (or of an event you follow) has all its results.
+    RoundFinished,
+    /// An event you follow opened its registration.
+    RegistrationOpen,
+    /// A director of an event you play in or follow announced something.
+    Announcement,
     /// A director decided one of your games.
     DirectorDecision,
     /// The daily digest of the games where it is your move.
@@ -46,7 +52,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kinds an account chooses a delivery for, in the order the settings list them.
-    pub const CHOSEN: [Kind; 11] = [
+    pub const CHOSEN: [Kind; 14] = [
         Kind::YourMove,
         Kind::Challenge,
         Kind::ChallengeAccepted,
@@ -55,6 +61,9 @@ impl Kind {
         Kind::DeadlineAlarm,
         Kind::VacationEnding,
         Kind::RoundStarted,
+        Kind::RoundFinished,
+        Kind::RegistrationOpen,
+        Kind::Announcement,
         Kind::DirectorDecision,
         Kind::ConditionalMove,
         Kind::Digest,
@@ -71,6 +80,9 @@ impl Kind {
             Kind::DeadlineAlarm => "deadline-alarm",
             Kind::VacationEnding => "vacation-ending",
             Kind::RoundStarted => "round-started",
+            Kind::RoundFinished => "round-finished",
+            Kind::RegistrationOpen => "registration-open",
+            Kind::Announcement => "announcement",
             Kind::DirectorDecision => "director-decision",
             Kind::Digest => "digest",
             Kind::ConditionalMove => "conditional-move",

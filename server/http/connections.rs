@@ -60,6 +60,12 @@ const RESERVED_DESCRIPTORS: usize = 256;
 /// this many, newcomers are refused rather than let the count run past the cap.
 const MAX_CLOSING: usize = 64;
 
+/// How long the accept loop waits, at most, for connections closing to make room before it
+/// refuses a newcomer. A flood's connections, accepted faster than the ones they replace
+/// finish closing on a busy machine, would otherwise get the next client (a player)
+/// refused although room is being made; the kernel's backlog holds the others meanwhile.
+const CLOSING_WAIT: Duration = Duration::from_millis(500);
+
 /// How often a refusal is logged at most (a flood would otherwise flood the log too).
 const LOG_REFUSALS_EVERY: Duration = Duration::from_secs(10);
 
@@ -167,13 +173,16 @@ pub enum Refusal {
     Address,
     /// The listener has as many open as allowed and none is idle.
     Full,
+    /// The listener is at its cap and [`MAX_CLOSING`] connections are closing to make room:
+    /// the newcomer may wait a moment for them (the accept loop does, [`CLOSING_WAIT`]).
+    Closing,
 }
 
 impl Refusal {
     fn label(self) -> &'static str {
         match self {
             Refusal::Address => "address",
-            Refusal::Full => "full",
+            Refusal::Full | Refusal::Closing => "full",
         }
     }
 }
@@ -243,7 +252,7 @@ impl Connections {
         }
         if table.open - table.closing >= self.limits.max_connections {
             if table.closing >= MAX_CLOSING {
-                return Err(Refusal::Full);
+                return Err(Refusal::Closing);
             }
             let Some((_, oldest)) = table.idle.pop_first() else {
                 return Err(Refusal::Full);
@@ -296,7 +305,7 @@ impl Connections {
                     cap = ?self.limits.max_per_address,
                     "connections refused: too many open from one address (logged once every 10 s at most)"
                 ),
-                Refusal::Full => tracing::warn!(
+                Refusal::Full | Refusal::Closing => tracing::warn!(
                     cap = self.limits.max_connections,
                     "connections refused: the listener's cap is reached and none is idle (logged once every 10 s at most)"
                 ),
@@ -496,6 +505,23 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
     }
 }
 
+/// [`Connections::admit`], waiting up to [`CLOSING_WAIT`] while connections closing for
+/// earlier newcomers make room.
+async fn admit_waiting_for_closings(
+    connections: &Arc<Connections>,
+    peer: IpAddr,
+) -> Result<Admitted, Refusal> {
+    let started = Instant::now();
+    loop {
+        match connections.admit(peer) {
+            Err(Refusal::Closing) if started.elapsed() < CLOSING_WAIT => {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Serves `router` on `listener` under the limits of `connections` until `shutdown`
 /// completes; then takes no new connection, lets the open requests finish and closes the
 /// idle connections (live sockets, no longer HTTP's, are left to their own shutdown), and
@@ -522,7 +548,7 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let admitted = match connections.admit(peer.ip()) {
+        let admitted = match admit_waiting_for_closings(&connections, peer.ip()).await {
             Ok(admitted) => admitted,
             Err(refusal) => {
                 // Dropping the stream closes it at once.
@@ -670,6 +696,29 @@ mod tests {
         assert_eq!(connections.admit(address(1)).unwrap_err(), Refusal::Address);
         let _other = connections.admit(address(2)).unwrap();
         assert_eq!(connections.open(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_newcomer_waits_for_the_connections_closing_to_make_room_rather_than_being_refused() {
+        // At the cap, with MAX_CLOSING connections told to close and not yet closed (their
+        // tasks lag on a busy machine), the next newcomer is not refused at once: it is
+        // admitted as soon as one of them has closed.
+        let connections = Connections::new(limits(MAX_CLOSING, None));
+        let mut older: Vec<Admitted> =
+            (0..MAX_CLOSING).map(|_| connections.admit(address(1)).unwrap()).collect();
+        let newcomers: Vec<Admitted> =
+            (0..MAX_CLOSING).map(|_| connections.admit(address(2)).unwrap()).collect();
+        assert!(older.iter_mut().all(|old| old.closed_for_newcomer.try_recv().is_ok()), "all told to close");
+        assert_eq!(connections.admit(address(3)).unwrap_err(), Refusal::Closing);
+        let closing = older.pop().unwrap();
+        let waiting = tokio::spawn({
+            let connections = Arc::clone(&connections);
+            async move { admit_waiting_for_closings(&connections, address(3)).await.map(|_| ()) }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        drop(closing);
+        assert_eq!(waiting.await.unwrap(), Ok(()), "admitted once room was made");
+        drop((older, newcomers));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::auth::{AuthUser, MaybeAuthUser};
 use super::error::ApiResult;
 use super::extract::{GameJson, Json, Path, Query};
 use crate::domain::archive::{self, ArchiveQuery};
-use crate::domain::games::{self, GameStatus, GameSummary, GameView, MoveCheck, SeriesOptions};
+use crate::domain::games::{self, GameStatus, GameSummary, GameView, MoveCheck, Rematch, SeriesOptions};
 use crate::domain::{preferences, Domain, DomainError};
 
 #[utoipa::path(
@@ -184,7 +184,7 @@ pub async fn check_move(
     Path(id): Path<i64>,
     Json(body): Json<CheckRequest>,
 ) -> ApiResult<Json<MoveCheck>> {
-    Ok(Json(games::check_move(&domain, id, me.id, &body.text).await?))
+    Ok(Json(games::check_move(&domain, id, me.id, &body.text, None).await?))
 }
 
 #[utoipa::path(
@@ -293,6 +293,25 @@ pub async fn claim(
     Path(id): Path<i64>,
 ) -> ApiResult<GameJson> {
     Ok(GameJson(games::claim(&domain, id, me.id).await?))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/rematch",
+    tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    security(("bearer" = []), ("session" = [])),
+    responses((status = 200, description = "the rematch offered, or started", body = Rematch))
+)]
+/// After a game of two players: offers the other player a rematch (the game's settings,
+/// the colours swapped), or accepts theirs.
+#[tracing::instrument(skip_all, fields(game.id = id))]
+pub async fn rematch(
+    State(domain): State<Domain>,
+    AuthUser(me): AuthUser,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Rematch>> {
+    Ok(Json(games::rematch(&domain, id, me.id).await?))
 }
 
 /// The series built so far.

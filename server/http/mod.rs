@@ -22,6 +22,7 @@ pub mod pages;
 pub mod paging;
 pub mod password_reset;
 pub mod players;
+pub mod positions;
 pub mod preferences;
 pub mod rounds;
 pub mod router;

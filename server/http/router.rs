@@ -17,9 +17,10 @@ use super::error::ApiError;
 use super::extract::ClientAddress;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, analysis, challenges, conditional, desk, games, health, imports, notifications,
-    password_reset, players, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
+    accounts, admin, analysis, challenges, conditional, desk, games, health, imports, notifications, password_reset,
+    players, positions, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
 };
+use axum::extract::DefaultBodyLimit;
 
 /// The application's routes, wrapped (from the handler outwards) in: the session (its store
 /// is the database); the refusal of every request while the database is unreachable
@@ -152,7 +153,13 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(games::abort))
         .routes(routes!(games::claim))
         .routes(routes!(games::series))
+        .routes(routes!(games::rematch))
         .routes(routes!(analysis::request, analysis::show))
+        // Positions outside games (the analysis board), with a body limit of their own.
+        .routes({
+            let (schemas, paths, method) = routes!(positions::legal_moves);
+            (schemas, paths, method.layer(DefaultBodyLimit::max(positions::MAX_BODY_BYTES)))
+        })
         .routes(routes!(crate::live::socket::connect))
         // Tournaments: directors' decisions on games, tournaments, sections, tables.
         .routes(routes!(tournaments::adjudicate))

@@ -588,6 +588,7 @@ mod tests {
             rooms: Arc::default(),
             ratings: Arc::default(),
             time_zone: Default::default(),
+            first_move: Default::default(),
             rules_work: Arc::default(),
         };
         Arc::new(Hub::alone(domain, LiveSettings { queue_capacity, ..LiveSettings::default() }))

@@ -53,9 +53,14 @@ pub struct ClockState {
     pub ply: i32,
     /// Remaining time of each seat at the start of the current turn, in milliseconds.
     pub remaining_ms: Vec<i64>,
-    /// Seat whose clock runs (`null` once over).
+    /// Seat whose clock runs (`null` once over, and while the seat to move awaits its
+    /// first move).
     pub running_seat: Option<i32>,
-    /// When the running clock reaches zero.
+    /// The seat to move while it has yet to make its first move in a live game of two
+    /// (its clock does not run; unless it moves by `deadline` the game is aborted).
+    pub first_move_seat: Option<i32>,
+    /// When the running clock reaches zero, or the first-move time of `first_move_seat`
+    /// ends.
     #[serde(with = "time::serde::rfc3339::option")]
     pub deadline: Option<OffsetDateTime>,
     /// The server's time when this was sent (clients correct their own clock by it).
@@ -69,7 +74,8 @@ impl ClockState {
         ClockState {
             ply: view.ply,
             remaining_ms: view.seats.iter().map(|s| s.remaining_ms).collect(),
-            running_seat: view.to_move_seat,
+            running_seat: view.to_move_seat.filter(|_| !view.awaits_first_move),
+            first_move_seat: view.to_move_seat.filter(|_| view.awaits_first_move),
             deadline: view.deadline,
             server_time: now,
         }

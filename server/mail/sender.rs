@@ -230,9 +230,17 @@ impl Sender {
                 facts.link = Some(match row.game_id {
                     Some(game) => links.absolute(&format!("/games/{game}")),
                     None => {
-                        links.absolute(&format!("/api/tournaments/{}", row.tournament_id.unwrap_or_default()))
+                        links.absolute(&format!("/tournaments/{}", row.tournament_id.unwrap_or_default()))
                     }
                 });
+            }
+            Kind::RoundFinished | Kind::RegistrationOpen | Kind::Announcement => {
+                let Some(tournament_id) = row.tournament_id else { return Ok(None) };
+                facts.params.push(("tournament", detail("tournament")));
+                facts.params.push(("section", detail("section")));
+                facts.params.push(("round", detail("round")));
+                facts.params.push(("text", detail("text")));
+                facts.link = Some(links.absolute(&format!("/tournaments/{tournament_id}")));
             }
             Kind::ConditionalMove => {
                 let Some(game_id) = row.game_id else { return Ok(None) };

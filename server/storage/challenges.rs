@@ -40,6 +40,33 @@ pub(crate) struct NewChallengeRow<'a> {
     pub(crate) vacation_allowed: bool,
     pub(crate) created_at: OffsetDateTime,
     pub(crate) rated: bool,
+    /// The finished game this challenge offers to play again (issue 37 §5).
+    pub(crate) rematch_of: Option<i64>,
+}
+
+/// The rematch offered after a game: the latest challenge made for it.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub(crate) struct RematchRow {
+    pub(crate) challenge_id: i64,
+    pub(crate) challenger_id: i64,
+    pub(crate) challenger: String,
+    pub(crate) status: String,
+    pub(crate) game_id: Option<i64>,
+}
+
+/// The latest rematch challenge made after `game_id`, if any.
+pub(crate) async fn rematch_of(
+    executor: impl sqlx::PgExecutor<'_>,
+    game_id: i64,
+) -> sqlx::Result<Option<RematchRow>> {
+    sqlx::query_as(
+        r#"select c.challenge_id, c.challenger_id, a.username as challenger, c.status, c.game_id
+           from challenge c join account a on a.account_id = c.challenger_id
+           where c.rematch_of = $1 order by c.challenge_id desc limit 1"#,
+    )
+    .bind(game_id)
+    .fetch_optional(executor)
+    .await
 }
 
 const CHALLENGE_VIEW: &str = r#"select c.challenge_id as id, ch.username as challenger,
@@ -60,8 +87,8 @@ pub(crate) async fn insert(
     sqlx::query_scalar(
         r#"insert into challenge (challenger_id, opponent_id, variant, ruleset, handicap,
                seat_count, challenger_seat, time_control, vacation_allowed, created_at, start_position,
-               rated)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+               rated, rematch_of)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
            returning challenge_id"#,
     )
     .bind(new.challenger_id)
@@ -76,6 +103,7 @@ pub(crate) async fn insert(
     .bind(new.created_at)
     .bind(new.start_position)
     .bind(new.rated)
+    .bind(new.rematch_of)
     .fetch_one(executor)
     .await
 }

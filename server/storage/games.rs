@@ -459,6 +459,25 @@ pub(crate) async fn games_to_move(pool: &sqlx::PgPool, account_id: i64) -> sqlx:
     .await
 }
 
+/// The active game other than `except` where `account_id` is to move, the nearest deadline
+/// first.
+pub(crate) async fn next_game_to_move(
+    executor: impl sqlx::PgExecutor<'_>,
+    account_id: i64,
+    except: i64,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar(
+        r#"select g.game_id from game_seat s
+           join game g on g.game_id = s.game_id and g.turn_seat = s.seat
+           where s.account_id = $1 and g.status = 'active' and g.game_id <> $2
+           order by g.deadline asc nulls last, g.game_id limit 1"#,
+    )
+    .bind(account_id)
+    .bind(except)
+    .fetch_optional(executor)
+    .await
+}
+
 /// The active games whose deadline is at `now` or before, earliest first (`live_only`:
 /// live time controls only), at most `limit`.
 pub(crate) async fn games_due(

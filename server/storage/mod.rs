@@ -292,15 +292,15 @@ pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
     // its latest migrations. Every migration keeps the previous release working
     // (DEVELOPERS.md "Migrations and upgrades"), so it serves on it (issue 40 §2).
     migrator.set_ignore_missing(true);
-    let before = applied_migrations(pool).await?;
+    // Every step on one connection, closed at the end rather than handed back: a
+    // connection dropped goes back to the pool on a task of its own, and a `Pool::close`
+    // meanwhile may miss it and leave it open (an operator command's `admin restore` closes
+    // its pool and then looks for other sessions on the database).
     let mut connection = pool.acquire().await?;
+    let before = applied_migrations(&mut connection).await?;
     migrator.run(&mut *connection).await?;
-    // Closed here rather than handed back: a connection dropped goes back to the pool on
-    // a task of its own, and a `Pool::close` meanwhile may miss it and leave it open (an
-    // operator command's `admin restore` closes its pool and then looks for other
-    // sessions on the database).
+    let after = applied_migrations(&mut connection).await?;
     connection.close().await?;
-    let after = applied_migrations(pool).await?;
     let applied: Vec<i64> = after.iter().filter(|version| !before.contains(version)).copied().collect();
     let known: std::collections::BTreeSet<i64> = migrator.iter().map(|migration| migration.version).collect();
     let unknown: Vec<i64> = after.iter().filter(|version| !known.contains(version)).copied().collect();
@@ -321,14 +321,15 @@ pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
 
 /// The versions of the migrations applied to the database, oldest first (none before the
 /// first run).
-async fn applied_migrations(pool: &PgPool) -> anyhow::Result<Vec<i64>> {
-    let exists: Option<String> =
-        sqlx::query_scalar("select to_regclass('_sqlx_migrations')::text").fetch_one(pool).await?;
+async fn applied_migrations(connection: &mut sqlx::PgConnection) -> anyhow::Result<Vec<i64>> {
+    let exists: Option<String> = sqlx::query_scalar("select to_regclass('_sqlx_migrations')::text")
+        .fetch_one(&mut *connection)
+        .await?;
     if exists.is_none() {
         return Ok(Vec::new());
     }
     Ok(sqlx::query_scalar("select version from _sqlx_migrations where success order by version")
-        .fetch_all(pool)
+        .fetch_all(&mut *connection)
         .await?)
 }
 

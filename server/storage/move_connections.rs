@@ -5,7 +5,7 @@
 //! connection goes back to its pool (`PoolConnection::return_to_pool` pings
 //! unconditionally, to flush a rollback a dropped transaction left queued), one more round
 //! trip of the database per move. The load bench measured 55–61% of TPC-B with it and
-//! 62–67% without it (2026-11-27, 16 and 64 clients; README "Load benchmark"). A fast-path
+//! 62–67% without it (2026-11-27, 16 and 64 clients; docs/benchmarks.md "Load benchmark"). A fast-path
 //! move is one autocommitted statement, so there is no rollback to flush. What else the
 //! ping covered is covered here: a connection whose statement failed is dropped (it may be
 //! broken); one given back in the middle of a statement (its request went away) is pinged

@@ -3,7 +3,7 @@
 //!
 //! Why: under load the cost of a move in PostgreSQL is mostly per statement, not per row —
 //! starting the executor, the commit and its WAL flush, the round trip (the profile of
-//! 2026-11-27, README "Load benchmark"). At most `database.move_connections` statements
+//! 2026-11-27, docs/benchmarks.md "Load benchmark"). At most `database.move_connections` statements
 //! run at once; a move arriving while one runs waits for the next statement, which takes
 //! every move waiting (up to `database.move_batch`) and stores them together with
 //! [`games::write_moves`]. Another statement starts beside the running ones only once

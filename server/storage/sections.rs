@@ -38,6 +38,9 @@ pub(crate) struct SectionRow {
     pub(crate) seeding: String,
     /// The vacation allowance of its games (migration 20261127200002).
     pub(crate) vacation_days: Option<i32>,
+    /// The rating limits of self-registration (migration 20261128500001).
+    pub(crate) rating_min: Option<i32>,
+    pub(crate) rating_max: Option<i32>,
     /// Swiss: the edition of the FIDE (Dutch) System and the acceleration (migration
     /// 20261128300001).
     pub(crate) dutch_edition: String,
@@ -46,7 +49,8 @@ pub(crate) struct SectionRow {
 
 const SECTION_COLUMNS: &str = r#"section_id, tournament_id, name, variant, ruleset, time_control,
     vacation_allowed, pairing, start_policy, swiss_rounds, scoring, bye_points, tie_breaks, withdrawal_rule,
-    status, current_round, handicap, rated, seeding, vacation_days, dutch_edition, acceleration"#;
+    status, current_round, handicap, rated, seeding, vacation_days, rating_min, rating_max, dutch_edition,
+    acceleration"#;
 
 /// A section to insert, its settings validated and named as stored.
 pub(crate) struct NewSectionRow<'a> {
@@ -68,6 +72,8 @@ pub(crate) struct NewSectionRow<'a> {
     pub(crate) rated: bool,
     pub(crate) seeding: &'a str,
     pub(crate) vacation_days: Option<i32>,
+    pub(crate) rating_min: Option<i32>,
+    pub(crate) rating_max: Option<i32>,
     pub(crate) dutch_edition: &'a str,
     pub(crate) acceleration: &'a str,
 }
@@ -92,6 +98,10 @@ pub(crate) struct SectionChange<'a> {
     pub(crate) seeding: Option<&'a str>,
     /// `Some(None)` removes the allowance.
     pub(crate) vacation_days: Option<Option<i32>>,
+    /// `Some(None)` removes the limit.
+    pub(crate) rating_min: Option<Option<i32>>,
+    /// `Some(None)` removes the limit.
+    pub(crate) rating_max: Option<Option<i32>>,
     pub(crate) dutch_edition: Option<&'a str>,
     pub(crate) acceleration: Option<&'a str>,
 }
@@ -112,12 +122,16 @@ pub(crate) async fn section(
 }
 
 /// Inserts a section → its id.
-pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Result<i64> {
+pub(crate) async fn insert(
+    executor: impl sqlx::PgExecutor<'_>,
+    new: &NewSectionRow<'_>,
+) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         r#"insert into section (tournament_id, name, variant, ruleset, time_control, vacation_allowed,
                pairing, start_policy, swiss_rounds, scoring, tie_breaks, withdrawal_rule, created_at, bye_points,
-               handicap, rated, seeding, vacation_days, dutch_edition, acceleration)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+               handicap, rated, seeding, vacation_days, rating_min, rating_max, dutch_edition, acceleration)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+               $21, $22)
            returning section_id"#,
     )
     .bind(new.tournament_id)
@@ -138,9 +152,11 @@ pub(crate) async fn insert(pool: &PgPool, new: &NewSectionRow<'_>) -> sqlx::Resu
     .bind(new.rated)
     .bind(new.seeding)
     .bind(new.vacation_days)
+    .bind(new.rating_min)
+    .bind(new.rating_max)
     .bind(new.dutch_edition)
     .bind(new.acceleration)
-    .fetch_one(pool)
+    .fetch_one(executor)
     .await
 }
 
@@ -160,7 +176,9 @@ pub(crate) async fn update(
                handicap = case when $13 then $14 else handicap end,
                rated = coalesce($15, rated), seeding = coalesce($16, seeding),
                vacation_days = case when $17 then $18 else vacation_days end,
-               dutch_edition = coalesce($19, dutch_edition), acceleration = coalesce($20, acceleration)
+               rating_min = case when $19 then $20 else rating_min end,
+               rating_max = case when $21 then $22 else rating_max end,
+               dutch_edition = coalesce($23, dutch_edition), acceleration = coalesce($24, acceleration)
            where section_id = $1"#,
     )
     .bind(section_id)
@@ -181,6 +199,10 @@ pub(crate) async fn update(
     .bind(change.seeding)
     .bind(change.vacation_days.is_some())
     .bind(change.vacation_days.flatten())
+    .bind(change.rating_min.is_some())
+    .bind(change.rating_min.flatten())
+    .bind(change.rating_max.is_some())
+    .bind(change.rating_max.flatten())
     .bind(change.dutch_edition)
     .bind(change.acceleration)
     .execute(&mut **tx)
@@ -283,6 +305,24 @@ pub(crate) async fn seed_by_rating(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// The current rating of `account_id` in `variant` and `pool`, rounded (`None` before
+/// their first rated game there).
+pub(crate) async fn rating_of(
+    executor: impl sqlx::PgExecutor<'_>,
+    account_id: i64,
+    variant: &str,
+    rating_pool: &str,
+) -> sqlx::Result<Option<i32>> {
+    sqlx::query_scalar(
+        r#"select round(rating)::integer from rating where account_id = $1 and variant = $2 and pool = $3"#,
+    )
+    .bind(account_id)
+    .bind(variant)
+    .bind(rating_pool)
+    .fetch_optional(executor)
+    .await
 }
 
 /// The entered accounts in draw order: the active ones, or all (`all`).

@@ -100,6 +100,16 @@ pub(crate) async fn name(pool: &PgPool, tournament_id: i64) -> sqlx::Result<Stri
         .await
 }
 
+/// The tournament `tournament_id` as the list shows it.
+pub(crate) async fn summary(pool: &PgPool, tournament_id: i64) -> sqlx::Result<Option<TournamentSummary>> {
+    sqlx::query_as::<_, TournamentSummary>(
+        "select tournament_id as id, name, season, status, created_at from tournament where tournament_id = $1",
+    )
+    .bind(tournament_id)
+    .fetch_optional(pool)
+    .await
+}
+
 /// The filters of the tournament list (all optional).
 #[derive(Debug, Default)]
 pub(crate) struct TournamentFilter {
@@ -268,7 +278,8 @@ pub(crate) async fn games_of_in(
         r#"select g.game_id, g.round, opp.username as opponent,
                   case when mine.seat = 0 then 'first' else 'second' end as color,
                   g.status, g.result, g.tournament_result,
-                  (g.status = 'active' and g.turn_seat = mine.seat) as your_turn
+                  (g.status = 'active' and g.turn_seat = mine.seat) as your_turn,
+                  case when g.status = 'active' then g.deadline end as deadline
            from game g
            join game_seat mine on mine.game_id = g.game_id and mine.account_id = $2
            join game_seat other on other.game_id = g.game_id and other.seat <> mine.seat
@@ -277,6 +288,267 @@ pub(crate) async fn games_of_in(
     )
     .bind(section_id)
     .bind(account_id)
+    .fetch_all(pool)
+    .await
+}
+
+/// Makes `account_id` follow the tournament (nothing when it does already).
+pub(crate) async fn follow(
+    pool: &PgPool,
+    tournament_id: i64,
+    account_id: i64,
+    now: OffsetDateTime,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        r#"insert into tournament_follower (tournament_id, account_id, followed_at) values ($1, $2, $3)
+           on conflict do nothing"#,
+    )
+    .bind(tournament_id)
+    .bind(account_id)
+    .bind(now)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Stops `account_id` following the tournament.
+pub(crate) async fn unfollow(pool: &PgPool, tournament_id: i64, account_id: i64) -> sqlx::Result<()> {
+    sqlx::query("delete from tournament_follower where tournament_id = $1 and account_id = $2")
+        .bind(tournament_id)
+        .bind(account_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Whether `account_id` follows the tournament.
+pub(crate) async fn follows(pool: &PgPool, tournament_id: i64, account_id: i64) -> sqlx::Result<bool> {
+    sqlx::query_scalar(
+        "select exists (select 1 from tournament_follower where tournament_id = $1 and account_id = $2)",
+    )
+    .bind(tournament_id)
+    .bind(account_id)
+    .fetch_one(pool)
+    .await
+}
+
+/// Tells the tournament's followers that its registration opened, in the transaction that
+/// opened it.
+pub(crate) async fn notify_registration_open(
+    tx: &mut Transaction<'_, Postgres>,
+    tournament_id: i64,
+    now: OffsetDateTime,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        r#"insert into notification (account_id, kind, tournament_id, details, created_at)
+           select f.account_id, 'registration-open', t.tournament_id,
+               jsonb_build_object('tournament', t.name), $2
+           from tournament_follower f join tournament t using (tournament_id)
+           where f.tournament_id = $1"#,
+    )
+    .bind(tournament_id)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A director's announcement on a tournament's page.
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct AnnouncementRow {
+    pub(crate) author: String,
+    pub(crate) body: String,
+    pub(crate) created_at: OffsetDateTime,
+}
+
+/// How many announcements the tournament has made since `since`.
+pub(crate) async fn announcements_since(
+    tx: &mut Transaction<'_, Postgres>,
+    tournament_id: i64,
+    since: OffsetDateTime,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "select count(*) from tournament_announcement where tournament_id = $1 and created_at > $2",
+    )
+    .bind(tournament_id)
+    .bind(since)
+    .fetch_one(&mut **tx)
+    .await
+}
+
+/// Stores an announcement and, in the same statement, its `announcement` notice to the
+/// tournament's active entrants and followers (each once; not its author).
+pub(crate) async fn announce(
+    tx: &mut Transaction<'_, Postgres>,
+    tournament_id: i64,
+    author_id: i64,
+    body: &str,
+    now: OffsetDateTime,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        r#"with made as (
+               insert into tournament_announcement (tournament_id, author_id, body, created_at)
+               values ($1, $2, $3, $4)
+               returning tournament_id
+           )
+           insert into notification (account_id, kind, tournament_id, details, created_at)
+           select who.account_id, 'announcement', t.tournament_id,
+               jsonb_build_object('tournament', t.name, 'text', $3::text), $4
+           from made
+           join tournament t using (tournament_id)
+           join lateral (
+               select e.account_id from entry e join section s using (section_id)
+               where s.tournament_id = t.tournament_id and e.status = 'active'
+               union
+               select f.account_id from tournament_follower f where f.tournament_id = t.tournament_id
+           ) who on true
+           where who.account_id <> $2"#,
+    )
+    .bind(tournament_id)
+    .bind(author_id)
+    .bind(body)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The tournament's latest `limit` announcements, newest first.
+pub(crate) async fn announcements(
+    pool: &PgPool,
+    tournament_id: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<AnnouncementRow>> {
+    sqlx::query_as::<_, AnnouncementRow>(
+        r#"select a.username as author, n.body, n.created_at
+           from tournament_announcement n join account a on a.account_id = n.author_id
+           where n.tournament_id = $1
+           order by n.created_at desc, n.announcement_id desc
+           limit $2"#,
+    )
+    .bind(tournament_id)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
+/// Notes every round of the section whose games all have their result (finished, or
+/// decided by a director) and was not noted yet, and tells the section's active players
+/// and the tournament's followers that its results are final, in one statement: the
+/// primary key of `round_final` lets one caller note a round, however many instances look
+/// at once. Returns the rounds noted.
+pub(crate) async fn note_final_rounds(
+    pool: &PgPool,
+    section_id: i64,
+    now: OffsetDateTime,
+) -> sqlx::Result<Vec<i32>> {
+    sqlx::query_scalar(
+        r#"with noted as (
+               insert into round_final (section_id, round, noted_at)
+               select g.section_id, g.round, $2 from game g
+               where g.section_id = $1 and g.round is not null
+               group by g.section_id, g.round
+               having bool_and(g.status = 'finished' or g.tournament_result is not null)
+               on conflict do nothing
+               returning section_id, round
+           ),
+           told as (
+               insert into notification (account_id, kind, tournament_id, details, created_at)
+               select who.account_id, 'round-finished', s.tournament_id,
+                   jsonb_build_object('tournament', t.name, 'section', s.name, 'section_id',
+                       s.section_id, 'round', noted.round),
+                   $2
+               from noted
+               join section s on s.section_id = noted.section_id
+               join tournament t on t.tournament_id = s.tournament_id
+               join lateral (
+                   select e.account_id from entry e where e.section_id = s.section_id and e.status = 'active'
+                   union
+                   select f.account_id from tournament_follower f where f.tournament_id = s.tournament_id
+               ) who on true
+           )
+           select round from noted order by round"#,
+    )
+    .bind(section_id)
+    .bind(now)
+    .fetch_all(pool)
+    .await
+}
+
+/// The section of a tournament game (`None` for a casual game).
+pub(crate) async fn section_of_game(pool: &PgPool, game_id: i64) -> sqlx::Result<Option<i64>> {
+    Ok(sqlx::query_scalar::<_, Option<i64>>("select section_id from game where game_id = $1")
+        .bind(game_id)
+        .fetch_optional(pool)
+        .await?
+        .flatten())
+}
+
+/// Where a tournament game belongs: its tournament, section and round.
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct GamePlaceRow {
+    pub(crate) tournament_id: i64,
+    pub(crate) tournament: String,
+    pub(crate) section_id: i64,
+    pub(crate) section: String,
+    pub(crate) round: i32,
+}
+
+/// The tournament, section and round of game `game_id` (`None` for a casual game).
+pub(crate) async fn game_place(pool: &PgPool, game_id: i64) -> sqlx::Result<Option<GamePlaceRow>> {
+    sqlx::query_as::<_, GamePlaceRow>(
+        r#"select t.tournament_id, t.name as tournament, s.section_id, s.name as section,
+                  coalesce(g.round, 0) as round
+           from game g join section s on s.section_id = g.section_id
+           join tournament t on t.tournament_id = s.tournament_id
+           where g.game_id = $1"#,
+    )
+    .bind(game_id)
+    .fetch_optional(pool)
+    .await
+}
+
+/// A section as the list of tournaments shows it.
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct SectionSummaryRow {
+    pub(crate) tournament_id: i64,
+    pub(crate) section_id: i64,
+    pub(crate) name: String,
+    pub(crate) variant: String,
+    pub(crate) time_control: Json<crate::domain::time_control::TimeControl>,
+    pub(crate) entrants: i64,
+}
+
+/// The sections of `tournaments` with their number of active entrants, by tournament and
+/// section.
+pub(crate) async fn section_summaries(
+    pool: &PgPool,
+    tournaments: &[i64],
+) -> sqlx::Result<Vec<SectionSummaryRow>> {
+    sqlx::query_as::<_, SectionSummaryRow>(
+        r#"select s.tournament_id, s.section_id, s.name, s.variant, s.time_control,
+                  (select count(*) from entry e where e.section_id = s.section_id and e.status = 'active')
+                      as entrants
+           from section s where s.tournament_id = any($1)
+           order by s.tournament_id, s.section_id"#,
+    )
+    .bind(tournaments)
+    .fetch_all(pool)
+    .await
+}
+
+/// When the games of each of `tournaments` began and ended: (tournament, first game's
+/// start, last result), for the tournaments with games.
+pub(crate) async fn game_dates(
+    pool: &PgPool,
+    tournaments: &[i64],
+) -> sqlx::Result<Vec<(i64, OffsetDateTime, Option<OffsetDateTime>)>> {
+    sqlx::query_as(
+        r#"select s.tournament_id, min(g.created_at), max(g.finished_at)
+           from section s join game g on g.section_id = s.section_id
+           where s.tournament_id = any($1) group by s.tournament_id"#,
+    )
+    .bind(tournaments)
     .fetch_all(pool)
     .await
 }

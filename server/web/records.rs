@@ -45,9 +45,8 @@ impl RecordFormat {
                 &[RecordFormat::PgnIccs, RecordFormat::PgnWxf, RecordFormat::PgnFix, RecordFormat::PgnChinese]
             }
             Variant::Shogi => &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi],
-            Variant::MiniShogi => {
-                &[RecordFormat::Kif, RecordFormat::Csa, RecordFormat::Usi, RecordFormat::Aise]
-            }
+            // CSA has no MiniShogi board (its writer refuses the variant).
+            Variant::MiniShogi => &[RecordFormat::Kif, RecordFormat::Usi, RecordFormat::Aise],
             Variant::Flickering | Variant::SevenKingdoms => &[RecordFormat::Record],
         }
     }
@@ -82,6 +81,26 @@ impl RecordFormat {
         ]
         .into_iter()
         .find(|f| f.name() == name)
+    }
+
+    /// The download's file name for game `id` of `variant`: the PGN formats and AISE say
+    /// which moves they hold (`tavoliere-7-wxf.pgn`), the others have their own extension
+    /// (`tavoliere-7.kif`, `tavoliere-7.csa`, `tavoliere-7.usi`); the variant's own record
+    /// is PGN for Flickering chess, text for the Seven Kingdoms.
+    pub fn file_name(self, variant: Variant, id: i64) -> String {
+        let notation = match self {
+            RecordFormat::PgnIccs => "-iccs",
+            RecordFormat::PgnWxf => "-wxf",
+            RecordFormat::PgnFix => "-fix",
+            RecordFormat::PgnChinese => "-chinese",
+            RecordFormat::Aise => "-aise",
+            _ => "",
+        };
+        let extension = match (self, variant) {
+            (RecordFormat::Record, Variant::Flickering) => "pgn",
+            _ => self.extension(),
+        };
+        format!("tavoliere-{id}{notation}.{extension}")
     }
 
     /// File extension of the download.
@@ -349,6 +368,30 @@ mod tests {
 
     fn ruleset(variant: Variant) -> String {
         variant.default_ruleset().to_string()
+    }
+
+    #[test]
+    fn every_format_offered_for_a_variant_writes_its_games_under_its_own_name() {
+        let games = [
+            (Variant::Xiangqi, vec!["h2e2", "h9g7"]),
+            (Variant::Shogi, vec!["7g7f", "3c3d", "8h2b+"]),
+            (Variant::MiniShogi, vec!["1e1b", "1a1b"]),
+        ];
+        for (variant, moves) in games {
+            let mut names = std::collections::HashSet::new();
+            let moves: Vec<String> = moves.into_iter().map(str::to_owned).collect();
+            let rules = ruleset(variant);
+            for &format in RecordFormat::for_variant(variant) {
+                let written = write(&input(variant, &rules, &moves), format);
+                assert!(written.is_ok(), "{variant} in {}: {written:?}", format.name());
+                assert!(names.insert(format.file_name(variant, 7)), "{variant}: two formats, one file name");
+            }
+        }
+        assert_eq!(RecordFormat::PgnWxf.file_name(Variant::Xiangqi, 7), "tavoliere-7-wxf.pgn");
+        assert_eq!(RecordFormat::Kif.file_name(Variant::Shogi, 7), "tavoliere-7.kif");
+        assert_eq!(RecordFormat::Csa.file_name(Variant::Shogi, 7), "tavoliere-7.csa");
+        assert_eq!(RecordFormat::Record.file_name(Variant::Flickering, 7), "tavoliere-7.pgn");
+        assert!(!RecordFormat::for_variant(Variant::MiniShogi).contains(&RecordFormat::Csa), "no CSA board");
     }
 
     #[test]

@@ -199,7 +199,7 @@ async fn without_an_engine_the_feature_is_off_and_says_so() {
     refused.expect(StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(refused.code(), "analysis.unavailable");
     let page = app.get_text(&format!("/games/{game}")).await;
-    assert!(!page.contains("id=\"analysis\""), "no analysis section without an engine");
+    assert!(!page.contains("id=\"computer-analysis\""), "no analysis section without an engine");
 }
 
 #[tokio::test]
@@ -276,14 +276,14 @@ async fn the_page_offers_the_request_by_form_and_shows_the_chart_with_the_marks(
         .text()
         .await
         .unwrap();
-    let form = format!(r#"action="/games/{game}/analysis""#);
+    let form = format!(r#"action="/games/{game}/computer-analysis""#);
     let at = page.find(&form).expect("the request form");
     let marker = r#"name="csrf" value=""#;
     let token_at = page[at..].find(marker).unwrap() + at + marker.len();
     let token = &page[token_at..token_at + page[token_at..].find('"').unwrap()];
     let post = |csrf: String| {
         app.client
-            .post(format!("{}/games/{game}/analysis", app.address))
+            .post(format!("{}/games/{game}/computer-analysis", app.address))
             .header(COOKIE, &cookie)
             .header("content-type", "application/x-www-form-urlencoded")
             .body(format!("csrf={csrf}"))
@@ -296,7 +296,7 @@ async fn the_page_offers_the_request_by_form_and_shows_the_chart_with_the_marks(
     assert_eq!(rows, 0, "a forged form queues nothing");
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let sent = client
-        .post(format!("{}/games/{game}/analysis", app.address))
+        .post(format!("{}/games/{game}/computer-analysis", app.address))
         .header(COOKIE, &cookie)
         .header("content-type", "application/x-www-form-urlencoded")
         .body(format!("csrf={token}"))
@@ -304,7 +304,7 @@ async fn the_page_offers_the_request_by_form_and_shows_the_chart_with_the_marks(
         .await
         .unwrap();
     assert_eq!(sent.status(), StatusCode::SEE_OTHER);
-    assert_eq!(sent.headers()[LOCATION], format!("/games/{game}#analysis").as_str());
+    assert_eq!(sent.headers()[LOCATION], format!("/games/{game}#computer-analysis").as_str());
     assert_eq!(analysed(&app, game).await["status"], "done");
     // Anyone sees the chart; its points step the board to their ply.
     let page = app.get_text(&format!("/games/{game}")).await;

@@ -155,7 +155,14 @@ async fn a_whole_live_game_is_played_and_watched_over_sockets() {
             assert_eq!(event["move"]["ply"], ply as i64 + 1);
             assert_eq!(event["move"]["canonical"], *text);
             let clock = socket.next_of("clock").await;
-            assert_eq!(clock["running_seat"], (ply as i64 + 1) % 2);
+            if ply == 0 {
+                // Black has yet to move: its clock waits for its first move (issue 37 §5).
+                assert_eq!(clock["running_seat"], Value::Null, "{clock}");
+                assert_eq!(clock["first_move_seat"], 1, "{clock}");
+            } else {
+                assert_eq!(clock["running_seat"], (ply as i64 + 1) % 2);
+                assert_eq!(clock["first_move_seat"], Value::Null);
+            }
         }
     }
     // Spectators may only watch.
@@ -211,7 +218,10 @@ async fn a_player_out_of_time_is_flagged_with_nobody_connected() {
     let black = app.register("black").await;
     let control = json!({"kind": "byoyomi", "base_seconds": 5, "period_seconds": 10, "periods": 1});
     let game = app.start_game("xiangqi", &red, &black, control).await;
+    // Both sides' first moves: only then does a clock run (issue 37 §5).
     app.post_move(&red, game, OPENING[0], 0).await.expect(StatusCode::CREATED);
+    app.post_move(&black, game, OPENING[1], 1).await.expect(StatusCode::CREATED);
+    app.post_move(&red, game, OPENING[2], 2).await.expect(StatusCode::CREATED);
     app.clock.advance(time::Duration::seconds(14));
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(app.game(game).await["status"], "active", "black still has 1 s of its period");
@@ -473,7 +483,8 @@ async fn a_flickering_series_is_one_message_and_one_move_event_per_move() {
         assert_eq!(second["move"]["canonical"], "g1f3");
         assert_eq!(second["move"]["turn_number"], first["move"]["turn_number"], "one turn");
         assert!(second["position"].as_str().unwrap().contains(" b "), "Black to move");
-        assert_eq!(socket.next_of("clock").await["running_seat"], 1);
+        // Black's clock waits for its first move (issue 37 §5).
+        assert_eq!(socket.next_of("clock").await["first_move_seat"], 1);
     }
     // A series whose second move is illegal: refused whole, nothing stored.
     black_socket.play("e7e5, e5e4", 2).await;

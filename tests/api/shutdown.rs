@@ -84,6 +84,21 @@ async fn health(server: &ServerProcess) -> StatusCode {
     reqwest::get(format!("{}/healthz", server.address)).await.expect("health check").status()
 }
 
+/// Runs `tavoliere ready` configured with `server`'s port (the Dockerfile's health check):
+/// whether it succeeded, and what it printed (both streams).
+fn ready_command(server: &ServerProcess) -> (bool, String) {
+    let port = server.address.rsplit(':').next().expect("a port");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tavoliere"))
+        .arg("ready")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TAVOLIERE_APPLICATION__PORT", port)
+        .output()
+        .expect("tavoliere ready runs");
+    let said =
+        format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    (output.status.success(), said)
+}
+
 /// Waits (off the runtime) for the process to exit, `limit` at most.
 fn wait(server: &mut ServerProcess, limit: Duration) -> Option<std::process::ExitStatus> {
     tokio::task::block_in_place(|| server.wait_for_exit(limit))
@@ -147,6 +162,9 @@ async fn on_sigterm_readiness_fails_at_once_the_drain_serves_and_live_sockets_ar
     let socket_url = format!("{}/api/games/{game}/socket", server.address.replace("http://", "ws://"));
     let (mut socket, _) = tokio_tungstenite::connect_async(socket_url).await.expect("a live socket");
     assert_eq!(health(&server).await, StatusCode::OK);
+    let (ready, said) = ready_command(&server);
+    assert!(ready, "`tavoliere ready` on a serving server: {said}");
+    assert!(said.lines().any(|line| line.trim() == "ready"), "{said}");
 
     server.signal(libc::SIGTERM);
     let mut refused = None;
@@ -161,6 +179,10 @@ async fn on_sigterm_readiness_fails_at_once_the_drain_serves_and_live_sockets_ar
     }
     let refused = refused.expect("readiness fails once told to stop");
     assert!(refused.contains("unavailable.stopping"), "{refused}");
+    // The container's health check says the same.
+    let (ready, said) = ready_command(&server);
+    assert!(!ready, "`tavoliere ready` on a draining server: {said}");
+    assert!(said.contains("503"), "{said}");
     // Draining: still served.
     assert_eq!(app.game(game).await["id"], game, "a request during the drain is answered");
     assert_eq!(app.post_move(&red, game, "h2e2", 0).await.status, StatusCode::CREATED, "and a move stored");

@@ -51,7 +51,7 @@ pub(crate) async fn create_tournament(app: &TestApp, director: &User, name: &str
 }
 
 /// The tournament takes registrations.
-async fn open_registration(app: &TestApp, director: &User, tournament: i64) {
+pub(crate) async fn open_registration(app: &TestApp, director: &User, tournament: i64) {
     let path = format!("/api/tournaments/{tournament}");
     patch(app, &path, Some(director), json!({"status": "registration"})).await.expect(StatusCode::OK);
 }

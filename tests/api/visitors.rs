@@ -9,14 +9,16 @@ use crate::support::{three_days, TestApp};
 
 /// The writes anyone may make without an account: signing up and signing in, signing
 /// out (of nothing: a no-op answered 204), and asking for and confirming a password reset
-/// (#17: whoever forgot their password is not signed in).
-const OPEN_TO_VISITORS: [(&str, &str); 6] = [
+/// (#17: whoever forgot their password is not signed in); and one POST that writes
+/// nothing: the analysis board's legal moves (issue 37 §2, a question with a body).
+const OPEN_TO_VISITORS: [(&str, &str); 7] = [
     ("post", "/api/accounts"),
     ("post", "/api/tokens"),
     ("post", "/api/session"),
     ("delete", "/api/session"),
     ("post", "/api/password-reset"),
     ("post", "/api/password-reset/confirm"),
+    ("post", "/api/positions/legal-moves"),
 ];
 
 #[tokio::test]

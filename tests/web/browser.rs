@@ -223,7 +223,7 @@ impl Stage {
     }
 
     /// [`Stage::game`] with a time control from the form: `tc_kind` and its fields.
-    async fn game_with(
+    pub(crate) async fn game_with(
         &self,
         host: &Client,
         guest: &Client,
@@ -375,7 +375,7 @@ async fn shogi_and_minishogi_games_are_finished_in_chromium() {
             let moves = sente.find(Locator::Css("#moves")).await.unwrap().text().await.unwrap();
             assert!(moves.contains("Bx2b+") && moves.contains("B*5e"), "promotion and drop: {moves}");
             gote.goto(&game_url).await.unwrap();
-            click(&gote, "#resign").await;
+            resign(&gote).await;
             wait_for_text(&gote, "#result", "1-0").await;
         } else {
             // MiniShogi typed (USI and western): rook and bishop lost, gote resigns.
@@ -387,7 +387,7 @@ async fn shogi_and_minishogi_games_are_finished_in_chromium() {
                 type_move(player, &game_url, text, ply + 1).await;
             }
             gote.goto(&game_url).await.unwrap();
-            click(&gote, "#resign").await;
+            resign(&gote).await;
             wait_for_text(&gote, "#result", "1-0").await;
         }
     }
@@ -456,11 +456,11 @@ async fn a_live_game_page_follows_the_moves_in_the_chosen_notation_in_chromium()
     wait_for_text(&red, "#moves", "炮二平五").await;
     post(&black_token, format!("/api/games/{game}/moves"), json!({"move": "h9g7", "ply": 1})).await;
     wait_for_text(&red, "#moves", "马8进7").await;
-    let list = red.find(Locator::Css("#moves")).await.unwrap().html(true).await.unwrap();
-    assert_eq!(
-        list, r#"<li value="1">炮二平五 马8进7</li>"#,
-        "one line per pair of moves, as the page draws it"
-    );
+    let lines = red.find_all(Locator::Css("#moves li")).await.unwrap();
+    assert_eq!(lines.len(), 1, "one line per pair of moves, as the page draws it");
+    assert_eq!(lines[0].text().await.unwrap(), "炮二平五 马8进7");
+    let links = red.find_all(Locator::Css("#moves li a[data-ply]")).await.unwrap();
+    assert_eq!(links.len(), 2, "each move links to its position");
     let same_page = red.execute("return window.notReloaded === true;", vec![]).await.unwrap();
     assert_eq!(same_page, json!(true), "the moves came without a reload");
     stage.close(vec![red]).await;
@@ -529,9 +529,37 @@ pub(crate) async fn live_button(client: &Client, css: &str) {
     click(client, css).await;
 }
 
+/// Resigns by the button and its confirmation (issue 37 §3), with JavaScript (the page
+/// shows the question) or without (the server's answer asks).
+pub(crate) async fn resign(client: &Client) {
+    click(client, "#resign").await;
+    click(client, "#resign-yes").await;
+}
+
+/// [`resign`] on a settled live page; a redraw between the two clicks (it hides the
+/// question again) is met by asking again.
+pub(crate) async fn live_resign(client: &Client) {
+    for attempt in 1.. {
+        live_button(client, "#resign").await;
+        let yes =
+            client.wait().at_most(Duration::from_secs(5)).for_element(Locator::Css("#resign-yes")).await;
+        let clicked = match yes {
+            Ok(button) => button.click().await.map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        match clicked {
+            Ok(()) => return,
+            Err(error) if attempt < 4 => eprintln!("live_resign, again: {error}"),
+            Err(error) => panic!("#resign-yes: {error}"),
+        }
+    }
+}
+
 /// What another page of a live game must show after a move to `square`, `seat` now to
 /// move, without a reload: the piece on its square, the turn marker and the running clock
-/// on `seat` (its clock ticking), and the move form for the player to move only.
+/// on `seat` (its clock ticking; before the seat's first move of a game of two, its
+/// first-move countdown instead: no clock runs until then, issue 37 §5), and the move form
+/// for the player to move only.
 pub(crate) async fn follows(client: &Client, square: &str, seat: u8, to_move: bool) {
     // Xiangqi and Shogi name squares, chess and the Seven Kingdoms points.
     wait_css(
@@ -540,7 +568,8 @@ pub(crate) async fn follows(client: &Client, square: &str, seat: u8, to_move: bo
     )
     .await;
     wait_css(client, &format!(r#"li.to-move[data-seat="{seat}"]"#)).await;
-    let running = format!(r#"li[data-seat="{seat}"] .clock.running"#);
+    let running =
+        format!(r#"li[data-seat="{seat}"] .clock.running, .first-move[data-seat="{seat}"] .first-move-left"#);
     wait_css(client, &running).await;
     let before = text_of(client, &running).await;
     let deadline = Instant::now() + Duration::from_secs(5);
@@ -675,7 +704,7 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
     live_button(&ann, "#decline-draw").await;
     wait_css(&ben, "#offer-draw").await;
     // Ann resigns: the result reaches every page.
-    live_button(&ann, "#resign").await;
+    live_resign(&ann).await;
     for page in [&ann, &ben, &watcher] {
         wait_for_text(page, "#result", "0-1").await;
         wait_for_text(page, "#result", "resignation").await;
@@ -713,7 +742,7 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
     follows(&ben, "5e", 1, true).await;
     let moves = text_of(&ben, "#moves").await;
     assert!(moves.contains("Bx2b+") && moves.contains("B*5e"), "promotion and drop: {moves}");
-    live_button(&ben, "#resign").await;
+    live_resign(&ben).await;
     for page in [&ann, &ben] {
         wait_for_text(page, "#result", "1-0").await;
         still_the_same_page(page, "a shogi player").await;
@@ -736,13 +765,14 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
     click(&ann, "#play").await;
     follows(&ben, "c4", 1, true).await;
     wait_for_text(&ben, "#moves", "e4, Bc4").await;
-    live_button(&ben, "#resign").await;
+    live_resign(&ben).await;
     for page in [&ann, &ben] {
         wait_for_text(page, "#result", "1-0").await;
         still_the_same_page(page, "a Flickering chess player").await;
     }
 
-    // A flag falls: 6 seconds for Red, who does not move.
+    // A flag falls: 6 seconds for Red, whose clock starts once both sides have made
+    // their first move, and who then does not move. The fallen flag shows 0:00.
     let blitz = [("tc_kind", "live-fischer"), ("base_minutes", "0.1"), ("increment_seconds", "0")];
     let url = stage.game_with(&ann, &ben, "ben", "xiangqi", &blitz).await;
     wait_css(&ann, "#live #game").await;
@@ -751,10 +781,14 @@ async fn live_games_are_played_to_the_end_without_reloading_in_chromium() {
         connected(page).await;
         mark_page(page).await;
     }
+    live_click(&ann, r#"g.piece[data-square="h2"]"#, "e2").await;
+    follows(&ben, "e2", 1, true).await;
+    live_click(&ben, r#"g.piece[data-square="h9"]"#, "g7").await;
     for page in [&ann, &ben] {
         wait_for_text(page, "#result", "0-1").await;
         wait_for_text(page, "#result", "time out").await;
         wait_css(page, r#"li[data-seat="0"] .flag"#).await;
+        wait_for_text(page, r#"li[data-seat="0"] .clock"#, "0:00").await;
         still_the_same_page(page, "a player whose game ended on time").await;
     }
 

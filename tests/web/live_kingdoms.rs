@@ -9,7 +9,7 @@ use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
 use crate::browser::{
-    browser, click, connected, fill, follows, live_button, live_click, mark_page, redraw_times,
+    browser, click, connected, fill, follows, live_click, live_resign, mark_page, redraw_times,
     still_the_same_page, wait_css, wait_for_text, write_redraw_note, Stage,
 };
 
@@ -118,12 +118,12 @@ async fn a_live_seven_kingdoms_game_of_three_seats_is_followed_by_every_page_in_
     }
 
     // Seat 1 resigns: the game goes on without it, every page shows it.
-    live_button(by_seat[1], "#resign").await;
+    live_resign(by_seat[1]).await;
     for page in [&qin, &chu, &han, &watcher] {
         wait_for_text(page, r#"li[data-seat="1"]"#, "resigned").await;
     }
     // Then seat 2: one alliance is left and the game ends on every page.
-    live_button(by_seat[2], "#resign").await;
+    live_resign(by_seat[2]).await;
     for page in [&qin, &chu, &han, &watcher] {
         wait_css(page, "#result").await;
         wait_for_text(page, "#result", "alliance").await;

@@ -5,10 +5,13 @@
 mod admin;
 mod browser;
 mod browser_conditional;
+mod browser_game_page;
 mod browser_home;
+mod browser_tournaments;
 mod conditional;
 mod desk_pages;
 mod game_page;
+mod game_study;
 mod home;
 mod import;
 mod live_kingdoms;
@@ -16,3 +19,4 @@ mod pages;
 mod settings;
 mod small_things;
 mod support;
+mod tournaments;

@@ -2,7 +2,7 @@
 
 use reqwest::StatusCode;
 
-use crate::support::{attribute_after, Browser, TestApp};
+use crate::support::{attribute_after, element_text, Browser, TestApp};
 
 /// Two signed-up players in their own browsers, and a game of `variant` between them
 /// (`first` has the first seat); returns the game path.
@@ -280,8 +280,9 @@ async fn shogi_and_minishogi_games_by_form_end_by_resignation() {
     assert_eq!(play(&mut gote, &game, "P-3d").await.status, StatusCode::SEE_OTHER);
     let page = gote.get(&game).await;
     assert!(page.body.contains(r#"data-flipped="true""#), "the second player sees the board turned");
-    let resigned =
-        gote.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign")]).await;
+    let resigned = gote
+        .post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign"), ("confirm", "yes")])
+        .await;
     assert_eq!(resigned.status, StatusCode::SEE_OTHER);
     assert!(sente.get(&game).await.body.contains("1-0"));
 
@@ -432,8 +433,9 @@ async fn archive_search_and_record_downloads() {
         assert!(page.body.contains(&format!("{game}/record/{format}")), "link to {format}");
     }
     assert!(!page.body.contains("/record/pgn-iccs"));
-    let resigned =
-        sente.post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign")]).await;
+    let resigned = sente
+        .post(&format!("{game}/action"), &[("csrf", &page.csrf()), ("action", "resign"), ("confirm", "yes")])
+        .await;
     assert_eq!(resigned.status, StatusCode::SEE_OTHER);
 
     let archive = gote.get("/archive").await;
@@ -516,25 +518,6 @@ async fn board_images_do_not_open_sessions() {
     assert!(red.get(&format!("{game}/board.svg")).await.body.contains("帥"), "traditional by default");
 }
 
-/// The text of the element with `id` (its first text up to the next tag).
-fn text_of(body: &str, id: &str) -> String {
-    let start = body.find(&format!(r#"id="{id}""#)).unwrap_or_else(|| panic!("no #{id} in {body}"));
-    let text = &body[start..];
-    let text = &text[text.find('>').expect("a tag") + 1..];
-    let escaped = text[..text.find('<').unwrap_or(text.len())].trim();
-    [
-        ("&#39;", "'"),
-        ("&#x27;", "'"),
-        ("&quot;", "\""),
-        ("&#34;", "\""),
-        ("&lt;", "<"),
-        ("&gt;", ">"),
-        ("&amp;", "&"),
-    ]
-    .iter()
-    .fold(escaped.to_owned(), |text, (entity, c)| text.replace(entity, c))
-}
-
 #[tokio::test]
 async fn a_refused_move_reads_in_the_readers_language() {
     // Issue 15 §6: the page read "illegal move: a9a5: illegal move: the way is blocked", in
@@ -545,20 +528,23 @@ async fn a_refused_move_reads_in_the_readers_language() {
     let refused = play(&mut red, &game, "a0a5").await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(refused.body.contains(r#"<html lang="it">"#));
-    assert_eq!(text_of(&refused.body, "move-error"), "a0a5 non è legale: la strada del pezzo è bloccata.");
+    assert_eq!(
+        element_text(&refused.body, "move-error"),
+        "a0a5 non è legale: la strada del pezzo è bloccata."
+    );
     // A typo in ICCS is refused, not read as a FIX move (issue 15 §4).
     let typo = play(&mut red, &game, "a4a5").await;
     assert_eq!(
-        text_of(&typo.body, "move-error"),
+        element_text(&typo.body, "move-error"),
         "a4a5 non è legale: sulla casa di partenza non c'è un pezzo di chi ha il tratto."
     );
     // The English reader gets the English sentence of the same refusal.
     assert_eq!(play(&mut red, &game, "h2e2").await.status, StatusCode::SEE_OTHER);
     black.language = Some("en");
     let refused = play(&mut black, &game, "a9a5").await;
-    assert_eq!(text_of(&refused.body, "move-error"), "a9a5 is not legal: the piece's way is blocked.");
+    assert_eq!(element_text(&refused.body, "move-error"), "a9a5 is not legal: the piece's way is blocked.");
     let refused = play(&mut black, &game, "zz").await;
-    assert_eq!(text_of(&refused.body, "move-error"), "“zz” is not a move in any notation of this game.");
+    assert_eq!(element_text(&refused.body, "move-error"), "“zz” is not a move in any notation of this game.");
 }
 
 #[tokio::test]

@@ -138,12 +138,18 @@ async fn the_move_list_alone_is_served_in_the_chosen_notation_for_live_mode() {
     let list = red.get(&format!("{game}/moves")).await;
     assert_eq!(list.status, StatusCode::OK);
     assert_eq!(
-        list.body, r#"<li value="1">炮二平五 马8进7</li><li value="2">马二进三 </li>"#,
-        "the items of the page's list: one line per pair of turns, in Chinese"
+        list.body,
+        concat!(
+            r#"<li value="1"><a href="?ply=1" data-ply="1" class="move">炮二平五</a> "#,
+            r#"<a href="?ply=2" data-ply="2" class="move">马8进7</a></li>"#,
+            r#"<li value="2"><a href="?ply=3" data-ply="3" class="move current" aria-current="step">马二进三</a></li>"#
+        ),
+        "the items of the page's list: one line per pair of turns, in Chinese, each a link to its position"
     );
     assert!(move_list(&red.get(&game).await.body).ends_with(&list.body), "the same items as the page");
     assert_eq!(list.headers.get("cache-control").and_then(|v| v.to_str().ok()), Some("no-store"));
-    assert!(black.get(&format!("{game}/moves")).await.body.contains("C2=5 h8+7"), "black keeps WXF");
+    let wxf = black.get(&format!("{game}/moves")).await.body;
+    assert!(wxf.contains(">C2=5</a> <a") && wxf.contains(">h8+7</a>"), "black keeps WXF: {wxf}");
     assert!(app.browser().get(&format!("{game}/moves")).await.body.contains("C2=5"), "visitors too");
     assert_eq!(red.get("/games/999999/moves").await.status, StatusCode::NOT_FOUND);
 }

@@ -86,6 +86,28 @@ pub fn attribute_after(body: &str, marker: &str) -> Option<String> {
     Some(body[start..end].to_owned())
 }
 
+/// The text of the element with `id` on a page: its first text up to the next tag, the
+/// escapes undone.
+#[track_caller]
+pub fn element_text(body: &str, id: &str) -> String {
+    let start = body.find(&format!(r#"id="{id}""#)).unwrap_or_else(|| panic!("no #{id} in {body}"));
+    let text = &body[start..];
+    let text = &text[text.find('>').expect("a tag") + 1..];
+    let escaped = text[..text.find('<').unwrap_or(text.len())].trim();
+    [
+        ("&#39;", "'"),
+        ("&#x27;", "'"),
+        ("&quot;", "\""),
+        ("&#34;", "\""),
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+        ("&#38;", "&"),
+        ("&amp;", "&"),
+    ]
+    .iter()
+    .fold(escaped.to_owned(), |text, (entity, c)| text.replace(entity, c))
+}
+
 /// Percent-encodes a form value.
 fn encode(value: &str) -> String {
     value
@@ -166,5 +188,40 @@ impl Browser {
         let page = self.submit("/signup", "/signup", &[("username", name), ("password", &password)]).await;
         assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.body);
         assert_eq!(page.location(), "/");
+    }
+}
+
+/// The REST API beside the pages, for what a test sets up faster than by its forms.
+pub mod api {
+    use reqwest::{Method, StatusCode};
+    use serde_json::{json, Value};
+
+    /// A bearer token of `name` (signed up with the password `password-of-<name>`).
+    pub async fn token(address: &str, name: &str) -> String {
+        let body = json!({"username": name, "password": format!("password-of-{name}")});
+        let (status, answer) = call(address, None, Method::POST, "/api/tokens", Some(body)).await;
+        assert_eq!(status, StatusCode::CREATED, "a token for {name}: {answer}");
+        answer["token"].as_str().expect("a token").to_owned()
+    }
+
+    /// `method` `path` as `token`, with `body` as JSON → the status and the answer (`null`
+    /// when it is not JSON).
+    pub async fn call(
+        address: &str,
+        token: Option<&str>,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = reqwest::Client::new().request(method, format!("{address}{path}"));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let reply = request.send().await.expect("a request to the API");
+        let status = reply.status();
+        (status, reply.json().await.unwrap_or(Value::Null))
     }
 }

@@ -11,10 +11,10 @@ pub mod xiangqi;
 /// read one way only): two readers reading two different moves is `two_readings`; none
 /// reading it, the error of the first reader that recognised the text as its notation but
 /// refused the move, else `unreadable`. Readers that agree on the move are one reading.
-pub(crate) fn one_reading<P, N: Copy, M: Copy + PartialEq, E: PartialEq>(
+pub(crate) fn one_reading<P, N: Copy, M: Copy + PartialEq, E: PartialEq, F: Fn(&P, &str) -> Result<M, E>>(
     pos: &P,
     text: &str,
-    parsers: impl IntoIterator<Item = (N, fn(&P, &str) -> Result<M, E>)>,
+    parsers: impl IntoIterator<Item = (N, F)>,
     unreadable: E,
     two_readings: fn([(N, M); 2]) -> E,
 ) -> Result<M, E> {

@@ -503,9 +503,14 @@ impl From<shogi_notation::NotationError> for MoveRefusal {
                 notation: match notation {
                     shogi_notation::MoveNotation::Usi => Notation::Usi,
                     shogi_notation::MoveNotation::Western => Notation::Western,
+                    shogi_notation::MoveNotation::Japanese => Notation::Japanese,
                 },
                 canonical: m.to_string(),
             })),
+            E::WrongSide(written) => MoveRefusal::WrongPlayer {
+                written: shogi_notation::side_name(written).to_owned(),
+                to_move: shogi_notation::side_name(!written).to_owned(),
+            },
         }
     }
 }

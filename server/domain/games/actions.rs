@@ -2,6 +2,7 @@
 //! more seats; creating a game.
 
 use super::*;
+use crate::domain::challenges::SeatChoice;
 use crate::domain::notifications::Kind;
 use crate::storage::notifications;
 
@@ -220,8 +221,129 @@ pub async fn abort(domain: &Domain, game_id: i64, account_id: i64) -> DomainResu
     announce_and_commit(domain, tx, game_id).await
 }
 
-/// Creates a game (from an accepted challenge) inside the caller's transaction.
-/// `accounts` are in seat order.
+/// What asking for a rematch did (issue 37 §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Rematch {
+    /// A challenge to the other player with the game's settings and the colours swapped,
+    /// waiting for them (made now, or before).
+    Offered {
+        /// The challenge (`GET /api/challenges/{id}` says when it is accepted).
+        challenge_id: i64,
+    },
+    /// The other player had offered one: it is accepted, the new game has started (or it
+    /// was accepted before).
+    Started {
+        /// The accepted challenge.
+        challenge_id: i64,
+        /// The new game.
+        game_id: i64,
+    },
+}
+
+/// The rematch of a finished game of two players, as each player's page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RematchState {
+    /// Nothing asked yet (or the last offer was declined or cancelled).
+    None,
+    /// The player of seat `by` offers challenge `challenge_id`.
+    Offered {
+        /// The challenge.
+        challenge_id: i64,
+        /// Who offers it.
+        by: i32,
+    },
+    /// The rematch has started: game `game_id`.
+    Started {
+        /// The new game.
+        game_id: i64,
+    },
+}
+
+/// The rematch state of game `game_id` (`view` is its view).
+///
+/// # Errors
+/// Database failure.
+pub async fn rematch_state(domain: &Domain, view: &GameView) -> DomainResult<RematchState> {
+    let Some(found) = crate::storage::challenges::rematch_of(&domain.pool, view.id).await? else {
+        return Ok(RematchState::None);
+    };
+    let seat = view.seats.iter().find(|s| s.username == found.challenger).map(|s| s.seat);
+    Ok(match (found.status.as_str(), found.game_id, seat) {
+        ("accepted", Some(game_id), _) => RematchState::Started { game_id },
+        ("open", _, Some(by)) => RematchState::Offered { challenge_id: found.challenge_id, by },
+        _ => RematchState::None,
+    })
+}
+
+/// Asks for a rematch of a finished game of two players (issue 37 §5): accepts the other
+/// player's offer when there is one, else offers a challenge with the game's settings
+/// (variant, ruleset, handicap, start, time control, rated) and the colours swapped,
+/// which the other player accepts. A tournament's games are paired by its director.
+///
+/// # Errors
+/// Unknown game (404), not a player (403), a game still going on, a tournament's (409),
+/// a game of more seats (422).
+pub async fn rematch(domain: &Domain, game_id: i64, account_id: i64) -> DomainResult<Rematch> {
+    let mut tx = read_snapshot(domain).await?;
+    let row = load_game(&mut tx, game_id).await?;
+    let seats = load_seats(&mut tx, game_id).await?;
+    let found = crate::storage::challenges::rematch_of(&mut *tx, game_id).await?;
+    tx.commit().await?;
+    let mine = seat_of(&seats, account_id)?.clone();
+    if row.status == GameStatus::Active {
+        return Err(DomainError::Conflict("the game goes on: a rematch follows its end".to_owned()));
+    }
+    if row.tournament_id.is_some() {
+        return Err(DomainError::Conflict(
+            "a tournament's games are paired by its director: no rematch".to_owned(),
+        ));
+    }
+    let Some(other) = seats.iter().find(|s| s.seat != mine.seat).filter(|_| row.seat_count == 2) else {
+        return Err(DomainError::Invalid("a rematch is for games of two players".to_owned()));
+    };
+    match found {
+        Some(offer) if offer.status == "open" && offer.challenger_id == other.account_id => {
+            let accepted = crate::domain::challenges::accept(domain, offer.challenge_id, account_id).await?;
+            let crate::domain::challenges::Accepted::Game { game_id, .. } = accepted else {
+                return Err(DomainError::Internal(anyhow::anyhow!(
+                    "rematch {}: no game",
+                    offer.challenge_id
+                )));
+            };
+            // The offering player's page hears it at once (its socket's notifications).
+            domain.announcer.tell_accounts(vec![other.account_id]);
+            return Ok(Rematch::Started { challenge_id: offer.challenge_id, game_id });
+        }
+        Some(offer) if offer.status == "open" => {
+            return Ok(Rematch::Offered { challenge_id: offer.challenge_id })
+        }
+        Some(offer) if offer.status == "accepted" => {
+            if let Some(game_id) = offer.game_id {
+                return Ok(Rematch::Started { challenge_id: offer.challenge_id, game_id });
+            }
+        }
+        _ => {}
+    }
+    let new = crate::domain::challenges::NewChallenge {
+        variant: row.variant.clone(),
+        ruleset: Some(row.ruleset.clone()),
+        handicap: row.handicap.clone(),
+        start_position: row.start_position.clone(),
+        opponent: Some(other.username.clone()),
+        seats: Some(2),
+        color: if mine.seat == 0 { SeatChoice::Second } else { SeatChoice::First },
+        time_control: row.time_control.0,
+        vacation_allowed: row.vacation_allowed,
+        rated: row.rated,
+    };
+    let offer = crate::domain::challenges::create_for(domain, account_id, new, Some(game_id)).await?;
+    domain.announcer.tell_accounts(vec![other.account_id]);
+    Ok(Rematch::Offered { challenge_id: offer.id })
+}
+
+/// Creates a game (from an accepted challenge, or a tournament's pairing: `in_tournament`)
+/// inside the caller's transaction. `accounts` are in seat order.
 ///
 /// # Errors
 /// The rules refuse the start position.
@@ -236,6 +358,7 @@ pub(crate) async fn create_in(
     control: TimeControl,
     vacation_allowed: bool,
     accounts: &[i64],
+    in_tournament: bool,
 ) -> DomainResult<i64> {
     let game = rules_adapter::judged_game(domain, variant, ruleset, handicap, start_position, accounts.len())
         .await?;
@@ -254,7 +377,13 @@ pub(crate) async fn create_in(
         time_control: control,
         vacation_allowed,
         turn_started_at: now,
-        deadline: control.deadline(now, time_control::ms(initial), &[]),
+        // The first mover of a live game of two has its first-move time, its clock does not
+        // run yet (issue 37 §5, `awaits_first_move`).
+        deadline: if control.is_live() && accounts.len() == 2 && !in_tournament {
+            now + domain.first_move.0
+        } else {
+            control.deadline(now, time_control::ms(initial), &[])
+        },
     };
     insert_game(tx, &new, &seats).await
 }

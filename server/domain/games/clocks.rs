@@ -2,7 +2,36 @@
 //! game (or a seat's exit) on time.
 
 use super::*;
+use crate::domain::FirstMoveTime;
 use jiff::tz::TimeZone;
+
+/// Whether `seat` has yet to make its first move in a game whose clocks wait for it
+/// (issue 37 §5, as on lichess): a live game of two players outside tournaments. Its clock
+/// does not run meanwhile; the first move must come within the first-move time
+/// ([`crate::domain::FirstMoveTime`]) or the game is aborted, not lost. A tournament's game
+/// keeps its clocks running from the start: the director scheduled it, and a player who
+/// does not come loses on time.
+pub(crate) fn awaits_first_move(row: &GameRow, seat: &SeatRow) -> bool {
+    row.time_control.0.is_live() && row.seat_count == 2 && row.tournament_id.is_none() && seat.moves_made == 0
+}
+
+/// When the turn of `seat`, begun at `start` with `remaining_ms` on its clock, ends: its
+/// first-move time while it [`awaits_first_move`], else its clock's deadline (`leave`
+/// included).
+pub(crate) fn turn_deadline(
+    first_move: FirstMoveTime,
+    row: &GameRow,
+    seat: &SeatRow,
+    start: OffsetDateTime,
+    remaining_ms: i64,
+    leave: &[time_control::Period],
+) -> OffsetDateTime {
+    if awaits_first_move(row, seat) {
+        start + first_move.0
+    } else {
+        row.time_control.0.deadline(start, time_control::ms(remaining_ms), leave)
+    }
+}
 
 /// Leave periods of the seat's account that count in this game.
 pub(crate) async fn counted_leave(
@@ -75,11 +104,8 @@ pub async fn refresh_deadlines(domain: &Domain, account_id: i64) -> DomainResult
         if row.status == GameStatus::Active {
             if let Some(seat) = seats.iter().find(|s| s.seat == row.turn_seat) {
                 let leave = counted_leave(&mut tx, &row, seat.account_id, &domain.time_zone.zone()).await?;
-                let deadline = row.time_control.0.deadline(
-                    row.turn_started_at,
-                    time_control::ms(seat.remaining_ms),
-                    &leave,
-                );
+                let start = row.turn_started_at;
+                let deadline = turn_deadline(domain.first_move, &row, seat, start, seat.remaining_ms, &leave);
                 set_deadline(&mut tx, game_id, deadline).await?;
             }
         }
@@ -122,13 +148,20 @@ pub(crate) async fn expire_turn(domain: &Domain, game_id: i64, now: OffsetDateTi
         return Ok(false);
     };
     let leave = counted_leave(&mut tx, &row, seat.account_id, &domain.time_zone.zone()).await?;
-    let deadline =
-        row.time_control.0.deadline(row.turn_started_at, time_control::ms(seat.remaining_ms), &leave);
+    let start = row.turn_started_at;
+    let deadline = turn_deadline(domain.first_move, &row, seat, start, seat.remaining_ms, &leave);
     if deadline > now {
         // Leave moved it: store the real deadline and look again then.
         set_deadline(&mut tx, game_id, deadline).await?;
         tx.commit().await?;
         return Ok(false);
+    }
+    if awaits_first_move(&row, seat) {
+        // No first move in time: the game is aborted at its deadline, nobody loses.
+        stop(&mut tx, game_id, EndReason::Aborted.into(), deadline).await?;
+        announce_and_commit(domain, tx, game_id).await?;
+        tracing::info!(game.id = game_id, seat = seat.seat, "game aborted: no first move in time");
+        return Ok(true);
     }
     if row.seat_count > 2 {
         // The seat leaves at its deadline; the game goes on without it.

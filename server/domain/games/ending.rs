@@ -164,6 +164,15 @@ pub(crate) fn announce(domain: &Domain, view: GameView) -> GameView {
         ply: view.ply,
         revision: view.revision,
     });
+    if view.status != GameStatus::Active {
+        // A game that ended or stopped may have given its tournament round its last
+        // result: the round's players are told once it is final (issue 38 §6).
+        let domain = domain.clone();
+        let game_id = view.id;
+        tokio::spawn(
+            async move { crate::domain::tournaments::note_final_rounds_of_game(&domain, game_id).await },
+        );
+    }
     view
 }
 

@@ -79,7 +79,7 @@ pub(crate) async fn move_on_copy(
         return Ok(None);
     };
     let now = domain.clock.now();
-    let write = match plan_move(&row, &seats, &mine, &mut state, text, now, &[]) {
+    let write = match plan_move(&row, &seats, &mine, &mut state, text, now, &[], domain.first_move) {
         Ok(write) => write,
         // A refusal is explained from the stored game (the copy may be behind it); the
         // copy is unchanged and stays usable.
@@ -152,7 +152,7 @@ pub(crate) async fn move_under_lock(
         Vec::new()
     };
     let mut state = rules_state(domain, &mut tx, &row, &seats, true).await?;
-    let mut write = match plan_move(&row, &seats, &mine, &mut state, text, now, &leave) {
+    let mut write = match plan_move(&row, &seats, &mine, &mut state, text, now, &leave, domain.first_move) {
         Ok(write) => write,
         Err(refused) => {
             domain.games.put(game_id, state);
@@ -176,7 +176,7 @@ pub(crate) async fn move_under_lock(
         // Charged as a move made at this instant (its turn began with the move above).
         apply_write(&mut row, &mut seats, &mut state, &write, revision);
         let owner = seats.iter().find(|s| s.seat == owner.seat).cloned().unwrap_or_else(|| owner.clone());
-        write = plan_move(&row, &seats, &owner, &mut state, text, now, &leave)?;
+        write = plan_move(&row, &seats, &owner, &mut state, text, now, &leave, domain.first_move)?;
         let written = write_move(&mut tx, game_id, &write, revision, &[], row.turn_started_at)
             .await?
             .ok_or_else(changed)?;
@@ -203,6 +203,7 @@ pub(crate) async fn move_under_lock(
 /// Charges the mover's clock and plays `text` on `state`; the state is unchanged when
 /// this fails (time ran out: 409; the rules refuse: 422). `leave` holds the seats' leave
 /// periods that count (by account).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn plan_move(
     row: &GameRow,
     seats: &[SeatRow],
@@ -211,11 +212,17 @@ pub(crate) fn plan_move(
     text: &str,
     now: OffsetDateTime,
     leave: &[(i64, time_control::Period)],
+    first_move: crate::domain::FirstMoveTime,
 ) -> DomainResult<MoveWrite> {
     let leave_of = |account: i64| -> Vec<time_control::Period> {
         leave.iter().filter(|(a, _)| *a == account).map(|(_, p)| *p).collect()
     };
-    let charged = row.time_control.0.charged(row.turn_started_at, now, &leave_of(mine.account_id));
+    // A side's clock starts with its first move in the games that wait for it (issue 37 §5).
+    let charged = if awaits_first_move(row, mine) {
+        time::Duration::ZERO
+    } else {
+        row.time_control.0.charged(row.turn_started_at, now, &leave_of(mine.account_id))
+    };
     let remaining_ms = mine.remaining_ms - charged.whole_milliseconds() as i64;
     if remaining_ms < 0 {
         return Err(DomainError::coded(
@@ -243,7 +250,13 @@ pub(crate) fn plan_move(
     let next_seat = game.seat_to_move() as i32;
     let next = seats.iter().find(|s| s.seat == next_seat).unwrap_or(mine);
     let next_remaining = if next.seat == mine.seat { new_remaining } else { next.remaining_ms };
-    let deadline = control.deadline(now, time_control::ms(next_remaining), &leave_of(next.account_id));
+    // The mover has moved now: only another seat can still await its first move.
+    let next_row = if next.seat == mine.seat {
+        SeatRow { moves_made: mine.moves_made + 1, ..next.clone() }
+    } else {
+        next.clone()
+    };
+    let deadline = turn_deadline(first_move, row, &next_row, now, next_remaining, &leave_of(next.account_id));
     Ok(MoveWrite {
         plies: (first_ply..=ply).collect(),
         parts: played.parts,

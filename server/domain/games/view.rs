@@ -58,6 +58,9 @@ pub struct MoveView {
     pub canonical: String,
     /// The game's display notation (WXF / western).
     pub display: Option<String>,
+    /// Whether the move gave check (Xiangqi, Shogi; a Flickering series' algebraic
+    /// display marks its checks itself).
+    pub check: bool,
     /// When it was played.
     #[serde(with = "time::serde::rfc3339")]
     pub played_at: OffsetDateTime,
@@ -77,6 +80,9 @@ pub struct GameView {
     pub handicap: Option<String>,
     /// Whether the game is rated: its end changes both players' ratings (issue 18 §1).
     pub rated: bool,
+    /// The tournament the game was paired in, if any (its games are neither aborted nor
+    /// rematched by the players).
+    pub tournament_id: Option<i64>,
     /// Number of seats.
     pub seat_count: i32,
     /// The seats in turn order.
@@ -107,9 +113,16 @@ pub struct GameView {
     /// The tournament section's vacation allowance: the days of each player's leave, from
     /// the game's start, that stop its clocks (`null`: all of the player's leave).
     pub vacation_days: Option<i32>,
-    /// When the side to move runs out of time (leave included).
+    /// When the side to move runs out of time (leave included); while it
+    /// `awaits_first_move`, when its first-move time ends.
     #[serde(with = "time::serde::rfc3339::option")]
     pub deadline: Option<OffsetDateTime>,
+    /// The side to move has yet to make its first move in a live game of two players
+    /// (issue 37 §5): its clock does not run until it does, and unless it moves by
+    /// `deadline` the game is aborted (no result).
+    pub awaits_first_move: bool,
+    /// The side to move is in check.
+    pub in_check: bool,
     /// `active`, `finished` or `aborted`.
     pub status: GameStatus,
     /// `1-0`, `0-1`, `1/2-1/2` once finished; in games of more than two seats the places
@@ -139,8 +152,9 @@ impl GameView {
         const FIXED: usize = 1024;
         const SEAT: usize = 512;
         // `{"ply":120,"turn_number":60,"seat":1,"canonical":"h2e2","display":"C2.5",
-        // "played_at":"2026-11-27T15:23:01.123456Z"},`: 110 bytes and the notations.
-        const MOVE: usize = 96;
+        // "check":false,"played_at":"2026-11-27T15:23:01.123456Z"},`: 124 bytes and the
+        // notations.
+        const MOVE: usize = 110;
         // A ruling's evidence (its repeated positions, the checks and chases).
         const RULING: usize = 4096;
         let moves: usize = self
@@ -276,11 +290,8 @@ pub(crate) async fn view_in(
             } else {
                 Vec::new()
             };
-            Some(row.time_control.0.deadline(
-                row.turn_started_at,
-                time_control::ms(seat.remaining_ms),
-                &leave,
-            ))
+            let start = row.turn_started_at;
+            Some(turn_deadline(domain.first_move, &row, seat, start, seat.remaining_ms, &leave))
         }
         None => None,
     };
@@ -302,12 +313,28 @@ pub(crate) fn assemble(
     let to_move = seats.iter().find(|s| s.seat == row.turn_seat).filter(|_| active);
     // Scores while the game goes on (Seven Kingdoms captures); the stored ones once over.
     let standings = if row.seat_count > 2 && active { game.standings_now() } else { Vec::new() };
+    // A seat that ran out of time has nothing left, whatever its clock held when its turn
+    // began (issue 37 §5: a flagged clock shows 0:00).
+    let timed_out = !active
+        && matches!(
+            row.reason,
+            Some(GameReason::Rules(EndReason::Timeout | EndReason::TimeoutInsufficientMaterial))
+        );
+    let remaining = |s: &SeatRow| {
+        let ran_out = (timed_out && s.seat == row.turn_seat) || s.exit == Some(SeatLeave::Timeout);
+        if ran_out {
+            0
+        } else {
+            s.remaining_ms
+        }
+    };
     Ok(GameView {
         id: row.game_id,
         variant: row.variant.clone(),
         ruleset: row.ruleset.clone(),
         handicap: row.handicap.clone(),
         rated: row.rated,
+        tournament_id: row.tournament_id,
         seat_count: row.seat_count,
         seats: seats
             .iter()
@@ -326,8 +353,8 @@ pub(crate) fn assemble(
                     secondary_score: s.secondary_score.or(now.map(|n| n.secondary_score as i32)).unwrap_or(0),
                     place: s.place,
                     username: s.username.clone(),
-                    remaining_seconds: s.remaining_ms / 1000,
-                    remaining_ms: s.remaining_ms,
+                    remaining_seconds: remaining(s) / 1000,
+                    remaining_ms: remaining(s),
                     outcome: s.outcome,
                     exit_after_ply: s.exit_after_ply,
                     rating_before: s.rating_before.map(|r| r.round() as i32),
@@ -351,6 +378,7 @@ pub(crate) fn assemble(
                 seat: m.seat,
                 canonical: m.notation.clone(),
                 display: display.get(i).cloned(),
+                check: game.gave_check(i),
                 played_at: m.played_at,
             })
             .collect(),
@@ -360,6 +388,8 @@ pub(crate) fn assemble(
         vacation_allowed: row.vacation_allowed,
         vacation_days: row.vacation_days,
         deadline,
+        awaits_first_move: to_move.is_some_and(|s| awaits_first_move(row, s)),
+        in_check: active && game.is_check(),
         status: row.status,
         result: row.result.clone(),
         reason: row.reason,
@@ -480,21 +510,28 @@ pub async fn record_text(domain: &Domain, game_id: i64) -> DomainResult<Option<S
     Ok(game.record_text(&tags))
 }
 
-/// What `text` would do in the game now, without storing anything.
+/// What `text` would do in the game now, without storing anything. With `expected_ply`
+/// (the web form's), a game that is no longer at that ply is refused first, as
+/// [`submit_move`] refuses it (`move.stale-ply`): a text meant for an earlier position is
+/// never judged on the new one (issue 37 §8).
 ///
 /// # Errors
-/// As [`submit_move`] for the game and the move; the ply and turn are not checked.
+/// As [`submit_move`] for the game, the ply and the move; the turn is not checked.
 pub async fn check_move(
     domain: &Domain,
     game_id: i64,
     account_id: i64,
     text: &str,
+    expected_ply: Option<i32>,
 ) -> DomainResult<MoveCheck> {
     let mut tx = read_snapshot(domain).await?;
     let row = load_game(&mut tx, game_id).await?;
     let seats = load_seats(&mut tx, game_id).await?;
     seat_of(&seats, account_id)?;
     ensure_active(&row)?;
+    if let Some(expected) = expected_ply.filter(|&p| p != row.current_ply) {
+        return Err(DomainError::stale_ply(expected, row.current_ply));
+    }
     let game = rules_state(domain, &mut tx, &row, &seats, false).await?.game;
     let mover = game.side_to_move();
     let dry = game.dry_run(text).map_err(move_error)?;
@@ -524,6 +561,15 @@ pub async fn check_move(
         reason,
         message,
     })
+}
+
+/// The active game other than `except` where `account_id` is to move, the nearest deadline
+/// first: the page's "next game where it is your move" (issue 37 §9).
+///
+/// # Errors
+/// Database failure.
+pub async fn next_to_move(domain: &Domain, account_id: i64, except: i64) -> DomainResult<Option<i64>> {
+    Ok(next_game_to_move(&domain.pool, account_id, except).await?)
 }
 
 /// A player's games, those where it is their turn first.

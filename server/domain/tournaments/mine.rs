@@ -21,6 +21,9 @@ pub struct MyGame {
     pub tournament_result: Option<String>,
     /// Whether it is the player's turn.
     pub your_turn: bool,
+    /// When the player to move runs out of time (active games).
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub deadline: Option<OffsetDateTime>,
 }
 
 /// One of a player's sections with their games.

@@ -6,7 +6,9 @@
 
 mod desk;
 mod entries;
+mod listing;
 mod mine;
+mod notices;
 mod pairing;
 mod results;
 mod rounds;
@@ -16,7 +18,9 @@ mod tournament;
 
 pub use desk::*;
 pub use entries::*;
+pub use listing::*;
 pub use mine::*;
+pub use notices::*;
 pub use pairing::*;
 pub use results::*;
 pub use rounds::*;
@@ -44,7 +48,7 @@ use tavoliere_tournament::{ByePoints, GameId, GameRecord, GameResult, PlayerId, 
 use time::OffsetDateTime;
 
 use super::accounts::{account_id_by_username, Account, Role};
-use super::error::{DomainError, DomainResult};
+use super::error::{DomainError, DomainResult, ErrorKind};
 use super::games::{self, GameReason, GameResult as BoardResult, GameStatus};
 use super::ratings;
 use super::rules_adapter::{self, Variant};

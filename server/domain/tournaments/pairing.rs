@@ -52,6 +52,7 @@ pub(crate) async fn create_game(
         row.time_control.0,
         row.vacation_allowed,
         &[first, second],
+        true,
     )
     .await?;
     section_store::place_game(tx, game_id, row.tournament_id, row.section_id, round as i32, board as i32)
@@ -170,7 +171,8 @@ pub(crate) async fn pair_swiss_section(
     byes: &[SwissBye],
 ) -> DomainResult<Vec<i64>> {
     // The Dutch system's search grows fast with a section's size: off the async workers.
-    let (entries, games, byes, options) = (entries.to_vec(), games.to_vec(), byes.to_vec(), row.swiss_options());
+    let (entries, games, byes, options) =
+        (entries.to_vec(), games.to_vec(), byes.to_vec(), row.swiss_options());
     let paired = domain.rules_work.run(move || pair_swiss(&entries, &games, &byes, &options)).await?;
     let round = paired.map_err(|e| match e {
         SwissError::RoundNotFinished(game) => {

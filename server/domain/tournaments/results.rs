@@ -251,6 +251,10 @@ pub async fn decide(
     if ended {
         // A watcher sees the director's decision at once, like any other ending.
         games::announce_stored(domain, &[game_id]).await;
+    } else {
+        // A decision on a game already over (an aborted game decided, a correction) may
+        // give its round its last result too.
+        note_final_rounds_of_game(domain, game_id).await;
     }
     Ok(GameDecision { game_id, result })
 }

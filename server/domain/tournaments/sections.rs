@@ -150,6 +150,13 @@ pub struct NewSection {
     /// order of registration; `rating`: by the players' ratings at the start).
     #[serde(default)]
     pub seeding: Seeding,
+    /// The lowest rating a player may register with (their current rating in the
+    /// section's variant and the pool of its time control, rounded; a player without one
+    /// there is refused); absent: no minimum. Directors may register anyone.
+    pub rating_min: Option<i32>,
+    /// The highest rating a player may register with; absent: no maximum (a player
+    /// without a rating is admitted).
+    pub rating_max: Option<i32>,
 }
 
 pub(crate) fn default_true() -> bool {
@@ -201,6 +208,10 @@ pub struct SectionView {
     pub rated: bool,
     /// How the draw order is made.
     pub seeding: Seeding,
+    /// The lowest rating a player may register with (`null`: no minimum).
+    pub rating_min: Option<i32>,
+    /// The highest rating a player may register with (`null`: no maximum).
+    pub rating_max: Option<i32>,
     /// `registration`, `running` or `finished`.
     pub status: String,
     /// The last round whose games exist.
@@ -363,6 +374,24 @@ pub(crate) fn vacation_days_for(vacation_allowed: bool, days: Option<u32>) -> Do
     }
 }
 
+/// Checks a section's rating limits: 1 to 5000 each, the minimum not above the maximum
+/// (`0` in a change removes a limit, before this check).
+pub(crate) fn check_rating_limits(min: Option<i32>, max: Option<i32>) -> DomainResult<()> {
+    for limit in [min, max].into_iter().flatten() {
+        if !(1..=5000).contains(&limit) {
+            return Err(DomainError::Invalid(format!("a rating limit ({limit}) must be 1 to 5000")));
+        }
+    }
+    if let (Some(min), Some(max)) = (min, max) {
+        if min > max {
+            return Err(DomainError::Invalid(format!(
+                "rating_min ({min}) must not be above rating_max ({max})"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Checks that `ruleset` belongs to `variant` (the rules crate names the rulesets).
 pub(crate) fn ruleset_for(variant: Variant, ruleset: Option<&str>) -> DomainResult<String> {
     rules_adapter::pairable(variant)?;
@@ -379,6 +408,120 @@ pub(crate) async fn load_section(
         .ok_or_else(|| DomainError::NotFound(format!("no section {section_id}")))
 }
 
+/// A new section's settings, checked and named as stored, before it has a tournament.
+pub(crate) struct PreparedSection {
+    name: String,
+    variant: Variant,
+    ruleset: String,
+    control: TimeControl,
+    vacation_allowed: bool,
+    pairing: PairingSystem,
+    start_policy: StartPolicy,
+    swiss_rounds: Option<i32>,
+    scoring: Scoring,
+    tie_breaks: Vec<TieBreak>,
+    withdrawal_rule: WithdrawalRule,
+    bye_points: ByePoints,
+    handicap: Option<String>,
+    rated: bool,
+    seeding: Seeding,
+    vacation_days: Option<i32>,
+    rating_min: Option<i32>,
+    rating_max: Option<i32>,
+    dutch_edition: DutchEdition,
+    acceleration: Acceleration,
+}
+
+impl PreparedSection {
+    /// Checks every setting of `new`.
+    ///
+    /// # Errors
+    /// Unknown variant, ruleset or handicap, bad time control, a Swiss section without its
+    /// number of rounds, bad rating limits... (422).
+    pub(crate) fn check(new: NewSection) -> DomainResult<PreparedSection> {
+        let name = check_name(&new.name)?;
+        let variant: Variant = rules_adapter::parse_variant(&new.variant)?;
+        let ruleset = ruleset_for(variant, new.ruleset.as_deref())?;
+        let control = new.time_control.validate()?;
+        let handicap = handicap_for(variant, new.handicap.as_deref())?;
+        check_rated(variant, new.rated, handicap.as_deref())?;
+        let vacation_days = vacation_days_for(new.vacation_allowed, new.vacation_days)?;
+        check_rating_limits(new.rating_min, new.rating_max)?;
+        let swiss_rounds = match (new.pairing, new.swiss_rounds) {
+            (PairingSystem::Swiss, Some(rounds)) if (1..=50).contains(&rounds) => Some(rounds as i32),
+            (PairingSystem::Swiss, _) => {
+                return Err(DomainError::Invalid(
+                    "a Swiss section needs swiss_rounds between 1 and 50".to_owned(),
+                ))
+            }
+            (_, _) => None,
+        };
+        let scoring = new.scoring.map_or_else(Scoring::default, ScoringSpec::scoring);
+        check_bye_points(new.pairing, new.bye_points)?;
+        check_swiss_settings(new.pairing, new.dutch_edition, new.acceleration, &scoring)?;
+        let tie_breaks = new.tie_breaks.unwrap_or_else(|| match new.pairing {
+            PairingSystem::Swiss => vec![TieBreak::Buchholz, TieBreak::SonnebornBerger, TieBreak::Wins],
+            _ => StandingsConfig::default().tie_breaks,
+        });
+        Ok(PreparedSection {
+            name,
+            variant,
+            ruleset,
+            control,
+            vacation_allowed: new.vacation_allowed,
+            pairing: new.pairing,
+            start_policy: new.start_policy,
+            swiss_rounds,
+            scoring,
+            tie_breaks,
+            withdrawal_rule: new.withdrawal_rule,
+            bye_points: new.bye_points.unwrap_or_default(),
+            handicap,
+            rated: new.rated,
+            seeding: new.seeding,
+            vacation_days,
+            rating_min: new.rating_min,
+            rating_max: new.rating_max,
+            dutch_edition: new.dutch_edition.unwrap_or_default(),
+            acceleration: new.acceleration.unwrap_or_default(),
+        })
+    }
+
+    /// Stores the section in `tournament_id` → its id.
+    pub(crate) async fn insert(
+        &self,
+        executor: impl sqlx::PgExecutor<'_>,
+        tournament_id: i64,
+        now: OffsetDateTime,
+    ) -> DomainResult<i64> {
+        let row = section_store::NewSectionRow {
+            tournament_id,
+            name: &self.name,
+            variant: self.variant.name(),
+            ruleset: &self.ruleset,
+            time_control: self.control,
+            vacation_allowed: self.vacation_allowed,
+            pairing: self.pairing.as_str(),
+            start_policy: start_policy_name(self.start_policy),
+            swiss_rounds: self.swiss_rounds,
+            scoring: self.scoring,
+            tie_breaks: &self.tie_breaks,
+            withdrawal_rule: withdrawal_rule_name(self.withdrawal_rule),
+            created_at: now,
+            bye_points: self.bye_points,
+            handicap: self.handicap.as_deref(),
+            rated: self.rated,
+            seeding: self.seeding.as_str(),
+            vacation_days: self.vacation_days,
+            rating_min: self.rating_min,
+            rating_max: self.rating_max,
+            dutch_edition: self.dutch_edition.as_str(),
+            acceleration: self.acceleration.as_str(),
+        };
+        Ok(section_store::insert(executor, &row).await?)
+    }
+}
+
 /// Adds a section to a tournament (its own directors or an admin).
 ///
 /// # Errors
@@ -392,53 +535,7 @@ pub async fn create_section(
 ) -> DomainResult<SectionView> {
     ensure_exists(domain, tournament_id).await?;
     ensure_directs(&domain.pool, actor, tournament_id).await?;
-    let name = check_name(&new.name)?;
-    let variant: Variant = rules_adapter::parse_variant(&new.variant)?;
-    let ruleset = ruleset_for(variant, new.ruleset.as_deref())?;
-    let control = new.time_control.validate()?;
-    let handicap = handicap_for(variant, new.handicap.as_deref())?;
-    check_rated(variant, new.rated, handicap.as_deref())?;
-    let vacation_days = vacation_days_for(new.vacation_allowed, new.vacation_days)?;
-    let swiss_rounds = match (new.pairing, new.swiss_rounds) {
-        (PairingSystem::Swiss, Some(rounds)) if (1..=50).contains(&rounds) => Some(rounds as i32),
-        (PairingSystem::Swiss, _) => {
-            return Err(DomainError::Invalid(
-                "a Swiss section needs swiss_rounds between 1 and 50".to_owned(),
-            ))
-        }
-        (_, _) => None,
-    };
-    let scoring = new.scoring.map_or_else(Scoring::default, ScoringSpec::scoring);
-    check_bye_points(new.pairing, new.bye_points)?;
-    check_swiss_settings(new.pairing, new.dutch_edition, new.acceleration, &scoring)?;
-    let bye_points = new.bye_points.unwrap_or_default();
-    let tie_breaks = new.tie_breaks.unwrap_or_else(|| match new.pairing {
-        PairingSystem::Swiss => vec![TieBreak::Buchholz, TieBreak::SonnebornBerger, TieBreak::Wins],
-        _ => StandingsConfig::default().tie_breaks,
-    });
-    let row = section_store::NewSectionRow {
-        tournament_id,
-        name: &name,
-        variant: variant.name(),
-        ruleset: &ruleset,
-        time_control: control,
-        vacation_allowed: new.vacation_allowed,
-        pairing: new.pairing.as_str(),
-        start_policy: start_policy_name(new.start_policy),
-        swiss_rounds,
-        scoring,
-        tie_breaks: &tie_breaks,
-        withdrawal_rule: withdrawal_rule_name(new.withdrawal_rule),
-        created_at: domain.clock.now(),
-        bye_points,
-        handicap: handicap.as_deref(),
-        rated: new.rated,
-        seeding: new.seeding.as_str(),
-        vacation_days,
-        dutch_edition: new.dutch_edition.unwrap_or_default().as_str(),
-        acceleration: new.acceleration.unwrap_or_default().as_str(),
-    };
-    let id = section_store::insert(&domain.pool, &row).await?;
+    let id = PreparedSection::check(new)?.insert(&domain.pool, tournament_id, domain.clock.now()).await?;
     section(domain, id).await
 }
 
@@ -462,6 +559,8 @@ pub async fn section(domain: &Domain, section_id: i64) -> DomainResult<SectionVi
         withdrawal_rule: row.withdrawal_rule(),
         seeding: row.seeding(),
         rated: row.rated,
+        rating_min: row.rating_min,
+        rating_max: row.rating_max,
         name: row.name,
         variant: row.variant,
         ruleset: row.ruleset,
@@ -515,6 +614,10 @@ pub struct SectionPatch {
     pub rated: Option<bool>,
     /// How the draw order is made (before the start).
     pub seeding: Option<Seeding>,
+    /// The lowest rating a player may register with; `0` removes it.
+    pub rating_min: Option<i32>,
+    /// The highest rating a player may register with; `0` removes it.
+    pub rating_max: Option<i32>,
     /// Only `finished`, for a running section.
     pub status: Option<String>,
 }
@@ -580,6 +683,10 @@ pub async fn update_section(
         None if !vacation_allowed && row.vacation_days.is_some() => Some(None),
         None => None,
     };
+    // `0` removes a limit; the limits after the change are checked together.
+    let limit = |change: Option<i32>| change.map(|value| (value != 0).then_some(value));
+    let (rating_min, rating_max) = (limit(patch.rating_min), limit(patch.rating_max));
+    check_rating_limits(rating_min.unwrap_or(row.rating_min), rating_max.unwrap_or(row.rating_max))?;
     let swiss_rounds = match patch.swiss_rounds {
         Some(rounds) if row.pairing()? != PairingSystem::Swiss => {
             return Err(DomainError::Invalid(format!("swiss_rounds ({rounds}) is for Swiss sections")))
@@ -608,6 +715,8 @@ pub async fn update_section(
         rated: patch.rated,
         seeding: patch.seeding.map(Seeding::as_str),
         vacation_days,
+        rating_min,
+        rating_max,
         dutch_edition: patch.dutch_edition.map(DutchEdition::as_str),
         acceleration: patch.acceleration.map(Acceleration::as_str),
     };

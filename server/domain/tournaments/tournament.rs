@@ -126,8 +126,20 @@ pub(crate) async fn ensure_directs(
 /// # Errors
 /// Not a director or admin (403), bad name (422).
 pub async fn create(domain: &Domain, actor: &Account, new: NewTournament) -> DomainResult<TournamentView> {
+    create_in(domain, actor, new, None).await
+}
+
+/// Creates a tournament, and `first` in it, in one transaction; its creator becomes its
+/// first director.
+async fn create_in(
+    domain: &Domain,
+    actor: &Account,
+    new: NewTournament,
+    first: Option<PreparedSection>,
+) -> DomainResult<TournamentView> {
     ensure_director_role(actor)?;
     let name = check_name(&new.name)?;
+    let now = domain.clock.now();
     let mut tx = domain.pool.begin().await?;
     let row = store::NewTournamentRow {
         name: &name,
@@ -135,12 +147,30 @@ pub async fn create(domain: &Domain, actor: &Account, new: NewTournament) -> Dom
         season: new.season.as_deref(),
         grand_prix: new.grand_prix.as_ref(),
         created_by: actor.id,
-        created_at: domain.clock.now(),
+        created_at: now,
     };
     let id = store::insert(&mut tx, &row).await?;
     store::add_director(&mut *tx, id, actor.id).await?;
+    if let Some(section) = first {
+        section.insert(&mut *tx, id, now).await?;
+    }
     tx.commit().await?;
     get(domain, id).await
+}
+
+/// Creates a tournament with its first section in one transaction (the site's form): both
+/// are checked before anything is stored, so a refused section leaves no tournament.
+///
+/// # Errors
+/// Not a director or admin (403), a bad name or section setting (422).
+pub async fn create_with_section(
+    domain: &Domain,
+    actor: &Account,
+    new: NewTournament,
+    first: NewSection,
+) -> DomainResult<TournamentView> {
+    ensure_director_role(actor)?;
+    create_in(domain, actor, new, Some(PreparedSection::check(first)?)).await
 }
 
 /// One tournament with its directors and sections.
@@ -276,6 +306,10 @@ pub async fn update(
         grand_prix: patch.grand_prix.as_ref(),
     };
     store::update(&mut tx, tournament_id, &change).await?;
+    if patch.status == Some(TournamentStatus::Registration) && current < TournamentStatus::Registration {
+        // Its followers hear that registration opened, once: the status never goes back.
+        store::notify_registration_open(&mut tx, tournament_id, domain.clock.now()).await?;
+    }
     tx.commit().await?;
     get(domain, tournament_id).await
 }

@@ -1,228 +1,257 @@
-//! The computer analysis on a finished game's page (issue 41 §5): the request form (no
-//! JavaScript needed), the analysis' state, and once done the evaluation chart (its
-//! points step the board to their ply, `?ply=N`) and the moves the engine marks
-//! (`?!`, `?`, `??`) with its better move. A section of its own below the game panel,
-//! rendered by its own template (`templates/game_analysis.html`).
+//! The analysis board (issue 37 §2): from any position of a game (a finished one, or a
+//! player's own correspondence game in play), the viewer plays moves for both sides to
+//! explore a variation, steps through it and discards it. It never sends a move to the
+//! game: the rules judge the variation alone ([`crate::domain::positions`]), and the
+//! variation lives in the address only —
+//! `GET /games/{id}/analysis?ply=N&m=<move>&m=<move>…&at=K&flip=1`: the position after `N`
+//! stored moves of the game, the variation's moves, `K` of them shown. A move typed into
+//! the page's form (`&move=`) is tried after the `K` shown (the rest is discarded) and
+//! answered by a redirect to the new variation's address. Without JavaScript the page
+//! works by its links and form; `static/board.js` adds the legal-move dots (from
+//! `POST /api/positions/legal-moves`), `static/game.js` shows the pages in place.
 
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
-use serde::Deserialize;
-use tavoliere_rules::variant::{Notation, Variant};
+use tavoliere_rules::variant::Variant;
 
-use super::{refusal_text, render_with, Ctx, FormToken, PageError, PageForm, PagePath, PageResult};
-use crate::analysis::judgement::winning_chances;
-use crate::analysis::uci::Score;
-use crate::analysis::{self, AnalysisStatus, AnalysisView, PlyScore};
-use crate::domain::games::{GameStatus, GameView};
-use crate::domain::rules_adapter;
+use super::{refusal_text, render_with, Chrome, Ctx, PageError, PagePath, PageResult};
+use crate::domain::games::{self, GameStatus};
+use crate::domain::positions::{self, Explored, Variation};
 use crate::domain::DomainError;
-use crate::http::AppState;
-use crate::web::eval_chart::{eval_chart, EvalPoint};
-use crate::web::i18n::Texts;
+use crate::web::board::{self as svg_board, BoardOptions};
 
-/// A move the engine marks.
-pub struct MarkLine {
-    /// `12.` or `12…`.
-    number: String,
-    /// The move played, in the reader's notation, and its mark.
-    played: String,
-    mark: &'static str,
-    /// The engine's better move, in the reader's notation.
-    best: String,
-    /// The ply (the link to the board there).
-    ply: i32,
+/// One move of the variation as the page lists it.
+pub struct LineMove {
+    text: String,
+    href: String,
+    current: bool,
+    ahead: bool,
 }
 
-/// The analysis section of a game page.
+/// The analysis page.
 #[derive(askama::Template)]
-#[template(path = "game_analysis.html")]
-pub struct AnalysisSection {
-    t: Texts,
-    csrf: FormToken,
+#[template(path = "analysis.html")]
+pub struct AnalysisPage {
+    chrome: Chrome,
     id: i64,
-    /// The request form (a signed-in reader, a finished game, nothing requested yet).
-    offer: bool,
-    /// Queued, running or failed: the words.
-    state: Option<String>,
-    /// Done: the chart (SVG), the engine and depth, the marked moves.
-    chart: Option<String>,
-    engine: String,
-    marks: Vec<MarkLine>,
-    /// A refusal of the request, in the reader's language.
+    variant_code: String,
+    /// The game's ply the variation starts from.
+    ply: usize,
+    /// That position (FEN, SFEN...), which the board's script sends with the moves.
+    position: String,
+    ruleset: String,
+    /// The moves shown, canonical, as JSON (for the board's script).
+    moves_json: String,
+    /// The same, for the form's hidden fields (a move tried goes after them).
+    shown_moves: Vec<String>,
+    board: String,
+    line: Vec<LineMove>,
+    /// Where the variation starts, in words.
+    intro: String,
+    /// Who is to move in the position shown, check, or the variation's end.
+    status_line: String,
+    /// Step links within the variation: start, back, forward, its end.
+    first: Option<String>,
+    previous: Option<String>,
+    next: Option<String>,
+    last: Option<String>,
+    flip: bool,
+    flip_link: String,
+    discard: String,
+    back: String,
+    typed: String,
     error: Option<String>,
+    hint: String,
+    /// The analysis is not open to this viewer (a game in play not theirs, a live game).
+    closed: bool,
 }
 
-/// The section for the game `view`, `None` when there is nothing to show (an active game,
-/// a variant the engine cannot play, no engine and no stored analysis).
-///
-/// # Errors
-/// The stored analysis cannot be read.
-pub async fn section(state: &AppState, ctx: &Ctx, view: &GameView) -> Result<Option<String>, PageError> {
-    if view.status == GameStatus::Active || analysis::engine_variant(view).is_err() {
-        return Ok(None);
-    }
-    let stored =
-        analysis::find(&state.domain, view.id).await.map_err(|e| PageError::Internal(e.to_string()))?;
-    let t = ctx.t;
-    let mut section = AnalysisSection {
-        t,
-        csrf: ctx.csrf.clone(),
-        id: view.id,
-        offer: false,
-        state: None,
-        chart: None,
-        engine: String::new(),
-        marks: Vec::new(),
-        error: None,
-    };
-    match stored {
-        // Nothing to show: no engine, or a visitor (only accounts may ask).
-        None if state.analysis.is_none() || ctx.user.is_none() => return Ok(None),
-        None => section.offer = true,
-        Some(found) => match found.status {
-            AnalysisStatus::Done => done(&mut section, ctx, view, &found)?,
-            status => {
-                section.state = Some(t.get(&format!("analysis.status.{}", status_name(status))).to_owned())
+/// The analysis address's parts.
+#[derive(Debug, Default)]
+struct Asked {
+    ply: Option<usize>,
+    moves: Vec<String>,
+    at: Option<usize>,
+    text: Option<String>,
+    flip: bool,
+}
+
+impl Asked {
+    /// Reads the query (`m` repeats: one a move).
+    fn read(query: Option<&str>) -> Asked {
+        let mut asked = Asked::default();
+        for (key, value) in url::form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+            match key.as_ref() {
+                "ply" => asked.ply = value.trim().parse::<i64>().ok().map(|n| n.max(0) as usize),
+                "m" if !value.trim().is_empty() => asked.moves.push(value.trim().to_owned()),
+                "at" => asked.at = value.trim().parse::<i64>().ok().map(|n| n.max(0) as usize),
+                "move" => asked.text = Some(value.into_owned()).filter(|t| !t.trim().is_empty()),
+                "flip" => asked.flip = matches!(value.as_ref(), "1" | "true"),
+                _ => {}
             }
-        },
-    }
-    Ok(Some(askama::Template::render(&section)?))
-}
-
-fn status_name(status: AnalysisStatus) -> &'static str {
-    match status {
-        AnalysisStatus::Queued => "queued",
-        AnalysisStatus::Running => "running",
-        AnalysisStatus::Done => "done",
-        AnalysisStatus::Failed => "failed",
-    }
-}
-
-/// The chart and the marked moves of a finished analysis.
-fn done(
-    section: &mut AnalysisSection,
-    ctx: &Ctx,
-    view: &GameView,
-    found: &AnalysisView,
-) -> Result<(), PageError> {
-    let internal = |e: String| PageError::Internal(format!("analysis of game {}: {e}", view.id));
-    let variant: Variant =
-        rules_adapter::parse_variant(&view.variant).map_err(|e| internal(e.to_string()))?;
-    let notation = match ctx.prefs.notation_for(variant) {
-        Notation::Auto => variant.display_notation(),
-        chosen => chosen,
-    };
-    // The game replayed, to write the played and the better moves in the reader's notation.
-    let mut game = rules_adapter::new_game(
-        variant,
-        &view.ruleset,
-        view.handicap.as_deref(),
-        view.start_position.as_deref(),
-        view.seat_count as usize,
-    )
-    .map_err(|e| internal(e.to_string()))?;
-    let mut labels = Vec::with_capacity(found.plies.len());
-    for ply in &found.plies {
-        let best = match (&ply.judgement, &ply.best) {
-            (Some(_), Some(best)) => {
-                let mut tried = game.clone();
-                tried
-                    .play(best)
-                    .ok()
-                    .and_then(|_| tried.display_moves(notation).pop())
-                    .unwrap_or(best.clone())
-            }
-            _ => String::new(),
-        };
-        game.play(&ply.played).map_err(|e| internal(e.to_string()))?;
-        let played = game.display_moves(notation).pop().unwrap_or_default();
-        let number =
-            if ply.ply % 2 == 1 { format!("{}.", ply.ply / 2 + 1) } else { format!("{}…", ply.ply / 2) };
-        let score = match ply.score {
-            PlyScore::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-            PlyScore::Mate(n) => format!("#{n}"),
-        };
-        labels.push(format!("{number} {played} {score}"));
-        if let Some(judgement) = ply.judgement {
-            section.marks.push(MarkLine { number, played, mark: judgement.mark(), best, ply: ply.ply });
         }
+        asked
     }
-    let points: Vec<EvalPoint<'_>> = found
-        .plies
-        .iter()
-        .zip(&labels)
-        .map(|(ply, label)| EvalPoint {
-            ply: ply.ply,
-            chances: match ply.score {
-                PlyScore::Cp(cp) => winning_chances(Score::Cp(cp)),
-                PlyScore::Mate(n) => winning_chances(Score::Mate(n)),
-            },
-            label,
-            mark: ply.judgement.map_or("", |j| j.mark()),
-        })
-        .collect();
-    section.chart = eval_chart(view.id, &points);
-    section.engine = ctx.t.format(
-        "analysis.engine",
-        &[
-            ("engine", found.engine.as_deref().unwrap_or("")),
-            ("depth", &found.depth.unwrap_or(0).to_string()),
-        ],
-    );
-    Ok(())
 }
 
-/// The request form.
-#[derive(Deserialize)]
-pub struct RequestForm {
-    #[serde(default)]
-    csrf: String,
+/// The address of the variation `moves` from `ply`, `at` of them shown (all: `None`).
+fn address(id: i64, ply: usize, moves: &[String], at: Option<usize>, flip: bool) -> String {
+    let mut query = url::form_urlencoded::Serializer::new(String::new());
+    query.append_pair("ply", &ply.to_string());
+    for m in moves {
+        query.append_pair("m", m);
+    }
+    if let Some(at) = at.filter(|&at| at < moves.len()) {
+        query.append_pair("at", &at.to_string());
+    }
+    if flip {
+        query.append_pair("flip", "1");
+    }
+    format!("/games/{id}/analysis?{}", query.finish())
 }
 
-/// `POST /games/{id}/analysis`: asks for the game's analysis, then back to the game.
-pub async fn request(
-    State(state): State<AppState>,
+/// `GET /games/{id}/analysis`: the analysis board.
+pub async fn show(
+    State(domain): State<crate::domain::Domain>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
-    PageForm(form): PageForm<RequestForm>,
+    RawQuery(query): RawQuery,
 ) -> PageResult {
-    ctx.check_csrf(&form.csrf)?;
-    let me = ctx.require_user()?.clone();
-    match analysis::request(&state.domain, state.analysis.as_ref(), id, me.id).await {
-        Ok(_) => Ok(Redirect::to(&format!("/games/{id}#analysis")).into_response()),
-        Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
-        Err(DomainError::Internal(e)) => Err(PageError::Internal(e.to_string())),
-        Err(error) => {
-            let section = AnalysisSection {
-                t: ctx.t,
-                csrf: ctx.csrf.clone(),
-                id,
-                offer: false,
-                state: None,
-                chart: None,
-                engine: String::new(),
-                marks: Vec::new(),
-                error: Some(refusal_text(ctx.t, &error)),
-            };
-            let status = crate::http::error::ApiError::describe(&error).status();
-            let page = RefusalPage {
-                chrome: ctx.chrome("analysis.title"),
-                section: askama::Template::render(&section)?,
-                id,
-            };
-            render_with(status, &page)
+    let asked = Asked::read(query.as_deref());
+    let internal = |e: DomainError| PageError::Internal(e.to_string());
+    let (view, fen, ply) = match games::position_at(&domain, id, asked.ply).await {
+        Ok(read) => read,
+        Err(DomainError::NotFound(_)) => return Err(PageError::NotFound(ctx.t)),
+        Err(other) => return Err(internal(other)),
+    };
+    let variant: Variant =
+        view.variant.parse().map_err(|_| PageError::Internal(format!("variant {}", view.variant)))?;
+    let t = ctx.t;
+    let me = ctx.user.as_ref().map(|u| u.username.as_str());
+    let my_seat = view.seats.iter().find(|s| Some(s.username.as_str()) == me).map(|s| s.seat);
+    // A game in play is analysed by its players only, and only by correspondence: a live
+    // game's board is the game itself.
+    let open = view.status != GameStatus::Active || (my_seat.is_some() && !view.time_control.is_live());
+    let mut page = AnalysisPage {
+        chrome: Chrome {
+            title: t.format("analysis.title", &[("id", &view.id.to_string())]),
+            ..ctx.chrome("analysis.title")
+        },
+        id: view.id,
+        variant_code: view.variant.clone(),
+        ply,
+        position: fen.clone(),
+        ruleset: view.ruleset.clone(),
+        moves_json: "[]".to_owned(),
+        shown_moves: Vec::new(),
+        board: String::new(),
+        line: Vec::new(),
+        intro: t.format("analysis.intro", &[("ply", &ply.to_string())]),
+        status_line: String::new(),
+        first: None,
+        previous: None,
+        next: None,
+        last: None,
+        flip: asked.flip,
+        flip_link: String::new(),
+        discard: address(view.id, ply, &[], None, asked.flip),
+        back: format!("/games/{}?ply={ply}", view.id),
+        typed: String::new(),
+        error: None,
+        hint: t.get(&format!("game.notation_hint.{}", view.variant)).to_owned(),
+        closed: !open,
+    };
+    if !open {
+        page.error = Some(t.get("analysis.closed").to_owned());
+        return render_with(StatusCode::FORBIDDEN, &page);
+    }
+    let variation = |moves: Vec<String>| Variation {
+        variant,
+        ruleset: Some(view.ruleset.clone()),
+        position: Some(fen.clone()),
+        moves,
+    };
+    let mut status = StatusCode::OK;
+    // A move tried: after the moves shown, the rest discarded; then the new variation's
+    // own address.
+    if let Some(text) = &asked.text {
+        let at = asked.at.unwrap_or(asked.moves.len()).min(asked.moves.len());
+        let mut tried = asked.moves[..at].to_vec();
+        tried.push(text.trim().to_owned());
+        match positions::explore(&domain.rules_work, variation(tried)).await {
+            Ok(explored) => {
+                let to = address(view.id, ply, &explored.moves, None, asked.flip);
+                return Ok(Redirect::to(&to).into_response());
+            }
+            Err(error) if error.kind() == crate::domain::ErrorKind::Internal => return Err(internal(error)),
+            Err(error) => {
+                page.typed = text.clone();
+                page.error = Some(refusal_text(t, &error));
+                status = StatusCode::UNPROCESSABLE_ENTITY;
+            }
         }
     }
-}
-
-/// A refused request: the reason and the way back to the game.
-#[derive(askama::Template)]
-#[template(
-    source = r#"{% extends "layout.html" %}{% block content %}{{ section|safe }}<p><a href="/games/{{ id }}">{{ chrome.t.get("analysis.back") }}</a></p>{% endblock %}"#,
-    ext = "html"
-)]
-struct RefusalPage {
-    chrome: super::Chrome,
-    section: String,
-    id: i64,
+    let whole = match positions::explore(&domain.rules_work, variation(asked.moves.clone())).await {
+        Ok(explored) => explored,
+        // A variation the rules refuse (an address edited by hand): from the start again.
+        Err(error) if error.kind() != crate::domain::ErrorKind::Internal => {
+            page.error = Some(refusal_text(t, &error));
+            status = StatusCode::UNPROCESSABLE_ENTITY;
+            positions::explore(&domain.rules_work, variation(Vec::new())).await.map_err(internal)?
+        }
+        Err(error) => return Err(internal(error)),
+    };
+    let count = whole.moves.len();
+    let at = asked.at.unwrap_or(count).min(count);
+    let shown: Explored = if at == count {
+        whole.clone()
+    } else {
+        positions::explore(&domain.rules_work, variation(whole.moves[..at].to_vec()))
+            .await
+            .map_err(internal)?
+    };
+    let link = |k: usize| address(view.id, ply, &whole.moves, Some(k), asked.flip);
+    page.line = whole
+        .display
+        .iter()
+        .enumerate()
+        .map(|(i, text)| LineMove {
+            text: text.clone(),
+            href: link(i + 1),
+            current: i + 1 == at,
+            ahead: i + 1 > at,
+        })
+        .collect();
+    page.first = (at > 0).then(|| link(0));
+    page.previous = (at > 0).then(|| link(at - 1));
+    page.next = (at < count).then(|| link(at + 1));
+    page.last = (at < count).then(|| link(count));
+    page.flip_link = address(view.id, ply, &whole.moves, Some(at), !asked.flip);
+    page.shown_moves = shown.moves.clone();
+    page.moves_json = serde_json::to_string(&shown.moves).map_err(|e| PageError::Internal(e.to_string()))?;
+    page.status_line = match (&shown.result, &shown.reason) {
+        (Some(result), Some(reason)) => format!("{result} · {}", t.get(&format!("reason.{reason}"))),
+        _ => {
+            let side = if view.seat_count == 2 {
+                t.get(&format!("color.{}.{}", view.variant, shown.side_to_move)).to_owned()
+            } else {
+                shown.side_to_move.clone()
+            };
+            let turn = t.format("analysis.to_move", &[("side", &side)]);
+            if shown.check {
+                format!("{turn} · {}", t.get("game.status.check"))
+            } else {
+                turn
+            }
+        }
+    };
+    // The last move on the board: the variation's, else the game's before it.
+    let game_last = view.last_turn(ply);
+    let last_move = if at > 0 { Some(whole.moves[at - 1].as_str()) } else { game_last.as_deref() };
+    let flipped = (view.seat_count == 2 && my_seat == Some(1)) != asked.flip;
+    let options = BoardOptions { last_move, flipped, style: ctx.piece_style() };
+    page.board = svg_board::render(variant, &shown.position, options)
+        .map_err(|e| PageError::Internal(format!("analysis of game {}: {e}", view.id)))?;
+    render_with(status, &page)
 }

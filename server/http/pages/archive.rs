@@ -6,7 +6,7 @@
 use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use tavoliere_rules::variant::Variant;
 
 use super::game::record_label_key;
@@ -14,6 +14,7 @@ use super::{render_with, Chrome, Ctx, PageError, PagePath, PageQuery, PageResult
 use crate::domain::archive::{self, ArchiveQuery};
 use crate::domain::games::{self, GameReason};
 use crate::domain::{Domain, DomainError};
+use crate::http::error::ApiError;
 use crate::web::records::{self, RecordFormat, RecordWriteError};
 
 /// One archived game.
@@ -180,18 +181,37 @@ pub async fn show(
     render_with(status, &page)
 }
 
-/// `GET /games/{id}/record/{format}`: the record as a download.
+/// `GET /games/{id}/record/{format}`: the record as a download. A format that does not
+/// exist, or that the game's variant cannot be written in, and an unknown game answer 404
+/// in the one error shape (a link to a download is followed by tools as often as by
+/// browsers).
 pub async fn record(
     State(domain): State<Domain>,
-    ctx: Ctx,
-    PagePath((id, format)): PagePath<(i64, String)>,
-) -> PageResult {
-    let Some(format) = RecordFormat::from_name(&format) else { return Err(PageError::NotFound(ctx.t)) };
-    match record_of(&domain, id, format).await {
-        Ok(Some(text)) => Ok(download(id, format, text)),
-        Ok(None) | Err(DomainError::NotFound(_)) => Err(PageError::NotFound(ctx.t)),
-        Err(other) => Err(PageError::Internal(other.to_string())),
+    PagePath((id, name)): PagePath<(i64, String)>,
+) -> Result<Response, ApiError> {
+    let unknown = || ApiError::new(StatusCode::NOT_FOUND, format!("there is no record format {name:?}"));
+    let format = RecordFormat::from_name(&name).ok_or_else(unknown)?;
+    let view = match games::view(&domain, id).await {
+        Ok(view) => view,
+        Err(DomainError::NotFound(_)) => {
+            return Err(ApiError::new(StatusCode::NOT_FOUND, format!("there is no game {id}")))
+        }
+        Err(other) => return Err(other.into()),
+    };
+    let variant: Variant = view.variant.parse().map_err(|_| unknown())?;
+    if !RecordFormat::for_variant(variant).contains(&format) {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("{name} records are not offered for {} games", variant.name()),
+        ));
     }
+    let text = if format == RecordFormat::Record {
+        games::record_text(&domain, id).await?
+    } else {
+        let written = records::write_view(&view, format);
+        Some(written.map_err(|e| DomainError::Internal(anyhow::anyhow!("game {id}: {e}")))?)
+    };
+    Ok(download(format.file_name(variant, id), text.ok_or_else(unknown)?))
 }
 
 /// Game `id`'s record in `format`; `None` when its variant has no such record.
@@ -214,8 +234,8 @@ pub(crate) async fn record_of(
     }
 }
 
-fn download(id: i64, format: RecordFormat, text: String) -> axum::response::Response {
-    let disposition = format!("attachment; filename=\"tavoliere-{id}.{}\"", format.extension());
+fn download(file_name: String, text: String) -> Response {
+    let disposition = format!("attachment; filename=\"{file_name}\"");
     (
         StatusCode::OK,
         [(CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()), (CONTENT_DISPOSITION, disposition)],

@@ -6,16 +6,14 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
 use serde::Deserialize;
 
-use tavoliere_rules::game::{Handicap, Ruleset};
 use tavoliere_rules::variant::Variant;
 
 use super::auth::CsrfOnly;
+use super::forms::{handicap_options, ruleset_options, TimeControlFields};
 use super::{render, render_with, Chrome, Ctx, PageError, PageForm, PagePath, PageResult};
 use crate::domain::accounts;
 use crate::domain::challenges::{self, NewChallenge, SeatChoice};
-use crate::domain::time_control::{Accounting, TimeControl};
 use crate::domain::{Domain, DomainError, ErrorKind};
-use crate::web::i18n::Texts;
 
 /// What the new-challenge form sends (all text, so that it can be shown back as typed).
 #[derive(Debug, Default, Deserialize)]
@@ -35,28 +33,9 @@ pub struct ChallengeForm {
     seats: String,
     #[serde(default)]
     color: String,
-    #[serde(default)]
-    tc_kind: String,
-    #[serde(default)]
-    days: String,
-    #[serde(default)]
-    moves: String,
-    #[serde(default)]
-    increment_days: String,
-    #[serde(default)]
-    cap_days: String,
-    /// Correspondence: `iccf-days` charges whole days as ICCF does (#17 §4).
-    #[serde(default)]
-    iccf_days: String,
-    /// Live controls: the base time in minutes (decimals allowed, e.g. `0.5`).
-    #[serde(default)]
-    base_minutes: String,
-    #[serde(default)]
-    increment_seconds: String,
-    #[serde(default)]
-    period_seconds: String,
-    #[serde(default)]
-    periods: String,
+    /// The time control.
+    #[serde(flatten)]
+    tc: TimeControlFields,
     /// The "rated" checkbox: `on` when ticked (a browser sends nothing otherwise).
     #[serde(default)]
     rated: String,
@@ -92,17 +71,7 @@ impl NewChallengePage {
         Variant::ALL
             .iter()
             .map(|variant| {
-                let options = Ruleset::ALL
-                    .iter()
-                    .filter(|r| variant.accepts(**r))
-                    .map(|r| {
-                        (
-                            r.name().to_owned(),
-                            format!("{} — {}", r.name(), t.get(&format!("ruleset.{}", r.name()))),
-                        )
-                    })
-                    .collect();
-                (t.get(&format!("variant.{}", variant.name())).to_owned(), options)
+                (t.get(&format!("variant.{}", variant.name())).to_owned(), ruleset_options(t, *variant))
             })
             .collect()
     }
@@ -113,25 +82,11 @@ impl NewChallengePage {
         Variant::ALL
             .iter()
             .filter_map(|variant| {
-                let catalogue = Handicap::catalogue(variant.name());
-                (!catalogue.is_empty()).then(|| {
-                    let options = catalogue
-                        .iter()
-                        .map(|h| (h.name(), handicap_words(t, variant.name(), &h.name())))
-                        .collect();
-                    (t.get(&format!("variant.{}", variant.name())).to_owned(), options)
-                })
+                let options = handicap_options(t, *variant);
+                (!options.is_empty())
+                    .then(|| (t.get(&format!("variant.{}", variant.name())).to_owned(), options))
             })
             .collect()
-    }
-}
-
-/// A handicap's words: its description from the catalogue (`handicap.<variant>.<name>`;
-/// Xiangqi's `moves-N` share one with the number).
-fn handicap_words(t: Texts, variant: &str, name: &str) -> String {
-    match name.strip_prefix("moves-") {
-        Some(n) => t.format("handicap.xiangqi.moves", &[("moves", n)]),
-        None => t.get(&format!("handicap.{variant}.{name}")).to_owned(),
     }
 }
 
@@ -166,12 +121,7 @@ pub async fn new_form(ctx: Ctx) -> PageResult {
     let form = ChallengeForm {
         variant: "xiangqi".into(),
         color: "random".into(),
-        tc_kind: "days-per-move".into(),
-        days: "3".into(),
-        base_minutes: "5".into(),
-        increment_seconds: "5".into(),
-        period_seconds: "30".into(),
-        periods: "3".into(),
+        tc: TimeControlFields::suggested(),
         ..ChallengeForm::default()
     };
     render(&NewChallengePage {
@@ -179,17 +129,6 @@ pub async fn new_form(ctx: Ctx) -> PageResult {
         form,
         errors: ChallengeErrors::default(),
     })
-}
-
-fn number(text: &str) -> Option<u32> {
-    text.trim().parse().ok()
-}
-
-/// Minutes as typed (`5`, `0.5`, `1,5`) in whole seconds.
-fn seconds_of_minutes(text: &str) -> Option<u32> {
-    let minutes: f64 = text.trim().replace(',', ".").parse().ok()?;
-    let seconds = (minutes * 60.0).round();
-    (minutes.is_finite() && (0.0..=f64::from(u32::MAX)).contains(&seconds)).then_some(seconds as u32)
 }
 
 fn non_empty(text: &str) -> Option<String> {
@@ -209,26 +148,6 @@ pub const VARIANTS: [&str; Variant::ALL.len()] = {
 };
 
 /// Reads the form; errors by field.
-/// A correspondence control from the form, with the day accounting chosen.
-fn correspondence(form: &ChallengeForm) -> Option<TimeControl> {
-    let accounting = if form.iccf_days.is_empty() { Accounting::Milliseconds } else { Accounting::IccfDays };
-    let days = number(&form.days)?;
-    let time_zone = None;
-    Some(match form.tc_kind.as_str() {
-        "moves-in-days" => {
-            TimeControl::MovesInDays { moves: number(&form.moves)?, days, accounting, time_zone }
-        }
-        "fischer" => TimeControl::Fischer {
-            initial_days: days,
-            increment_days: number(&form.increment_days)?,
-            cap_days: number(&form.cap_days)?,
-            accounting,
-            time_zone,
-        },
-        _ => TimeControl::DaysPerMove { days, accounting, time_zone },
-    })
-}
-
 fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors> {
     let mut errors = ChallengeErrors::default();
     if !VARIANTS.contains(&form.variant.as_str()) {
@@ -239,24 +158,7 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
         "second" => SeatChoice::Second,
         _ => SeatChoice::Random,
     };
-    let time_control = match form.tc_kind.as_str() {
-        "days-per-move" | "moves-in-days" | "fischer" => correspondence(form),
-        "live-fischer" => seconds_of_minutes(&form.base_minutes).zip(number(&form.increment_seconds)).map(
-            |(base_seconds, increment_seconds)| TimeControl::LiveFischer { base_seconds, increment_seconds },
-        ),
-        "byoyomi" => match (
-            seconds_of_minutes(&form.base_minutes),
-            number(&form.period_seconds),
-            number(&form.periods),
-        ) {
-            (Some(base_seconds), Some(period_seconds), Some(periods)) => {
-                Some(TimeControl::Byoyomi { base_seconds, period_seconds, periods })
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    let time_control = time_control.and_then(|tc| tc.validate().ok());
+    let time_control = form.tc.read();
     if time_control.is_none() {
         errors.time_control = Some(ctx.t.get("challenge.error.time_control").to_owned());
     }
@@ -267,7 +169,7 @@ fn read(ctx: &Ctx, form: &ChallengeForm) -> Result<NewChallenge, ChallengeErrors
             handicap: non_empty(&form.handicap),
             start_position: None,
             opponent: non_empty(&form.opponent),
-            seats: number(&form.seats).and_then(|n| i32::try_from(n).ok()),
+            seats: super::forms::number(&form.seats).and_then(|n| i32::try_from(n).ok()),
             color,
             time_control,
             vacation_allowed: true,

@@ -27,13 +27,25 @@ pub struct ChallengeLine {
     pub(super) mine: bool,
 }
 
-/// One tournament section I am entered in.
+/// One tournament section I am entered in, with my games in play there.
 pub struct TournamentLine {
+    pub(super) tournament_id: i64,
     pub(super) tournament: String,
+    pub(super) section_id: i64,
     pub(super) section: String,
     pub(super) variant: String,
-    pub(super) games: usize,
-    pub(super) standings: String,
+    /// "withdrawn", or the section's status, in words.
+    pub(super) status: String,
+    pub(super) next: Vec<NextGame>,
+}
+
+/// A game of mine in play in a tournament.
+pub struct NextGame {
+    pub(super) id: i64,
+    /// "Round 2: bob".
+    pub(super) label: String,
+    pub(super) your_turn: bool,
+    pub(super) deadline: Option<Deadline>,
 }
 
 /// The signed-in player's own sections of the home page.
@@ -116,15 +128,38 @@ pub async fn sections(domain: &Domain, ctx: &Ctx, me: &Account) -> Result<Dashbo
                 mine: c.challenger == me.username,
             })
             .collect(),
-        tournaments: sections
+        tournaments: sections.into_iter().map(|s| tournament_line(ctx.t, s)).collect(),
+    })
+}
+
+/// A section of mine: its games in play, my move first, the nearest deadline first.
+fn tournament_line(t: Texts, section: tournaments::MySection) -> TournamentLine {
+    let mut next: Vec<&tournaments::MyGame> =
+        section.games.iter().filter(|g| g.status == GameStatus::Active).collect();
+    next.sort_by_key(|g| (!g.your_turn, g.deadline, g.round));
+    TournamentLine {
+        next: next
             .into_iter()
-            .map(|s| TournamentLine {
-                standings: format!("/api/sections/{}/crosstable.html", s.section_id),
-                tournament: s.tournament,
-                section: s.section,
-                variant: ctx.t.get(&format!("variant.{}", s.variant)).to_owned(),
-                games: s.games.len(),
+            .map(|g| NextGame {
+                id: g.game_id,
+                label: format!(
+                    "{}: {}",
+                    t.format("rounds.round", &[("round", &g.round.unwrap_or_default().to_string())]),
+                    g.opponent
+                ),
+                your_turn: g.your_turn,
+                deadline: Deadline::of(g.deadline),
             })
             .collect(),
-    })
+        status: if section.entry_status == "withdrawn" {
+            t.get("tournament.withdrawn").to_owned()
+        } else {
+            t.get(&format!("section.status.{}", section.status)).to_owned()
+        },
+        tournament_id: section.tournament_id,
+        tournament: section.tournament,
+        section_id: section.section_id,
+        section: section.section,
+        variant: t.get(&format!("variant.{}", section.variant)).to_owned(),
+    }
 }

@@ -46,8 +46,9 @@ pub struct GameLine {
     result: String,
 }
 
-/// A tournament on the home page, with links to its sections' tables.
+/// A tournament on the home page, with links to its page and its sections there.
 pub struct TournamentLine {
+    id: i64,
     name: String,
     status: String,
     sections: Vec<(i64, String)>,
@@ -146,6 +147,7 @@ pub async fn show(State(domain): State<Domain>, ctx: Ctx) -> PageResult {
             .tournaments
             .into_iter()
             .map(|tournament| TournamentLine {
+                id: tournament.id,
                 name: tournament.name,
                 status: t.get(&format!("tournament.status.{}", tournament.status)).to_owned(),
                 sections: tournament

@@ -13,6 +13,7 @@
 
 pub mod admin;
 pub mod analysis;
+pub mod computer_analysis;
 pub mod archive;
 pub mod archive_export;
 pub mod auth;
@@ -21,6 +22,9 @@ pub mod challenges;
 pub mod conditional;
 pub mod dashboard;
 pub mod desk;
+pub mod directing;
+pub mod entries;
+pub mod forms;
 pub mod game;
 pub mod home;
 pub mod import;
@@ -29,6 +33,7 @@ pub mod notifications;
 pub mod players;
 pub mod rounds;
 pub mod settings;
+pub mod tournaments;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -82,15 +87,29 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/panel", get(game::panel))
         .route("/games/{id}/move", post(game::play))
         .route("/games/{id}/action", post(game::action))
-        .route("/games/{id}/analysis", post(analysis::request))
+        .route("/games/{id}/computer-analysis", post(computer_analysis::request))
         .route("/games/{id}/conditional", post(conditional::create))
         .route("/games/{id}/conditional/delete", post(conditional::delete))
         .route("/games/{id}/board.svg", get(board::svg))
+        .route("/games/{id}/analysis", get(analysis::show))
         .route("/games/{id}/record/{format}", get(archive::record))
         .route("/archive", get(archive::show))
         .route("/archive/export/{format}", get(archive_export::export))
         .route("/import", get(import::form).post(import::submit))
         .route("/sections/{id}/rounds", get(rounds::show))
+        // Tournaments for players and their directors (issue 38).
+        .route("/tournaments", get(tournaments::list).post(directing::create))
+        .route("/tournaments/new", get(directing::new_form))
+        .route("/tournaments/{id}", get(tournaments::show))
+        .route("/tournaments/{id}/follow", post(tournaments::follow))
+        .route("/tournaments/{id}/status", post(directing::set_status))
+        .route("/tournaments/{id}/announce", post(directing::announce))
+        .route("/tournaments/{id}/sections", post(directing::create_section))
+        .route("/tournaments/{id}/sections/new", get(directing::new_section_form))
+        .route("/sections/{id}/join", post(entries::join))
+        .route("/sections/{id}/withdraw", post(entries::withdraw))
+        .route("/sections/{id}/start", post(directing::start))
+        .route("/sections/{id}/next-round", post(directing::next_round))
         .route("/admin", get(admin::show))
         .route("/tournaments/{id}/desk", get(desk::show).post(desk::decide))
         .route("/admin/accounts/{username}", post(admin::update))

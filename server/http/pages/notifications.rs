@@ -32,13 +32,30 @@ pub struct NotificationsPage {
 }
 
 fn item(ctx: &Ctx, n: Notification) -> Item {
-    let mut text = ctx.t.get(&format!("mail.kind.{}", n.kind)).to_owned();
-    if let Some(game) = n.game_id {
-        text = format!("{text}: {}", ctx.t.get("notifications.game").replace("{game}", &game.to_string()));
+    let detail = |name: &str| match n.details.get(name) {
+        Some(serde_json::Value::String(text)) => Some(text.clone()),
+        Some(serde_json::Value::Number(number)) => Some(number.to_string()),
+        _ => None,
+    };
+    let mut about = Vec::new();
+    // A tournament's notice names its event (and round).
+    if let Some(tournament) = detail("tournament") {
+        about.push(match detail("round") {
+            Some(round) => {
+                ctx.t.format("notifications.round", &[("tournament", &tournament), ("round", &round)])
+            }
+            None => ctx.t.format("notifications.tournament", &[("tournament", &tournament)]),
+        });
     }
-    let url = match (n.game_id, n.challenge_id) {
-        (Some(game), _) => Some(format!("/games/{game}")),
-        (None, Some(_)) => Some("/challenges".to_owned()),
+    if let Some(game) = n.game_id {
+        about.push(ctx.t.get("notifications.game").replace("{game}", &game.to_string()));
+    }
+    let kind = ctx.t.get(&format!("mail.kind.{}", n.kind)).to_owned();
+    let text = if about.is_empty() { kind } else { format!("{kind}: {}", about.join(" · ")) };
+    let url = match (n.game_id, n.challenge_id, n.tournament_id) {
+        (Some(game), _, _) => Some(format!("/games/{game}")),
+        (None, Some(_), _) => Some("/challenges".to_owned()),
+        (None, None, Some(tournament)) => Some(format!("/tournaments/{tournament}")),
         _ => None,
     };
     let when = n.created_at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();

@@ -45,7 +45,7 @@ pub struct RoundsPage {
 }
 
 /// The section's rules in words: ruleset, handicap, vacation, rating and draw order.
-fn rules_of(t: crate::web::i18n::Texts, section: &tournaments::SectionView) -> Vec<String> {
+pub(crate) fn rules_of(t: crate::web::i18n::Texts, section: &tournaments::SectionView) -> Vec<String> {
     let mut rules = vec![t.format("rounds.rules", &[("ruleset", &section.ruleset)])];
     if let Some(handicap) = &section.handicap {
         rules.push(t.format("rounds.handicap", &[("handicap", handicap)]));

@@ -162,6 +162,7 @@ impl TestApp {
             rooms: Default::default(),
             ratings: Default::default(),
             time_zone: Default::default(),
+            first_move: Default::default(),
             rules_work: Default::default(),
         };
         TestApp {

@@ -41,6 +41,15 @@ pub(crate) fn move_name(role: Role) -> &'static str {
 pub(crate) const KANJI_DIGITS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 pub(crate) const WIDE_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
 
+/// The marks of the sides: ▲ ☗ for Black (sente, 下手), △ ▽ ☖ for White.
+pub(crate) fn mark_color(c: char) -> Option<Color> {
+    match c {
+        '▲' | '☗' => Some(Color::First),
+        '△' | '▽' | '☖' => Some(Color::Second),
+        _ => None,
+    }
+}
+
 /// 1..=9 for a kanji, full-width or ASCII digit.
 pub(crate) fn digit_value(c: char) -> Option<u8> {
     let pos = |set: &[char; 9]| set.iter().position(|&d| d == c);
@@ -143,13 +152,19 @@ pub(crate) fn read_word(word: &str) -> Option<MoveWord> {
         drop = true;
         s = rest;
     }
-    let origin = if let Some(rest) = s.strip_prefix('(') {
-        let b = rest.as_bytes();
-        if b.len() != 3 || b[2] != b')' {
+    // KIF's origin, `(77)`; typed by hand also `(７７)` or `（７７）`, never in kanji.
+    let origin = if let Some(rest) = s.strip_prefix(['(', '（']) {
+        let mut chars = rest.chars();
+        let (file, rank, close) = (chars.next()?, chars.next()?, chars.next()?);
+        if !matches!(close, ')' | '）')
+            || chars.next().is_some()
+            || KANJI_DIGITS.contains(&file)
+            || KANJI_DIGITS.contains(&rank)
+        {
             return None;
         }
         s = "";
-        Some(Square::new(b[0].checked_sub(b'0')?, b[1].checked_sub(b'0')?)?)
+        Some(Square::new(digit_value(file)?, digit_value(rank)?)?)
     } else {
         None
     };
@@ -197,6 +212,30 @@ pub(crate) fn resolve(
     word: &MoveWord,
     last_to: Option<Square>,
 ) -> Option<Result<Move, Option<IllegalMoveKind>>> {
+    resolve_word(pos, word, last_to).map(|resolved| {
+        resolved.map_err(|unresolved| match unresolved {
+            Unresolved::Illegal(kind) => kind,
+            Unresolved::Several => None,
+        })
+    })
+}
+
+/// Why a read word names no one legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unresolved {
+    /// No legal move fits (the reason when the word names an exact move).
+    Illegal(Option<IllegalMoveKind>),
+    /// Several legal moves fit: a disambiguator or the origin is missing.
+    Several,
+}
+
+/// [`resolve`], telling a word that fits no legal move from one that fits several.
+pub(crate) fn resolve_word(
+    pos: &Position,
+    word: &MoveWord,
+    last_to: Option<Square>,
+) -> Option<Result<Move, Unresolved>> {
+    let illegal = |kind: IllegalMoveKind| Unresolved::Illegal(Some(kind));
     let to = match word.target {
         Target::Square(sq) => sq,
         Target::Same => last_to?,
@@ -206,15 +245,15 @@ pub(crate) fn resolve(
     }
     if word.drop {
         let m = Move::Drop { role: word.role, to };
-        return Some(pos.check_move(m).map(|()| m).map_err(Some));
+        return Some(pos.check_move(m).map(|()| m).map_err(illegal));
     }
     if let Some(from) = word.origin {
         let promote = word.promotion.unwrap_or(false);
         if pos.piece_at(from).map(|p| p.role) != Some(word.role) {
-            return Some(Err(Some(IllegalMoveKind::NoPiece)));
+            return Some(Err(illegal(IllegalMoveKind::NoPiece)));
         }
         let m = Move::Normal { from, to, promote };
-        return Some(pos.check_move(m).map(|()| m).map_err(Some));
+        return Some(pos.check_move(m).map(|()| m).map_err(illegal));
     }
     let color = pos.turn();
     let mut candidates: Vec<Move> = pos
@@ -251,9 +290,10 @@ pub(crate) fn resolve(
             && word.role.is_hand_role() =>
         {
             let m = Move::Drop { role: word.role, to };
-            pos.check_move(m).map(|()| m).map_err(Some)
+            pos.check_move(m).map(|()| m).map_err(illegal)
         }
-        _ => Err(None),
+        [] => Err(Unresolved::Illegal(None)),
+        _ => Err(Unresolved::Several),
     })
 }
 

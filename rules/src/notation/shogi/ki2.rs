@@ -10,17 +10,8 @@ use crate::shogi::{Position, Square};
 use crate::Color;
 
 use super::game::{decode, GameRecord, PartialRecord, RecordError, RecordFailure};
-use super::japanese;
+use super::japanese::{self, mark_color};
 use super::kif::{self, failure_at, is_skipped, Header};
-
-/// The marks of the sides: ▲ ☗ for Black (sente, 下手), △ ▽ ☖ for White.
-fn mark_color(c: char) -> Option<Color> {
-    match c {
-        '▲' | '☗' => Some(Color::First),
-        '△' | '▽' | '☖' => Some(Color::Second),
-        _ => None,
-    }
-}
 
 /// Whether `text` is a KI2 record rather than a KIF one: moves after side marks, no
 /// numbered move lines.

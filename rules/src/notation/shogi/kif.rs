@@ -14,6 +14,7 @@ use super::game::{
     decode, Ending, GameRecord, PartialRecord, RecordError, RecordFailure, BLACK_NAME, WHITE_NAME,
 };
 use super::japanese::{self, digit_value, move_name, square_text, KANJI_DIGITS, NAMES, WIDE_DIGITS};
+use super::NotationError;
 
 const HANDICAP_KEY: &str = "手合割";
 const MINI_NAME: &str = "5五将棋";
@@ -350,6 +351,54 @@ pub fn read_partial(text: &str) -> Result<PartialRecord, RecordFailure> {
     })?;
     let record = GameRecord { start, moves, ending, headers: header.into_headers() };
     Ok(PartialRecord { record, moves_at, error: failure })
+}
+
+/// Reads one move in the Japanese notation of KIF and KI2 records, as players type it:
+/// `７六歩`, `７六歩(77)`, `同　歩` or `同歩` (to the square of `previous`, the move
+/// before), `８八角成`, `８八角不成`, `５五角打`, KI2's disambiguators (`５八金右`), the
+/// file and rank in full-width, ASCII or kanji digits (`７六`, `76`, `7六`), after an
+/// optional mark of the side to move (▲ ☗ Black, △ ▽ ☖ White).
+///
+/// # Errors
+///
+/// [`NotationError::Unreadable`] if the text is not a Japanese move (or is a `同` without
+/// a previous move); [`NotationError::WrongSide`] if its mark names the side not to move;
+/// [`NotationError::Ambiguous`] if several legal moves fit; [`NotationError::Illegal`] if
+/// none does.
+///
+/// ```
+/// use tavoliere_rules::notation::shogi::{kif, NotationError};
+/// use tavoliere_rules::shogi::{Position, Variant};
+///
+/// let start = Position::startpos(Variant::Standard);
+/// assert_eq!(kif::parse_move(&start, "▲７六歩", None).unwrap().to_string(), "7g7f");
+/// assert!(matches!(kif::parse_move(&start, "△３四歩", None), Err(NotationError::WrongSide(_))));
+/// ```
+pub fn parse_move(pos: &Position, text: &str, previous: Option<Move>) -> Result<Move, NotationError> {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let (marked, word) = match chars.next().and_then(japanese::mark_color) {
+        Some(color) => (Some(color), chars.as_str().trim_start()),
+        None => (None, text),
+    };
+    let read = japanese::read_word(word).ok_or(NotationError::Unreadable)?;
+    // The mark is the player's statement of whose move this is (as in a KI2 record, where
+    // a move after the other side's mark is refused).
+    if let Some(color) = marked.filter(|&c| c != pos.turn()) {
+        return Err(NotationError::WrongSide(color));
+    }
+    match japanese::resolve_word(pos, &read, previous.map(Move::to)) {
+        None => Err(NotationError::Unreadable),
+        Some(Ok(m)) => Ok(m),
+        Some(Err(japanese::Unresolved::Several)) => Err(NotationError::Ambiguous),
+        Some(Err(japanese::Unresolved::Illegal(kind))) => Err(NotationError::Illegal(kind)),
+    }
+}
+
+/// Writes `m` (legal in `pos`) as a Japanese move without a side mark, as KI2 writes it:
+/// `７六歩`, `同　銀` (after `previous` to the same square), `５八金右`, `５五角打`.
+pub fn write_move(pos: &Position, m: Move, previous: Option<Move>) -> String {
+    japanese::write_ki2_word(pos, m, previous.map(Move::to))
 }
 
 /// The start: a board diagram if there is one, else the handicap, else the standard start.
