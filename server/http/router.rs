@@ -17,8 +17,9 @@ use super::error::ApiError;
 use super::extract::ClientAddress;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, analysis, challenges, conditional, desk, games, health, imports, notifications, password_reset,
-    players, positions, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
+    accounts, admin, analysis, challenges, conditional, desk, games, health, imports, notifications,
+    password_reset, players, positions, preferences, rounds, session, tables, tokens, tournaments, vacation,
+    AppState,
 };
 use axum::extract::DefaultBodyLimit;
 

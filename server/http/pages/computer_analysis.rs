@@ -83,7 +83,8 @@ pub async fn section(state: &AppState, ctx: &Ctx, view: &GameView) -> Result<Opt
         Some(found) => match found.status {
             AnalysisStatus::Done => done(&mut section, ctx, view, &found)?,
             status => {
-                section.state = Some(t.get(&format!("computer_analysis.status.{}", status_name(status))).to_owned())
+                section.state =
+                    Some(t.get(&format!("computer_analysis.status.{}", status_name(status))).to_owned())
             }
         },
     }

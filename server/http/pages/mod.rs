@@ -13,12 +13,12 @@
 
 pub mod admin;
 pub mod analysis;
-pub mod computer_analysis;
 pub mod archive;
 pub mod archive_export;
 pub mod auth;
 pub mod board;
 pub mod challenges;
+pub mod computer_analysis;
 pub mod conditional;
 pub mod dashboard;
 pub mod desk;
