@@ -313,6 +313,9 @@ async fn the_page_offers_the_request_by_form_and_shows_the_chart_with_the_marks(
         assert!(page.contains(&format!(r#"href="/games/{game}?ply={ply}""#)), "ply {ply} has its point");
     }
     assert!(!page.contains(&form), "nothing more to request");
+    // A point's link shows the board at its ply (the game page's stepping).
+    let stepped = app.get_text(&format!("/games/{game}?ply=2")).await;
+    assert!(stepped.contains("board.svg?ply=2"), "the page at ply 2");
     let marks = &page[page.find(r#"id="analysis-marks""#).expect("the marked moves")..];
     let marks = &marks[..marks.find("</ol>").expect("a list of marked moves")];
     assert!(marks.contains(&format!(r#"href="/games/{game}?ply=2""#)), "h7h2 is marked: {marks}");
