@@ -37,6 +37,57 @@ pub struct Settings {
     /// Game import: how many games a request and an account may bring in.
     #[serde(default)]
     pub imports: ImportSettings,
+    /// Computer analysis of finished games with Fairy-Stockfish (issue 41).
+    #[serde(default)]
+    pub analysis: AnalysisSettings,
+}
+
+/// Computer analysis (issue 41): the engine, how deep it searches, its workers and the
+/// limits of the requests.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct AnalysisSettings {
+    /// The engine's program. Unset: `fairy-stockfish` on the `PATH`, else
+    /// `/usr/games/fairy-stockfish` (Debian's package). No program there: the feature is
+    /// off (the API answers 503 `analysis.unavailable`, the game page offers nothing).
+    pub engine: Option<PathBuf>,
+    /// Depth of the search of each position (0: no depth limit, `nodes` alone).
+    pub depth: u32,
+    /// Nodes of the search of each position (0: no node limit, `depth` alone).
+    pub nodes: u64,
+    /// Engine processes (one game each) at once on this instance. 0: one per two cores;
+    /// never more than the cores less one (at least one), so that play keeps a core.
+    pub workers: usize,
+    /// How often an idle worker looks for queued games, in milliseconds (0: this instance
+    /// runs no workers; it queues requests that other instances analyse).
+    pub poll_interval_ms: u64,
+    /// How long a worker's claim on a game holds without news (it is renewed after every
+    /// position searched) before another worker takes the game over, in seconds.
+    pub claim_seconds: u64,
+    /// An engine silent this long (one position's search, or its start) is killed and
+    /// started again, in seconds.
+    pub engine_timeout_seconds: u64,
+    /// Claims of one game before it is given up as failed.
+    pub max_attempts: i32,
+    /// Analyses one account may request in 24 hours (a request for a game analysed or
+    /// queued already costs nothing); more are refused with 429.
+    pub requests_per_account_per_day: u32,
+}
+
+impl Default for AnalysisSettings {
+    fn default() -> AnalysisSettings {
+        AnalysisSettings {
+            engine: None,
+            depth: 12,
+            nodes: 0,
+            workers: 0,
+            poll_interval_ms: 2000,
+            claim_seconds: 120,
+            engine_timeout_seconds: 60,
+            max_attempts: 3,
+            requests_per_account_per_day: 20,
+        }
+    }
 }
 
 /// Limits of the game import (`POST /api/games/import`, `/import`): imported games are

@@ -1,6 +1,7 @@
 //! Tavoliere: the play server. `config` → `storage` (PostgreSQL) → `domain` (the
 //! decisions) ← `http` (thin adapters); `startup` builds and runs it, `cli` is the binary.
 
+pub mod analysis;
 pub mod cli;
 pub mod config;
 pub mod domain;

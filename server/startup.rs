@@ -56,6 +56,8 @@ pub struct Application {
     metrics_listener: Option<(TcpListener, Router)>,
     mail_sender: Option<(mail::sender::Sender, Duration)>,
     mail_settings: crate::config::MailSettings,
+    /// The analysis workers' service, when an engine is installed.
+    analysis: Option<crate::analysis::Analysis>,
     /// The listener's connections and their limits.
     connections: Arc<Connections>,
 }
@@ -144,6 +146,7 @@ impl Application {
                 Duration::from_millis(ms),
             )),
         };
+        let analysis = crate::analysis::Analysis::from_settings(&settings.analysis);
         let state = AppState::new(http::SharedState {
             database_health: Arc::clone(&database_health),
             metrics_token: settings.metrics.token.clone().filter(|token| !token.is_empty()),
@@ -160,6 +163,7 @@ impl Application {
             default_language: settings.application.default_language,
             token_lifetime_days: settings.auth.token_lifetime_days,
             mail: Arc::new(mailer),
+            analysis: analysis.clone(),
         });
         let live = Arc::clone(&state.live);
         // Every change made on this instance reaches its sockets directly.
@@ -231,6 +235,7 @@ impl Application {
             metrics_listener,
             mail_sender,
             mail_settings: settings.mail.clone(),
+            analysis,
             connections: Connections::new(connection_limits),
         })
     }
@@ -314,6 +319,9 @@ impl Application {
                 stop_rx.clone(),
             ))),
         };
+        let analysis_workers = self.analysis.take().filter(|analysis| analysis.polls()).map(|analysis| {
+            tokio::spawn(crate::analysis::worker::run(self.domain.clone(), analysis, stop_rx.clone()))
+        });
         let metrics_server = self.metrics_listener.take().map(|(listener, router)| {
             let mut stop = stop_rx.clone();
             // A scraper or two: a small cap of its own, the main listener's timeouts.
@@ -388,6 +396,7 @@ impl Application {
                 supervisor,
                 mail_sender,
                 mail_alarms,
+                analysis_workers,
                 metrics_server,
                 Some(metrics_upkeep),
             ]

@@ -155,6 +155,12 @@ pub const DESCRIPTIONS: &[(&str, Kind, &str)] = &[
         "Outages of the database seen by the probe (each start of one).",
     ),
     ("tavoliere_task_lag_seconds", Kind::Gauge, "How late each background task's last run started, by task."),
+    (
+        "tavoliere_analysis_games_total",
+        Kind::Counter,
+        "Computer analyses ended by this instance's workers, by outcome (done, retried, failed).",
+    ),
+    ("tavoliere_analysis_searches_total", Kind::Counter, "Engine searches of the analysis workers."),
 ];
 
 /// A metric's kind, for its description.

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod analysis;
 pub mod auth;
 pub mod availability;
 pub mod challenges;
@@ -96,6 +97,8 @@ pub struct SharedState {
     pub metrics_token: Option<String>,
     /// Mail: the relay and the signed links (#17).
     pub mail: Arc<crate::mail::Mailer>,
+    /// Computer analysis (issue 41); `None` when no engine is installed (the feature off).
+    pub analysis: Option<crate::analysis::Analysis>,
 }
 
 impl FromRef<AppState> for Arc<availability::DatabaseHealth> {

@@ -17,8 +17,9 @@ use super::error::ApiError;
 use super::extract::ClientAddress;
 use super::openapi::{self, ApiDocument};
 use super::{
-    accounts, admin, challenges, conditional, desk, games, health, imports, notifications, password_reset,
-    players, positions, preferences, rounds, session, tables, tokens, tournaments, vacation, AppState,
+    accounts, admin, analysis, challenges, conditional, desk, games, health, imports, notifications,
+    password_reset, players, positions, preferences, rounds, session, tables, tokens, tournaments, vacation,
+    AppState,
 };
 use axum::extract::DefaultBodyLimit;
 
@@ -154,6 +155,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(games::claim))
         .routes(routes!(games::series))
         .routes(routes!(games::rematch))
+        .routes(routes!(analysis::request, analysis::show))
         // Positions outside games (the analysis board), with a body limit of their own.
         .routes({
             let (schemas, paths, method) = routes!(positions::legal_moves);

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod alarms;
+pub mod analysis;
 pub mod archive;
 pub mod challenges;
 pub mod conditional;

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod chart;
+pub mod eval_chart;
 pub mod i18n;
 pub mod records;
 pub mod ruling;

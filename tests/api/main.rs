@@ -3,6 +3,7 @@
 
 mod accounts;
 mod admin;
+mod analysis;
 mod anywhere;
 mod archive;
 mod bad_input;

@@ -197,6 +197,8 @@ pub struct GamePage {
     /// A tournament game's event: its page and "Round 3 of <tournament>, <section>"
     /// (issue 38 §4).
     pub(super) event: Option<(String, String)>,
+    /// The computer analysis section (issue 41), [`super::computer_analysis::section`].
+    computer_analysis: Option<String>,
 }
 
 /// What the game page's address may ask: a position (`?ply=N`, the number of stored
@@ -434,6 +436,7 @@ fn page(domain: &Domain, ctx: &Ctx, view: &GameView, showing: &Showing) -> Resul
         first_move,
         check_word: t.get("game.check").to_owned(),
         event: None,
+        computer_analysis: None,
     })
 }
 
@@ -755,12 +758,15 @@ fn move_lines(
 /// board turned round.
 pub async fn show(
     State(domain): State<Domain>,
+    State(state): State<crate::http::AppState>,
     ctx: Ctx,
     PagePath(id): PagePath<i64>,
     Query(query): Query<ShowQuery>,
 ) -> PageResult {
     let (view, showing) = load_showing(&domain, &ctx, id, &query).await?;
-    render(&page_showing(&domain, &ctx, &view, &showing).await?)
+    let mut page = page_showing(&domain, &ctx, &view, &showing).await?;
+    page.computer_analysis = super::computer_analysis::section(&state, &ctx, &view).await?;
+    render(&page)
 }
 
 /// The game page's `panel` block alone: the element `#game` (board, players and clocks,

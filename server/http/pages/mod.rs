@@ -18,6 +18,7 @@ pub mod archive_export;
 pub mod auth;
 pub mod board;
 pub mod challenges;
+pub mod computer_analysis;
 pub mod conditional;
 pub mod dashboard;
 pub mod desk;
@@ -86,6 +87,7 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/panel", get(game::panel))
         .route("/games/{id}/move", post(game::play))
         .route("/games/{id}/action", post(game::action))
+        .route("/games/{id}/computer-analysis", post(computer_analysis::request))
         .route("/games/{id}/conditional", post(conditional::create))
         .route("/games/{id}/conditional/delete", post(conditional::delete))
         .route("/games/{id}/board.svg", get(board::svg))

@@ -82,6 +82,8 @@ pub fn test_settings(database_url: &str) -> Settings {
     // the tests.
     settings.mail.poll_interval_ms = 0;
     settings.mail.alarm_interval_seconds = 0;
+    // No analysis workers (the analysis tests start theirs): every app would poll the queue.
+    settings.analysis.poll_interval_ms = 0;
     // Every test signs its players up from 127.0.0.1; the limit per address has its own
     // test (tests/api/floods.rs).
     settings.auth.signups_per_address = 10_000;
