@@ -10,13 +10,31 @@ mod ending;
 mod moves;
 mod view;
 
-pub use actions::*;
-pub use cache::*;
-pub use clocks::*;
-pub use conditional::*;
-pub(crate) use ending::*;
-pub use moves::*;
-pub use view::*;
+pub use actions::{
+    abort, accept_draw, claim, decline_draw, offer_draw, rematch, rematch_state, resign, Rematch,
+    RematchState,
+};
+pub(crate) use actions::{begin_player_action, create_in, ensure_active, seat_exit, seat_of, PlayerAction};
+pub(crate) use cache::{replay, rules_state, Snapshot};
+pub use cache::{GameCache, RulesState};
+pub use clocks::refresh_deadlines;
+pub(crate) use clocks::{
+    awaits_first_move, counted_leave, expire_if_overdue, leave_in_game, leave_of_seats, turn_deadline,
+};
+pub(crate) use conditional::{answer, settle, Answer};
+pub use conditional::{
+    create_line, delete_lines, line_continuations, list_lines, ConditionalLine, LineNext, MAX_LINES,
+    MAX_MOVES,
+};
+pub(crate) use ending::{
+    announce, announce_and_commit, announce_stored, end_rows, finish, finish_rated, stop, Ending,
+};
+pub use moves::submit_move;
+pub(crate) use view::{assemble, read_snapshot, view_in};
+pub use view::{
+    check_move, list_for_player, next_to_move, position_at, record_text, series_options, view, GameView,
+    MoveCheck, MoveView, SeatView, SeriesOptions,
+};
 
 use serde::Serialize;
 use sqlx::{Postgres, Transaction};

@@ -16,17 +16,33 @@ mod sections;
 mod tables;
 mod tournament;
 
-pub use desk::*;
-pub use entries::*;
-pub use listing::*;
-pub use mine::*;
-pub use notices::*;
-pub use pairing::*;
-pub use results::*;
-pub use rounds::*;
-pub use sections::*;
-pub use tables::*;
-pub use tournament::*;
+pub use desk::{desk, desk_game_in, DeskDecision, DeskGame, DeskView, DeskWithdrawal, NEARLY_OVERDUE};
+pub use entries::{register, set_seed, withdraw, withdrawal_preview, WithdrawalPreview};
+pub use listing::{listed, listed_one, place_of_game, GamePlace, ListedSection, ListedTournament};
+pub use mine::{for_player, MyGame, MySection};
+pub use notices::{
+    announce, announcements, follow, follows, note_final_rounds, note_final_rounds_of_game, unfollow,
+    Announcement, ANNOUNCEMENTS_PER_DAY, ANNOUNCEMENT_MAX_CHARS,
+};
+pub(crate) use pairing::{ids_of, round_robin_options, section_byes};
+pub use pairing::{
+    next_round, pairing_explanation, start, ExplainedPlayer, PairingExplanationView, RoundStarted, Say,
+};
+pub(crate) use results::{audit, section_games, set_result};
+pub use results::{corrections, decide, game_result, result_name, CorrectionView, Decision, GameDecision};
+pub use rounds::{rounds, RoundGame, RoundView, RoundsView};
+pub use sections::{
+    create_section, section, update_section, EntryView, NewSection, PairingSystem, ScoringName, ScoringSpec,
+    SectionPatch, SectionView, Seeding,
+};
+pub(crate) use sections::{load_section, PreparedSection};
+pub(crate) use tables::section_data;
+pub use tables::{crosstable, grand_prix, standings, trf, StandingView, StandingsView};
+pub use tournament::{
+    add_director, create, create_with_section, get, list, update, NewTournament, TournamentPatch,
+    TournamentQuery, TournamentStatus, TournamentSummary, TournamentView,
+};
+pub(crate) use tournament::{check_name, ensure_directs, ensure_exists};
 
 use std::collections::HashMap;
 
