@@ -110,6 +110,7 @@ mod tests {
 
     #[test]
     fn every_result_name_reads_back() {
+        use super::results::parse_result_name;
         for result in [
             GameResult::FirstWins,
             GameResult::SecondWins,
