@@ -115,15 +115,23 @@ pub(crate) async fn fill(client: &Client, css: &str, value: &str) {
 }
 
 pub(crate) async fn click(client: &Client, css: &str) {
-    client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    // A live page redraws parts of itself when the game moves on (the socket's events): an
+    // element found just before a redraw is stale by the click, and is looked up again.
+    for attempt in 0.. {
+        let element = client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        match element.click().await {
+            Ok(()) => return,
+            Err(e) if attempt < 20 && e.to_string().contains("stale element") => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("click {css}: {e}"),
+        }
+    }
 }
 
 async fn sign_up(client: &Client, base: &str, name: &str) {
