@@ -28,6 +28,7 @@ fuzz_target!(|data: &[u8]| {
     let variant = if selector % 2 == 0 { Variant::Shogi } else { Variant::MiniShogi };
     let mut game = game_from_selector(variant, selector / 2);
     let mut pos = sfen::parse(&game.fen(), None).expect("the game's SFEN reads");
+    let mut previous = None;
     for line in move_lines(&text) {
         let _ = usi::parse_move(line, pos.variant());
         let usi_move = usi::parse(&pos, line).ok();
@@ -35,11 +36,18 @@ fuzz_target!(|data: &[u8]| {
         for m in usi_move.iter().chain(&western_move) {
             round_trips(&pos, *m);
         }
-        if let Ok(m) = parse_any(&pos, line) {
-            assert!(usi_move == Some(m) || western_move == Some(m), "{line:?}");
+        // The previous move lets a Japanese text say 同 ("same square").
+        if let Ok(m) = parse_any(&pos, line, previous) {
+            if usi_move.is_some() || western_move.is_some() {
+                assert!(usi_move == Some(m) || western_move == Some(m), "{line:?}");
+            } else {
+                // Read as Japanese: a move of this position all the same.
+                assert!(pos.clone().play(m).is_ok(), "{line:?} read as an illegal move");
+            }
         }
         let Some(m) = usi_move.or(western_move) else { break };
         pos = pos.play(m).expect("a parsed move plays");
+        previous = Some(m);
     }
     if let Some(first) = text.lines().next() {
         play_as_server(&mut game, first);
