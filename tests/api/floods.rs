@@ -69,6 +69,15 @@ fn form_token(page: &str) -> String {
 }
 
 /// PATCH `user`'s address to `email` → the reply and its `Retry-After`.
+/// Gives `user` the address `email` and follows the verification link mailed to it.
+async fn verify_address(app: &TestApp, sink: &SmtpSink, user: &User, email: &str) {
+    change_address(app, user, email).await.0.expect(StatusCode::OK);
+    let mail = sink.wait_for(email, 1).await.remove(0);
+    let verify =
+        crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
+    assert_eq!(app.client.get(&verify).send().await.unwrap().status(), StatusCode::OK);
+}
+
 async fn change_address(app: &TestApp, user: &User, email: &str) -> (Reply, Option<u64>) {
     let response = app
         .client
@@ -148,11 +157,7 @@ async fn sign_ups_and_changes_naming_a_strangers_address_mail_it_three_times_an_
     // The answer is the same for an address an account has verified: it says nothing
     // about the address's owner.
     let alice = app.register("alice").await;
-    change_address(&app, &alice, "alice@example.org").await.0.expect(StatusCode::OK);
-    let mail = sink.wait_for("alice@example.org", 1).await.remove(0);
-    let verify =
-        crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
-    assert_eq!(app.client.get(&verify).send().await.unwrap().status(), StatusCode::OK);
+    verify_address(&app, &sink, &alice, "alice@example.org").await;
     for name in ["bob", "carol"] {
         let user = app.register(name).await;
         change_address(&app, &user, "alice@example.org").await.0.expect(StatusCode::OK);
@@ -216,11 +221,7 @@ async fn a_reset_request_is_answered_before_its_work_for_a_known_address_as_for_
     let sink = SmtpSink::start();
     let app = app_with(&sink).await;
     let alice = app.register("alice").await;
-    change_address(&app, &alice, "alice@example.org").await.0.expect(StatusCode::OK);
-    let mail = sink.wait_for("alice@example.org", 1).await.remove(0);
-    let verify =
-        crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
-    assert_eq!(app.client.get(&verify).send().await.unwrap().status(), StatusCode::OK);
+    verify_address(&app, &sink, &alice, "alice@example.org").await;
     // The work for a known address (a reset row, a mail) waits behind a lock on the
     // account; the answer does not: it is given before the work, as for an unknown one.
     let mut blocker = app.domain.pool.begin().await.unwrap();
@@ -249,11 +250,7 @@ async fn reset_mails_to_one_address_are_limited_whatever_the_clients() {
     let sink = SmtpSink::start();
     let app = app_with(&sink).await;
     let alice = app.register("alice").await;
-    change_address(&app, &alice, "alice@example.org").await.0.expect(StatusCode::OK);
-    let mail = sink.wait_for("alice@example.org", 1).await.remove(0);
-    let verify =
-        crate::support::smtp::link(mail["text"].as_str().unwrap(), &format!("{}/email/verify?", app.address));
-    assert_eq!(app.client.get(&verify).send().await.unwrap().status(), StatusCode::OK);
+    verify_address(&app, &sink, &alice, "alice@example.org").await;
     for n in 0..8 {
         let (reply, _) = post_from(
             &app,
